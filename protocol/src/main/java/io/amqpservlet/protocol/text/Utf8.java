@@ -1,0 +1,168 @@
+package io.amqpservlet.protocol.text;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Strict UTF-8 (RFC 3629) without the JDK's silent replacement: overlong forms, surrogates, code points above
+ * U+10FFFF and truncated sequences are rejected. Decoding takes an ASCII fast path that copies bytes straight
+ * into a Latin-1 string.
+ */
+public final class Utf8 {
+    private Utf8() {
+    }
+
+    /**
+     * Returns the offset of the first byte that is not part of a valid UTF-8 sequence, or {@code -1} if
+     * {@code bytes[offset, offset + length)} is valid UTF-8.
+     */
+    public static int firstInvalid(byte[] bytes, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        // ASCII run first: the common case for protocol strings.
+        while (i < end && bytes[i] >= 0) {
+            i++;
+        }
+        while (i < end) {
+            int b = bytes[i];
+            if (b >= 0) {
+                i++;
+                continue;
+            }
+            int lead = b & 0xFF;
+            if (lead < 0xC2) {
+                return i; // continuation byte without a lead, or overlong 2-byte form
+            } else if (lead < 0xE0) {
+                if (i + 1 >= end || !isContinuation(bytes[i + 1])) {
+                    return i;
+                }
+                i += 2;
+            } else if (lead < 0xF0) {
+                if (i + 2 >= end) {
+                    return i;
+                }
+                int b1 = bytes[i + 1] & 0xFF;
+                if (!isContinuation(bytes[i + 1]) || !isContinuation(bytes[i + 2])
+                        || (lead == 0xE0 && b1 < 0xA0) // overlong
+                        || (lead == 0xED && b1 >= 0xA0)) { // UTF-16 surrogate
+                    return i;
+                }
+                i += 3;
+            } else if (lead < 0xF5) {
+                if (i + 3 >= end) {
+                    return i;
+                }
+                int b1 = bytes[i + 1] & 0xFF;
+                if (!isContinuation(bytes[i + 1]) || !isContinuation(bytes[i + 2]) || !isContinuation(bytes[i + 3])
+                        || (lead == 0xF0 && b1 < 0x90) // overlong
+                        || (lead == 0xF4 && b1 >= 0x90)) { // above U+10FFFF
+                    return i;
+                }
+                i += 4;
+            } else {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isContinuation(byte b) {
+        return (b & 0xC0) == 0x80;
+    }
+
+    /** Whether every byte is below 0x80. */
+    public static boolean isAscii(byte[] bytes, int offset, int length) {
+        for (int i = offset, end = offset + length; i < end; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Decodes valid UTF-8 into a String.
+     *
+     * @throws IllegalArgumentException naming the offset of the first invalid byte
+     */
+    public static String decode(byte[] bytes, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        while (i < end && bytes[i] >= 0) {
+            i++;
+        }
+        if (i == end) {
+            // Latin-1 of ASCII bytes is the same text, and the JDK stores it compactly without decoding.
+            return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+        }
+        int bad = firstInvalid(bytes, i, end - i);
+        if (bad >= 0) {
+            throw new IllegalArgumentException("invalid UTF-8 byte 0x" + Integer.toHexString(bytes[bad] & 0xFF)
+                    + " at offset " + bad);
+        }
+        return new String(bytes, offset, length, StandardCharsets.UTF_8);
+    }
+
+    /** The number of bytes {@link #encode} writes for {@code text}; unpaired surrogates count as '?' (1 byte). */
+    public static int encodedLength(CharSequence text) {
+        int n = text.length();
+        int bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                if (c < 0x800) {
+                    bytes += 1;
+                } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    bytes += 2; // 4 bytes for 2 chars
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    // unpaired surrogate: encoded as '?', one byte
+                } else {
+                    bytes += 2;
+                }
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Encodes {@code text} as UTF-8 into {@code dst} at {@code offset}; the caller has made room for
+     * {@link #encodedLength} bytes. Unpaired surrogates become '?', as in {@link String#getBytes}.
+     *
+     * @return the offset after the last byte written
+     */
+    public static int encode(CharSequence text, byte[] dst, int offset) {
+        int n = text.length();
+        int p = offset;
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                break;
+            }
+            dst[p++] = (byte) c;
+            i++;
+        }
+        for (; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                dst[p++] = (byte) c;
+            } else if (c < 0x800) {
+                dst[p++] = (byte) (0xC0 | (c >> 6));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                dst[p++] = (byte) (0xF0 | (cp >> 18));
+                dst[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                dst[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                dst[p++] = '?';
+            } else {
+                dst[p++] = (byte) (0xE0 | (c >> 12));
+                dst[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                dst[p++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        return p;
+    }
+}

@@ -1,0 +1,92 @@
+package io.amqpservlet.protocol.types;
+
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.FormatCode;
+
+import java.util.Arrays;
+
+/**
+ * A reusable holder for one complete encoded value kept as bytes: fields whose content the engine passes on
+ * rather than interprets, such as the {@code properties} maps of open and attach, a source's filter set, or
+ * message annotations. Decoding copies the value's bytes (constructor included); encoding writes them back
+ * unchanged; {@link #reader(AmqpReader)} reads them on demand. Nothing is allocated once the holder's array is
+ * large enough.
+ */
+public final class EncodedValue {
+    private byte[] bytes = new byte[0];
+    private int length;
+
+    /** Whether the field is absent (no bytes, or an encoded null). */
+    public boolean isNull() {
+        return length == 0 || (length == 1 && (bytes[0] & 0xFF) == FormatCode.NULL);
+    }
+
+    /** The encoded length in bytes (0 when absent). */
+    public int length() {
+        return length;
+    }
+
+    /** The holder's array; bytes {@code [0, length())} are the encoded value. */
+    public byte[] array() {
+        return bytes;
+    }
+
+    /** Makes the field absent. */
+    public EncodedValue clear() {
+        length = 0;
+        return this;
+    }
+
+    /** Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}. */
+    public EncodedValue set(byte[] src, int offset, int length) {
+        if (bytes.length < length) {
+            bytes = new byte[Math.max(length, Math.min(Integer.MAX_VALUE - 16, bytes.length * 2))];
+        }
+        System.arraycopy(src, offset, bytes, 0, length);
+        this.length = length;
+        return this;
+    }
+
+    /** Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer. */
+    public EncodedValue set(AmqpWriter writer) {
+        return set(writer.array(), writer.start(), writer.length());
+    }
+
+    /** Copies the reader's current value, whatever its type; an encoded null makes the field absent. */
+    public EncodedValue read(AmqpReader reader) {
+        if (reader.isNull()) {
+            return clear();
+        }
+        return set(reader.buffer(), reader.valueStart(), reader.valueEnd() - reader.valueStart());
+    }
+
+    /** Writes the value, or null when absent. */
+    public void write(AmqpWriter writer) {
+        if (length == 0) {
+            writer.writeNull();
+        } else {
+            writer.writeEncoded(bytes, 0, length);
+        }
+    }
+
+    /** Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}. */
+    public AmqpReader reader(AmqpReader reader) {
+        if (length == 0) {
+            throw new IllegalStateException("no value");
+        }
+        reader.wrap(bytes, 0, length);
+        reader.next();
+        return reader;
+    }
+
+    /** Whether both hold the same bytes. */
+    public boolean contentEquals(EncodedValue other) {
+        return Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
+    }
+
+    /** A copy of the encoded bytes (allocates). */
+    public byte[] toByteArray() {
+        return Arrays.copyOf(bytes, length);
+    }
+}
