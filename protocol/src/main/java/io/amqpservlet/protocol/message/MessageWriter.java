@@ -1,0 +1,524 @@
+package io.amqpservlet.protocol.message;
+
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.messaging.Header;
+import io.amqpservlet.protocol.types.messaging.MessageId;
+import io.amqpservlet.protocol.types.messaging.Properties;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Writes an AMQP 1.0 message (AMQP 1.0 §3.2) section by section into an {@link AmqpWriter}, with typed calls and
+ * no intermediate objects: values go straight to the output, maps and lists are sized by the writer's backfill.
+ * Sections must come in the spec's order and the writer checks it, so a message it produces always passes
+ * {@link MessageView}'s checks. Properties fields are written in field order; skipped fields become nulls and
+ * trailing ones are omitted. Nothing is allocated; one writer is reused for every message.
+ *
+ * <pre>{@code
+ * messages.wrap(out)
+ *         .header(true)
+ *         .startProperties().messageId("req-1").to("/orders/42").subject("POST").endProperties()
+ *         .startApplicationProperties().put("accept", "application/json").endApplicationProperties()
+ *         .data(body, 0, body.length)
+ *         .end();
+ * }</pre>
+ */
+public final class MessageWriter {
+    private AmqpWriter out;
+    private MessageSection last;
+    private MessageSection open;
+    private int nextField;
+    private int messageStart;
+
+    /** Starts a message at the writer's current position. */
+    public MessageWriter wrap(AmqpWriter writer) {
+        this.out = writer;
+        this.last = null;
+        this.open = null;
+        this.messageStart = writer.position();
+        return this;
+    }
+
+    /** The underlying writer, for values the typed calls do not cover (after a key, or inside an amqp-value). */
+    public AmqpWriter writer() {
+        return out;
+    }
+
+    /**
+     * Finishes the message: checks that no section is left open and returns the message's length in bytes.
+     */
+    public int end() {
+        if (open != null) {
+            throw new IllegalStateException("the " + open.specName() + " section is still open");
+        }
+        return out.position() - messageStart;
+    }
+
+    private void begin(MessageSection s) {
+        order(s);
+        out.writeDescriptor(s.descriptor());
+    }
+
+    private void order(MessageSection s) {
+        if (out == null) {
+            throw new IllegalStateException("wrap a writer first");
+        }
+        if (open != null) {
+            throw new IllegalStateException("the " + open.specName() + " section is still open");
+        }
+        if (last != null && (s.rank() < last.rank() || (s.rank() == last.rank()
+                && (s != last || !s.isBody() || s == MessageSection.AMQP_VALUE)))) {
+            // AMQP 1.0 §3.2: the order is fixed and only data and amqp-sequence sections repeat.
+            throw new IllegalStateException(s.specName() + " cannot follow " + last.specName());
+        }
+        last = s;
+    }
+
+    private void expectOpen(MessageSection s) {
+        if (open != s) {
+            throw new IllegalStateException("the " + s.specName() + " section is not open"
+                    + (open != null ? "; " + open.specName() + " is" : ""));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ header
+
+    /** Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0. */
+    public MessageWriter header(boolean durable) {
+        begin(MessageSection.HEADER);
+        out.startList();
+        if (durable) {
+            out.writeBoolean(true);
+        }
+        out.endList();
+        return this;
+    }
+
+    /**
+     * Writes a header; defaults (priority 4, ttl -1 meaning none, delivery-count 0, false flags) become nulls
+     * and trailing nulls are omitted.
+     */
+    public MessageWriter header(boolean durable, int priority, long ttlMillis, boolean firstAcquirer, long deliveryCount) {
+        if (priority < 0 || priority > 255) {
+            throw new IllegalArgumentException("priority is a ubyte: " + priority);
+        }
+        int lastField = deliveryCount != 0 ? Header.DELIVERY_COUNT
+                : firstAcquirer ? Header.FIRST_ACQUIRER
+                : ttlMillis >= 0 ? Header.TTL
+                : priority != Header.DEFAULT_PRIORITY ? Header.PRIORITY
+                : durable ? Header.DURABLE : -1;
+        begin(MessageSection.HEADER);
+        out.startList();
+        if (lastField >= Header.DURABLE) {
+            writeFlag(durable);
+        }
+        if (lastField >= Header.PRIORITY) {
+            if (priority != Header.DEFAULT_PRIORITY) {
+                out.writeUByte(priority);
+            } else {
+                out.writeNull();
+            }
+        }
+        if (lastField >= Header.TTL) {
+            if (ttlMillis >= 0) {
+                out.writeUInt(ttlMillis);
+            } else {
+                out.writeNull();
+            }
+        }
+        if (lastField >= Header.FIRST_ACQUIRER) {
+            writeFlag(firstAcquirer);
+        }
+        if (lastField >= Header.DELIVERY_COUNT) {
+            out.writeUInt(deliveryCount);
+        }
+        out.endList();
+        return this;
+    }
+
+    private void writeFlag(boolean value) {
+        if (value) {
+            out.writeBoolean(true);
+        } else {
+            out.writeNull();
+        }
+    }
+
+    /** Writes {@code header}. */
+    public MessageWriter header(Header header) {
+        order(MessageSection.HEADER);
+        header.encode(out); // writes its own descriptor
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------ annotations
+
+    /** Opens the delivery-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    public MessageWriter startDeliveryAnnotations() {
+        return startMap(MessageSection.DELIVERY_ANNOTATIONS);
+    }
+
+    /** Opens the message-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    public MessageWriter startMessageAnnotations() {
+        return startMap(MessageSection.MESSAGE_ANNOTATIONS);
+    }
+
+    /** Opens the footer section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    public MessageWriter startFooter() {
+        return startMap(MessageSection.FOOTER);
+    }
+
+    private MessageWriter startMap(MessageSection s) {
+        begin(s);
+        out.startMap();
+        open = s;
+        return this;
+    }
+
+    private void expectAnnotations() {
+        if (open != MessageSection.DELIVERY_ANNOTATIONS && open != MessageSection.MESSAGE_ANNOTATIONS
+                && open != MessageSection.FOOTER) {
+            throw new IllegalStateException("no annotations section is open");
+        }
+    }
+
+    /** Writes an annotation key; the caller writes its value next with {@link #writer()}. */
+    public MessageWriter annotationKey(Symbol key) {
+        expectAnnotations();
+        out.writeSymbol(key);
+        return this;
+    }
+
+    /** Adds an annotation with a string value. */
+    public MessageWriter annotation(Symbol key, CharSequence value) {
+        annotationKey(key);
+        out.writeString(value);
+        return this;
+    }
+
+    /** Adds an annotation with a symbol value. */
+    public MessageWriter annotation(Symbol key, Symbol value) {
+        annotationKey(key);
+        out.writeSymbol(value);
+        return this;
+    }
+
+    /** Adds an annotation with a long value. */
+    public MessageWriter annotation(Symbol key, long value) {
+        annotationKey(key);
+        out.writeLong(value);
+        return this;
+    }
+
+    /** Adds an annotation with a boolean value. */
+    public MessageWriter annotation(Symbol key, boolean value) {
+        annotationKey(key);
+        out.writeBoolean(value);
+        return this;
+    }
+
+    /** Closes the open annotations section (delivery-annotations, message-annotations or footer). */
+    public MessageWriter endAnnotations() {
+        expectAnnotations();
+        out.endMap();
+        open = null;
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------ properties
+
+    /** Opens the properties section; write fields in field order, close with {@link #endProperties()}. */
+    public MessageWriter startProperties() {
+        begin(MessageSection.PROPERTIES);
+        out.startList();
+        open = MessageSection.PROPERTIES;
+        nextField = 0;
+        return this;
+    }
+
+    /** Moves to properties field {@code field}, writing nulls for skipped fields. */
+    private void field(int field) {
+        expectOpen(MessageSection.PROPERTIES);
+        if (field < nextField) {
+            throw new IllegalStateException("properties field " + field + " after field " + (nextField - 1)
+                    + ": write fields in their order");
+        }
+        while (nextField < field) {
+            out.writeNull();
+            nextField++;
+        }
+        nextField = field + 1;
+    }
+
+    /** Sets message-id to a string. */
+    public MessageWriter messageId(CharSequence id) {
+        field(Properties.MESSAGE_ID);
+        out.writeString(id);
+        return this;
+    }
+
+    /** Sets message-id to a ulong. */
+    public MessageWriter messageId(long id) {
+        field(Properties.MESSAGE_ID);
+        out.writeULong(id);
+        return this;
+    }
+
+    /** Sets message-id to a uuid. */
+    public MessageWriter messageIdUuid(long mostSignificantBits, long leastSignificantBits) {
+        field(Properties.MESSAGE_ID);
+        out.writeUuid(mostSignificantBits, leastSignificantBits);
+        return this;
+    }
+
+    /** Sets message-id from a holder, keeping its type. */
+    public MessageWriter messageId(MessageId id) {
+        field(Properties.MESSAGE_ID);
+        id.write(out);
+        return this;
+    }
+
+    /** Sets user-id (binary). */
+    public MessageWriter userId(byte[] bytes, int offset, int length) {
+        field(Properties.USER_ID);
+        out.writeBinary(bytes, offset, length);
+        return this;
+    }
+
+    /** Sets to. */
+    public MessageWriter to(CharSequence address) {
+        field(Properties.TO);
+        out.writeString(address);
+        return this;
+    }
+
+    /** Sets to from a holder of UTF-8 bytes. */
+    public MessageWriter to(MutableBytes address) {
+        field(Properties.TO);
+        address.writeString(out);
+        return this;
+    }
+
+    /** Sets subject. */
+    public MessageWriter subject(CharSequence subject) {
+        field(Properties.SUBJECT);
+        out.writeString(subject);
+        return this;
+    }
+
+    /** Sets reply-to. */
+    public MessageWriter replyTo(CharSequence address) {
+        field(Properties.REPLY_TO);
+        out.writeString(address);
+        return this;
+    }
+
+    /** Sets reply-to from a holder of UTF-8 bytes. */
+    public MessageWriter replyTo(MutableBytes address) {
+        field(Properties.REPLY_TO);
+        address.writeString(out);
+        return this;
+    }
+
+    /** Sets correlation-id to a string. */
+    public MessageWriter correlationId(CharSequence id) {
+        field(Properties.CORRELATION_ID);
+        out.writeString(id);
+        return this;
+    }
+
+    /** Sets correlation-id from a holder, keeping its type. */
+    public MessageWriter correlationId(MessageId id) {
+        field(Properties.CORRELATION_ID);
+        id.write(out);
+        return this;
+    }
+
+    /** Sets content-type (a symbol; MIME types are ASCII). */
+    public MessageWriter contentType(CharSequence mimeType) {
+        field(Properties.CONTENT_TYPE);
+        out.writeSymbol(mimeType);
+        return this;
+    }
+
+    /** Sets content-type from a symbol constant. */
+    public MessageWriter contentType(Symbol mimeType) {
+        field(Properties.CONTENT_TYPE);
+        out.writeSymbol(mimeType);
+        return this;
+    }
+
+    /** Sets content-encoding (a symbol). */
+    public MessageWriter contentEncoding(CharSequence encoding) {
+        field(Properties.CONTENT_ENCODING);
+        out.writeSymbol(encoding);
+        return this;
+    }
+
+    /** Sets absolute-expiry-time in milliseconds since the epoch. */
+    public MessageWriter absoluteExpiryTime(long epochMillis) {
+        field(Properties.ABSOLUTE_EXPIRY_TIME);
+        out.writeTimestamp(epochMillis);
+        return this;
+    }
+
+    /** Sets creation-time in milliseconds since the epoch. */
+    public MessageWriter creationTime(long epochMillis) {
+        field(Properties.CREATION_TIME);
+        out.writeTimestamp(epochMillis);
+        return this;
+    }
+
+    /** Sets group-id. */
+    public MessageWriter groupId(CharSequence groupId) {
+        field(Properties.GROUP_ID);
+        out.writeString(groupId);
+        return this;
+    }
+
+    /** Sets group-sequence (a uint). */
+    public MessageWriter groupSequence(long sequence) {
+        field(Properties.GROUP_SEQUENCE);
+        out.writeUInt(sequence);
+        return this;
+    }
+
+    /** Sets reply-to-group-id. */
+    public MessageWriter replyToGroupId(CharSequence groupId) {
+        field(Properties.REPLY_TO_GROUP_ID);
+        out.writeString(groupId);
+        return this;
+    }
+
+    /** Closes the properties section; fields not written after the last one are omitted. */
+    public MessageWriter endProperties() {
+        expectOpen(MessageSection.PROPERTIES);
+        out.endList();
+        open = null;
+        return this;
+    }
+
+    /** Writes a whole properties section from {@code properties}. */
+    public MessageWriter properties(Properties properties) {
+        order(MessageSection.PROPERTIES);
+        properties.encode(out); // writes its own descriptor
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------ application-properties
+
+    /** Opens application-properties; add entries with {@code put}, close with {@link #endApplicationProperties()}. */
+    public MessageWriter startApplicationProperties() {
+        begin(MessageSection.APPLICATION_PROPERTIES);
+        out.startMap();
+        open = MessageSection.APPLICATION_PROPERTIES;
+        return this;
+    }
+
+    /** Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}. */
+    public MessageWriter putKey(CharSequence key) {
+        expectOpen(MessageSection.APPLICATION_PROPERTIES);
+        if (key == null) {
+            throw new IllegalArgumentException("application-properties keys are strings, not null");
+        }
+        out.writeString(key);
+        return this;
+    }
+
+    /** Adds a string property. */
+    public MessageWriter put(CharSequence key, CharSequence value) {
+        putKey(key);
+        out.writeString(value);
+        return this;
+    }
+
+    /** Adds a string property from a holder of UTF-8 bytes (null when the holder is null). */
+    public MessageWriter put(CharSequence key, MutableBytes value) {
+        putKey(key);
+        value.writeString(out);
+        return this;
+    }
+
+    /** Adds a long property. */
+    public MessageWriter put(CharSequence key, long value) {
+        putKey(key);
+        out.writeLong(value);
+        return this;
+    }
+
+    /** Adds an int property. */
+    public MessageWriter put(CharSequence key, int value) {
+        putKey(key);
+        out.writeInt(value);
+        return this;
+    }
+
+    /** Adds a boolean property. */
+    public MessageWriter put(CharSequence key, boolean value) {
+        putKey(key);
+        out.writeBoolean(value);
+        return this;
+    }
+
+    /** Closes application-properties. */
+    public MessageWriter endApplicationProperties() {
+        expectOpen(MessageSection.APPLICATION_PROPERTIES);
+        out.endMap();
+        open = null;
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------ body
+
+    /** Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections. */
+    public MessageWriter data(byte[] bytes, int offset, int length) {
+        begin(MessageSection.DATA);
+        out.writeBinary(bytes, offset, length);
+        return this;
+    }
+
+    /** Adds a data section with the remaining bytes of {@code bytes}, without changing its position. */
+    public MessageWriter data(ByteBuffer bytes) {
+        begin(MessageSection.DATA);
+        out.writeBinary(bytes);
+        return this;
+    }
+
+    /** Writes an amqp-value body holding a string. */
+    public MessageWriter amqpValue(CharSequence text) {
+        begin(MessageSection.AMQP_VALUE);
+        out.writeString(text);
+        return this;
+    }
+
+    /** Writes an amqp-value body holding a binary. */
+    public MessageWriter amqpValueBinary(byte[] bytes, int offset, int length) {
+        begin(MessageSection.AMQP_VALUE);
+        out.writeBinary(bytes, offset, length);
+        return this;
+    }
+
+    /** Starts an amqp-value body: the next value written with {@link #writer()} is the body. */
+    public MessageWriter startAmqpValue() {
+        begin(MessageSection.AMQP_VALUE);
+        return this;
+    }
+
+    /** Opens an amqp-sequence section: write its elements with {@link #writer()}, then {@link #endAmqpSequence()}. */
+    public MessageWriter startAmqpSequence() {
+        begin(MessageSection.AMQP_SEQUENCE);
+        out.startList();
+        open = MessageSection.AMQP_SEQUENCE;
+        return this;
+    }
+
+    /** Closes the amqp-sequence section. */
+    public MessageWriter endAmqpSequence() {
+        expectOpen(MessageSection.AMQP_SEQUENCE);
+        out.endList();
+        open = null;
+        return this;
+    }
+}
