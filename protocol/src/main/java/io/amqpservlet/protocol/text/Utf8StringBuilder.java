@@ -106,6 +106,29 @@ public final class Utf8StringBuilder implements CharSequence {
                     break;
                 }
             }
+            if (pending == 0) {
+                // A whole 2- or 3-byte sequence inside this chunk: decode it with locals. Anything else (4-byte
+                // sequences, sequences split across appends, errors) goes through the state machine.
+                int lead = bytes[i] & 0xFF;
+                if (lead >= 0xC2 && lead < 0xE0 && i + 1 < end) {
+                    int b1 = bytes[i + 1];
+                    if ((b1 & 0xC0) == 0x80) {
+                        out[n++] = (char) ((lead & 0x1F) << 6 | (b1 & 0x3F));
+                        i += 2;
+                        continue;
+                    }
+                } else if (lead >= 0xE0 && lead < 0xF0 && i + 2 < end) {
+                    int b1 = bytes[i + 1] & 0xFF;
+                    int b2 = bytes[i + 2];
+                    // E0 needs A0..BF (else overlong), ED needs 80..9F (else a surrogate), the rest 80..BF.
+                    if (b1 >= (lead == 0xE0 ? 0xA0 : 0x80) && b1 <= (lead == 0xED ? 0x9F : 0xBF)
+                            && (b2 & 0xC0) == 0x80) {
+                        out[n++] = (char) ((lead & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F));
+                        i += 3;
+                        continue;
+                    }
+                }
+            }
             this.length = n;
             n = decodeByte(bytes[i] & 0xFF, bytesIn + (i - offset));
             i++;
