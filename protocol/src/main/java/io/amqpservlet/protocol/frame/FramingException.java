@@ -1,0 +1,22 @@
+package io.amqpservlet.protocol.frame;
+
+/**
+ * The byte stream breaks the AMQP 1.0 framing rules (§2.3): a frame size below 8 or above the negotiated
+ * maximum, a data offset below 2 or beyond the frame, an unknown frame type, or a protocol header that is not
+ * AMQP at all. An engine answers with {@code amqp:connection:framing-error} and closes the connection, since the
+ * stream can no longer be split into frames.
+ */
+public final class FramingException extends RuntimeException {
+    private final long offset;
+
+    /** A framing error described by {@code message}, found at {@code offset} in the buffer being read. */
+    public FramingException(String message, long offset) {
+        super(message + " at offset " + offset);
+        this.offset = offset;
+    }
+
+    /** Where the bad field starts, as an offset in the array the reader was given. */
+    public long offset() {
+        return offset;
+    }
+}
