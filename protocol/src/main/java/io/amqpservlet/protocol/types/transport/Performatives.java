@@ -43,10 +43,11 @@ public final class Performatives {
             throw new UnexpectedTypeException("expected a described performative but found "
                     + FormatCode.name(reader.formatCode()), reader.valueStart());
         }
-        Performative p = forCode(Descriptors.codeOf(reader));
+        long code = Descriptors.codeOf(reader);
+        Performative p = forCode(code);
         if (p == null) {
-            throw new UnexpectedTypeException("descriptor " + Long.toHexString(Descriptors.codeOf(reader))
-                    + " (hex, -1 if not a known type) is not a performative", reader.valueStart());
+            throw new UnexpectedTypeException("descriptor " + (code < 0 ? "of an unknown type" : "0x"
+                    + Long.toHexString(code)) + " is not a performative", reader.valueStart());
         }
         p.decode(reader);
         return p;
