@@ -1,0 +1,16 @@
+package io.amqpservlet.protocol.types.transport;
+
+/** A link endpoint's role (AMQP 1.0 §2.8.1), encoded as a boolean: false for sender, true for receiver. */
+public enum Role {
+    SENDER, RECEIVER;
+
+    /** The role a boolean on the wire stands for. */
+    public static Role of(boolean receiver) {
+        return receiver ? RECEIVER : SENDER;
+    }
+
+    /** The boolean this role is encoded as. */
+    public boolean encoded() {
+        return this == RECEIVER;
+    }
+}
