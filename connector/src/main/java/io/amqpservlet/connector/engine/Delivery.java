@@ -1,0 +1,143 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+
+/**
+ * One message transfer on a link (AMQP 1.0 §2.6.12), in either direction. Deliveries are pooled by their engine:
+ * the object is recycled once it is settled on both sides (or its link ends), so an application must not keep a
+ * reference after that; {@link #generation()} changes on every reuse, for callers that hand deliveries across
+ * threads and want to check they still hold the same one.
+ */
+public final class Delivery {
+    private Link link;
+    private int deliveryId;
+    private final MutableBytes tag = new MutableBytes();
+    private int messageFormat;
+    private boolean remotelySettled;
+    private boolean locallySettled;
+    private final DeliveryState remoteState = new DeliveryState();
+    private final DeliveryState localState = new DeliveryState();
+    private long sizeBytes;
+    private boolean complete;
+    private boolean aborted;
+    private int generation;
+    private Object attachment;
+    Delivery nextFree;
+
+    void init(Link link, int deliveryId) {
+        this.link = link;
+        this.deliveryId = deliveryId;
+        this.tag.clear();
+        this.messageFormat = 0;
+        this.remotelySettled = false;
+        this.locallySettled = false;
+        this.remoteState.clear();
+        this.localState.clear();
+        this.sizeBytes = 0;
+        this.complete = false;
+        this.aborted = false;
+        this.attachment = null;
+        this.generation++;
+    }
+
+    /** The link this delivery travels on. */
+    public Link link() {
+        return link;
+    }
+
+    /** The delivery-id (a session-scoped serial number). */
+    public int deliveryId() {
+        return deliveryId;
+    }
+
+    /** The delivery-tag bytes. */
+    public MutableBytes tag() {
+        return tag;
+    }
+
+    /** The message-format of the transfer (0 for AMQP 1.0 messages). */
+    public int messageFormat() {
+        return messageFormat;
+    }
+
+    void messageFormat(int format) {
+        this.messageFormat = format;
+    }
+
+    /** Whether the peer has settled it. */
+    public boolean remotelySettled() {
+        return remotelySettled;
+    }
+
+    void remotelySettled(boolean settled) {
+        this.remotelySettled = settled;
+    }
+
+    /** Whether we have settled it. */
+    public boolean locallySettled() {
+        return locallySettled;
+    }
+
+    void locallySettled(boolean settled) {
+        this.locallySettled = settled;
+    }
+
+    /** The state the peer last reported (none, received, or an outcome). */
+    public DeliveryState remoteState() {
+        return remoteState;
+    }
+
+    /** The state we last reported or will report. */
+    public DeliveryState localState() {
+        return localState;
+    }
+
+    /** The message bytes seen so far, across all transfer frames. */
+    public long sizeBytes() {
+        return sizeBytes;
+    }
+
+    void addBytes(long n) {
+        sizeBytes += n;
+    }
+
+    /** Whether the last transfer frame arrived (or was sent). */
+    public boolean complete() {
+        return complete;
+    }
+
+    void complete(boolean value) {
+        this.complete = value;
+    }
+
+    /** Whether the sender aborted it (AMQP 1.0 §2.6.14). */
+    public boolean aborted() {
+        return aborted;
+    }
+
+    void aborted(boolean value) {
+        this.aborted = value;
+    }
+
+    /** Incremented each time the pooled object is reused. */
+    public int generation() {
+        return generation;
+    }
+
+    /** An object of the application's, kept with the delivery until it is recycled. */
+    public Object attachment() {
+        return attachment;
+    }
+
+    public void attachment(Object value) {
+        this.attachment = value;
+    }
+
+    @Override
+    public String toString() {
+        return "Delivery[id=" + Integer.toUnsignedString(deliveryId) + ", link=" + (link == null ? null : link.name())
+                + ", remote=" + remoteState.typeName() + (remotelySettled ? " settled" : "")
+                + ", local=" + localState.typeName() + (locallySettled ? " settled" : "") + "]";
+    }
+}

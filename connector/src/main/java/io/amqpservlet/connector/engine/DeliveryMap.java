@@ -1,0 +1,115 @@
+package io.amqpservlet.connector.engine;
+
+import java.util.Arrays;
+
+/**
+ * Unsettled deliveries of one session and direction, keyed by delivery-id, for applying dispositions (AMQP 1.0
+ * §2.7.6, a range of ids). Open addressing on the int key with backward-shift deletion: no boxing, no per-entry
+ * objects, no tombstones. Not thread-safe.
+ */
+final class DeliveryMap {
+    private int[] keys = new int[16];
+    private Delivery[] values = new Delivery[16];
+    private int size;
+
+    int size() {
+        return size;
+    }
+
+    private static int slot(int id, int mask) {
+        int h = id * 0x9E3779B9;
+        return (h ^ (h >>> 16)) & mask;
+    }
+
+    Delivery get(int id) {
+        int mask = keys.length - 1;
+        for (int i = slot(id, mask); ; i = (i + 1) & mask) {
+            Delivery d = values[i];
+            if (d == null) {
+                return null;
+            }
+            if (keys[i] == id) {
+                return d;
+            }
+        }
+    }
+
+    /** Adds or replaces. */
+    void put(int id, Delivery delivery) {
+        if ((size + 1) * 4 > keys.length * 3) {
+            resize(keys.length * 2);
+        }
+        int mask = keys.length - 1;
+        int i = slot(id, mask);
+        for (; values[i] != null; i = (i + 1) & mask) {
+            if (keys[i] == id) {
+                values[i] = delivery;
+                return;
+            }
+        }
+        keys[i] = id;
+        values[i] = delivery;
+        size++;
+    }
+
+    Delivery remove(int id) {
+        int mask = keys.length - 1;
+        for (int i = slot(id, mask); values[i] != null; i = (i + 1) & mask) {
+            if (keys[i] == id) {
+                Delivery old = values[i];
+                deleteAt(i);
+                return old;
+            }
+        }
+        return null;
+    }
+
+    /** The delivery in slot {@code index} of the backing table, or null; for iterating every entry. */
+    Delivery at(int index) {
+        return values[index];
+    }
+
+    int capacity() {
+        return values.length;
+    }
+
+    void clear() {
+        Arrays.fill(values, null);
+        size = 0;
+    }
+
+    private void deleteAt(int slot) {
+        int mask = keys.length - 1;
+        int hole = slot;
+        values[hole] = null;
+        size--;
+        for (int j = (hole + 1) & mask; values[j] != null; j = (j + 1) & mask) {
+            int home = slot(keys[j], mask);
+            boolean movable = hole <= j ? (home <= hole || home > j) : (home <= hole && home > j);
+            if (movable) {
+                keys[hole] = keys[j];
+                values[hole] = values[j];
+                values[j] = null;
+                hole = j;
+            }
+        }
+    }
+
+    private void resize(int capacity) {
+        int[] oldKeys = keys;
+        Delivery[] oldValues = values;
+        keys = new int[capacity];
+        values = new Delivery[capacity];
+        int mask = capacity - 1;
+        for (int j = 0; j < oldValues.length; j++) {
+            if (oldValues[j] != null) {
+                int i = slot(oldKeys[j], mask);
+                while (values[i] != null) {
+                    i = (i + 1) & mask;
+                }
+                keys[i] = oldKeys[j];
+                values[i] = oldValues[j];
+            }
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.protocol.codec.DecoderLimits;
+
+/**
+ * Everything an {@link Engine} needs to know before the first byte: its role, identity, SASL setup and every
+ * limit a peer could otherwise push past (DESIGN.md §5). Set it up with the fluent setters, then hand it to one or
+ * more engines; an engine reads it once at construction, so changing it later affects only new engines.
+ *
+ * <p>Defaults suit a gateway on a small machine: 64 KiB frames, 256 channels, 1,024 links per session, 16 MiB
+ * messages, 1,024 deliveries in flight per connection, 60 s idle timeout, 10 s to finish SASL.
+ */
+public final class EngineConfig {
+    /** Which side of the connection the engine plays. */
+    public enum Role {
+        /** Waits for the peer's protocol header and answers: the gateway. */
+        ACCEPTOR,
+        /** Speaks first: the load generator, tests, a client. */
+        INITIATOR
+    }
+
+    private Role role = Role.ACCEPTOR;
+    private String containerId = "amqp-servlet";
+    private String hostname;
+    private int maxFrameSizeBytes = 64 * 1024;
+    private int channelMax = 255;
+    private int handleMax = 1023;
+    private int sessionIncomingWindowFrames = 2048;
+    private long maxMessageSizeBytes = 16L * 1024 * 1024;
+    private int maxDeliveriesInFlight = 1024;
+    private int maxBufferedMessagesPerLink = 1024;
+    private long idleTimeoutMillis = 60_000;
+    private long saslTimeoutMillis = 10_000;
+    private boolean saslRequired = true;
+    private boolean anonymousAllowed;
+    private PlainAuthenticator plainAuthenticator;
+    private String saslMechanism;
+    private String saslUsername;
+    private String saslPassword;
+    private DecoderLimits decoderLimits = DecoderLimits.DEFAULT;
+    private boolean trace = "1".equals(System.getenv("PN_TRACE_FRM")) || Boolean.getBoolean("amqp.trace");
+
+    public Role role() {
+        return role;
+    }
+
+    public EngineConfig role(Role role) {
+        this.role = role;
+        return this;
+    }
+
+    /** The container-id sent in open. */
+    public String containerId() {
+        return containerId;
+    }
+
+    public EngineConfig containerId(String containerId) {
+        this.containerId = containerId;
+        return this;
+    }
+
+    /** The hostname an initiator sends in open (and sasl-init); null sends none. */
+    public String hostname() {
+        return hostname;
+    }
+
+    public EngineConfig hostname(String hostname) {
+        this.hostname = hostname;
+        return this;
+    }
+
+    /** The largest frame accepted from the peer, advertised in open (AMQP 1.0 §2.7.1); at least 512. */
+    public int maxFrameSizeBytes() {
+        return maxFrameSizeBytes;
+    }
+
+    public EngineConfig maxFrameSizeBytes(int bytes) {
+        if (bytes < 512) {
+            throw new IllegalArgumentException("max-frame-size must be at least 512: " + bytes);
+        }
+        this.maxFrameSizeBytes = bytes;
+        return this;
+    }
+
+    /** The highest channel number the peer may use, advertised in open; limits sessions per connection. */
+    public int channelMax() {
+        return channelMax;
+    }
+
+    public EngineConfig channelMax(int channelMax) {
+        if (channelMax < 0 || channelMax > 65535) {
+            throw new IllegalArgumentException("channel-max is a ushort: " + channelMax);
+        }
+        this.channelMax = channelMax;
+        return this;
+    }
+
+    /** The highest link handle the peer may use in a session, advertised in begin; limits links per session. */
+    public int handleMax() {
+        return handleMax;
+    }
+
+    public EngineConfig handleMax(int handleMax) {
+        if (handleMax < 0) {
+            throw new IllegalArgumentException("handle-max must be in [0, 2^31): " + handleMax);
+        }
+        this.handleMax = handleMax;
+        return this;
+    }
+
+    /** The incoming window each session advertises, in transfer frames (AMQP 1.0 §2.5.6). */
+    public int sessionIncomingWindowFrames() {
+        return sessionIncomingWindowFrames;
+    }
+
+    public EngineConfig sessionIncomingWindowFrames(int frames) {
+        if (frames < 1) {
+            throw new IllegalArgumentException("incoming window must be at least 1 frame: " + frames);
+        }
+        this.sessionIncomingWindowFrames = frames;
+        return this;
+    }
+
+    /**
+     * The largest message accepted, counted across all its transfer frames; advertised as max-message-size in
+     * attach. A larger one detaches its link with {@code amqp:link:message-size-exceeded}.
+     */
+    public long maxMessageSizeBytes() {
+        return maxMessageSizeBytes;
+    }
+
+    public EngineConfig maxMessageSizeBytes(long bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("max message size must be positive: " + bytes);
+        }
+        this.maxMessageSizeBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Unsettled incoming deliveries allowed on one connection. Receivers never grant credit beyond it, and a peer
+     * that sends past it anyway has its connection closed with {@code amqp:resource-limit-exceeded}.
+     */
+    public int maxDeliveriesInFlight() {
+        return maxDeliveriesInFlight;
+    }
+
+    public EngineConfig maxDeliveriesInFlight(int deliveries) {
+        if (deliveries < 1) {
+            throw new IllegalArgumentException("deliveries in flight must be at least 1: " + deliveries);
+        }
+        this.maxDeliveriesInFlight = deliveries;
+        return this;
+    }
+
+    /** Messages queued on one sending link while it waits for credit or session window; more are refused. */
+    public int maxBufferedMessagesPerLink() {
+        return maxBufferedMessagesPerLink;
+    }
+
+    public EngineConfig maxBufferedMessagesPerLink(int messages) {
+        if (messages < 0) {
+            throw new IllegalArgumentException("buffered messages must not be negative: " + messages);
+        }
+        this.maxBufferedMessagesPerLink = messages;
+        return this;
+    }
+
+    /**
+     * Silence after which the connection is closed with {@code amqp:resource-limit-exceeded}; 0 disables it.
+     * Half of it is advertised as idle-time-out in open, so a peer heartbeating at its advertised pace has a whole
+     * interval to spare (AMQP 1.0 §2.4.5).
+     */
+    public long idleTimeoutMillis() {
+        return idleTimeoutMillis;
+    }
+
+    public EngineConfig idleTimeoutMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
+        }
+        this.idleTimeoutMillis = millis;
+        return this;
+    }
+
+    /** Time from the first byte until SASL must have finished; an acceptor closes the transport after it. */
+    public long saslTimeoutMillis() {
+        return saslTimeoutMillis;
+    }
+
+    public EngineConfig saslTimeoutMillis(long millis) {
+        this.saslTimeoutMillis = millis;
+        return this;
+    }
+
+    /**
+     * Acceptor: whether a peer must authenticate with SASL. When false, a peer may also open without SASL (its
+     * identity is then anonymous). Initiator: whether to start with the SASL header.
+     */
+    public boolean saslRequired() {
+        return saslRequired;
+    }
+
+    public EngineConfig saslRequired(boolean required) {
+        this.saslRequired = required;
+        return this;
+    }
+
+    /** Acceptor: whether SASL ANONYMOUS is offered. */
+    public boolean anonymousAllowed() {
+        return anonymousAllowed;
+    }
+
+    public EngineConfig anonymousAllowed(boolean allowed) {
+        this.anonymousAllowed = allowed;
+        return this;
+    }
+
+    /** Acceptor: checks SASL PLAIN credentials; null means PLAIN is not offered. */
+    public PlainAuthenticator plainAuthenticator() {
+        return plainAuthenticator;
+    }
+
+    public EngineConfig plainAuthenticator(PlainAuthenticator authenticator) {
+        this.plainAuthenticator = authenticator;
+        return this;
+    }
+
+    /** Initiator: authenticate with SASL PLAIN as this user. */
+    public EngineConfig saslPlain(String username, String password) {
+        this.saslMechanism = "PLAIN";
+        this.saslUsername = username;
+        this.saslPassword = password;
+        this.saslRequired = true;
+        return this;
+    }
+
+    /** Initiator: authenticate with SASL ANONYMOUS. */
+    public EngineConfig saslAnonymous() {
+        this.saslMechanism = "ANONYMOUS";
+        this.saslRequired = true;
+        return this;
+    }
+
+    /** Initiator: the mechanism to use (PLAIN or ANONYMOUS), or null. */
+    public String saslMechanism() {
+        return saslMechanism;
+    }
+
+    String saslUsername() {
+        return saslUsername;
+    }
+
+    String saslPassword() {
+        return saslPassword;
+    }
+
+    /** Bounds on nesting and element counts when decoding what the peer sends. */
+    public DecoderLimits decoderLimits() {
+        return decoderLimits;
+    }
+
+    public EngineConfig decoderLimits(DecoderLimits limits) {
+        this.decoderLimits = limits;
+        return this;
+    }
+
+    /**
+     * Whether every frame in and out is printed to standard error, in the style of Proton's
+     * {@code PN_TRACE_FRM=1}. Defaults to on when that variable is 1 or the system property {@code amqp.trace}
+     * is true.
+     */
+    public boolean trace() {
+        return trace;
+    }
+
+    public EngineConfig trace(boolean trace) {
+        this.trace = trace;
+        return this;
+    }
+}

@@ -1,0 +1,85 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.Open;
+
+/**
+ * What an {@link Engine} tells its application. Every call comes from the thread that drives the engine
+ * ({@code ingest}, {@code tick} or an application call), never concurrently. Objects passed in (performatives,
+ * message views, payload arrays) are the engine's reusable instances: valid only during the call; copy what must
+ * outlive it. Every method has a default so an application implements only what it uses.
+ */
+public interface EngineHandler {
+
+    /**
+     * The peer's open arrived (acceptor: before ours is sent). Return null to accept, or an error to refuse: the
+     * engine then sends open followed by close with that error (AMQP 1.0 §2.4.2).
+     */
+    default ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+        return null;
+    }
+
+    /** SASL finished on an acceptor: the identity is the peer's principal for everything on this connection. */
+    default void onAuthenticated(Engine engine, String identity) {
+    }
+
+    /** The connection ended: by the peer's close (with its error, or null), a local close, or a transport error. */
+    default void onClosed(Engine engine, ErrorCondition error) {
+    }
+
+    /** A session began at the peer's request. Return null to accept, or an error to refuse (begin, then end). */
+    default ErrorCondition onSessionBegin(Session session) {
+        return null;
+    }
+
+    /** A session ended; its links were detached first. */
+    default void onSessionEnd(Session session, ErrorCondition error) {
+    }
+
+    /**
+     * The peer attached a link. The engine has already resolved reply nodes (dynamic sources, temporary queues).
+     * Return null to accept, or an error to refuse: the engine attaches with a null terminus and detaches with the
+     * error (AMQP 1.0 §2.6.3). For an accepted receiving link the application grants credit with
+     * {@link Link#flow(long)} or {@link Link#autoCredit(int)}.
+     */
+    default ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
+        return null;
+    }
+
+    /** A link ended, by the peer's detach (its error, or null) or because its session or connection ended. */
+    default void onLinkDetach(Link link, ErrorCondition error) {
+    }
+
+    /**
+     * A complete message arrived on a receiving link. {@code message} indexes it in place (over the input buffer
+     * for a single-frame message); settle it later with {@link Engine#settle(Delivery, boolean)} unless it
+     * arrived settled.
+     */
+    default void onMessage(Link link, Delivery delivery, MessageView message) {
+    }
+
+    /**
+     * For a link in streaming mode ({@link Link#streaming(boolean)}): the payload of one transfer frame, as it
+     * arrives, without buffering the message. {@code last} marks the final frame.
+     */
+    default void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
+    }
+
+    /** The sender aborted a partly received message (AMQP 1.0 §2.6.14); the delivery is settled and gone. */
+    default void onMessageAborted(Link link, Delivery delivery) {
+    }
+
+    /** A sending link received credit, or room in the session window: queued messages were sent as far as they could be. */
+    default void onSendable(Link link) {
+    }
+
+    /** The peer updated the state or settlement of a delivery we sent. */
+    default void onDeliveryUpdated(Link link, Delivery delivery) {
+    }
+
+    /** A drain request on a sending link was answered: the receiver's credit is used up. */
+    default void onDrained(Link link) {
+    }
+}
