@@ -41,7 +41,17 @@ public final class Delivery {
         this.generation++;
     }
 
-    /** The link this delivery travels on. */
+    /** Marks the object free (in its engine's pool). */
+    void release() {
+        this.link = null;
+        this.attachment = null;
+    }
+
+    void deliveryId(int id) {
+        this.deliveryId = id;
+    }
+
+    /** The link this delivery travels on; null once the delivery has been recycled. */
     public Link link() {
         return link;
     }

@@ -1,0 +1,777 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.connector.sasl.SaslServer;
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.frame.FrameHeader;
+import io.amqpservlet.protocol.frame.FrameReader;
+import io.amqpservlet.protocol.frame.FrameWriter;
+import io.amqpservlet.protocol.frame.FramingException;
+import io.amqpservlet.protocol.frame.ProtocolHeader;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.text.AdaptiveBuffer;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.messaging.Capabilities;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.transport.Begin;
+import io.amqpservlet.protocol.types.transport.Close;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import io.amqpservlet.protocol.types.transport.Performative;
+import io.amqpservlet.protocol.types.transport.Performatives;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One AMQP 1.0 connection's protocol engine, in the manner of Proton's: bytes in ({@link #ingest}), bytes out
+ * ({@link #beginFlush()}/{@link #endFlush()}), time passed in ({@link #tick(long)}); no threads, no sockets. The
+ * same code plays either {@link EngineConfig.Role}: an acceptor waits for the peer's protocol header, an
+ * initiator speaks first after {@link #start(long)}.
+ *
+ * <p>Events reach the application through its {@link EngineHandler}, with the engine's reusable objects, never a
+ * new object per frame or per message: performatives are decoded into per-connection instances, deliveries are
+ * pooled, message payloads are viewed in the input buffer unless a message spans frames.
+ *
+ * <p>Threading: an engine is confined to one thread at a time. The integration layer serialises calls (it drives
+ * the engine from the thread that read the socket, and hands work from other threads over through a queue).
+ */
+public final class Engine {
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final int PHASE_HEADER = 0;
+    private static final int PHASE_SASL = 1;
+    private static final int PHASE_AMQP_HEADER = 2;
+    private static final int PHASE_OPEN = 3;
+    private static final int PHASE_OPENED = 4;
+    private static final int PHASE_DONE = 5;
+    /** A transfer performative with an 8-byte tag and every field takes fewer bytes than this. */
+    static final int TRANSFER_OVERHEAD_BYTES = 96;
+
+    final EngineConfig config;
+    final EngineHandler handler;
+    private final boolean acceptor;
+    private final long id = IDS.incrementAndGet();
+    final AmqpReader reader;
+    private final FrameReader frames;
+    final Performatives in = new Performatives();
+    final Performatives out = new Performatives();
+    private final EngineOutput output = new EngineOutput();
+    final MessageView view;
+    private final AdaptiveBuffer leftover;
+    final FrameTracer tracer;
+    private final Handshake handshake;
+
+    private int phase = PHASE_HEADER;
+    private boolean started;
+    private String identity;
+    private int remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
+    private int remoteChannelMax = 0xFFFF;
+    private long remoteIdleTimeoutMillis;
+    private boolean openSent;
+    private boolean closeSent;
+    private boolean closedReported;
+    private final ErrorCondition remoteError = new ErrorCondition();
+    private final ErrorCondition localError = new ErrorCondition();
+
+    private Session[] byLocalChannel = new Session[4];
+    private Session[] byRemoteChannel = new Session[4];
+    final AddressTable<ReplyNode> nodes = new AddressTable<>();
+    private long nodeCounter;
+    private Delivery freeDeliveries;
+    int incomingUnsettled;
+
+    private long now;
+    private long lastInputMillis;
+    private long lastOutputMillis;
+    private long saslDeadlineMillis = Long.MAX_VALUE;
+
+    public Engine(EngineConfig config, EngineHandler handler) {
+        this.config = config;
+        this.handler = handler;
+        this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
+        this.reader = new AmqpReader(config.decoderLimits());
+        this.view = new MessageView(config.decoderLimits());
+        this.frames = new FrameReader(config.maxFrameSizeBytes());
+        int initial = Math.min(4096, config.maxFrameSizeBytes());
+        this.leftover = new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L);
+        this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
+        SaslServer saslServer = null;
+        if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed())) {
+            saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), null);
+        }
+        this.handshake = new Handshake(this, saslServer);
+    }
+
+    /** A number unique to this engine within the process, for logs and generated addresses. */
+    public long id() {
+        return id;
+    }
+
+    /** The configuration this engine was made with. */
+    public EngineConfig config() {
+        return config;
+    }
+
+    // ------------------------------------------------------------------------------------------ lifecycle
+
+    /**
+     * Starts the connection at time {@code nowMillis}: an initiator writes its protocol header (and, without
+     * SASL, its open); an acceptor starts the clock on the SASL handshake.
+     */
+    public void start(long nowMillis) {
+        if (started) {
+            return;
+        }
+        started = true;
+        now = nowMillis;
+        lastInputMillis = nowMillis;
+        lastOutputMillis = nowMillis;
+        if (acceptor) {
+            if (config.saslTimeoutMillis() > 0) {
+                saslDeadlineMillis = nowMillis + config.saslTimeoutMillis();
+            }
+        } else {
+            handshake.startInitiator();
+        }
+    }
+
+    /** Whether the connection is over: the transport should write what output remains, then close. */
+    public boolean isDone() {
+        return phase == PHASE_DONE;
+    }
+
+    /** Whether open has been exchanged and close has not. */
+    public boolean isOpen() {
+        return phase == PHASE_OPENED && !closeSent;
+    }
+
+    /** The peer's authenticated identity: the SASL identity, {@code anonymous} without SASL, null before. */
+    public String identity() {
+        return identity;
+    }
+
+    /** The error the peer sent in its close, when it did. */
+    public ErrorCondition remoteError() {
+        return remoteError;
+    }
+
+    /** The largest frame the peer accepts (from its open; 512 before). */
+    public int remoteMaxFrameSize() {
+        return remoteMaxFrameSize;
+    }
+
+    // ------------------------------------------------------------------------------------------ input
+
+    /**
+     * Consumes bytes from the transport, any slice of the stream however frames are split; bytes of an incomplete
+     * frame are kept until the rest arrives.
+     */
+    public void ingest(byte[] bytes, int offset, int length, long nowMillis) {
+        if (!started) {
+            start(nowMillis);
+        }
+        if (leftover.readable() == 0) {
+            int used = process(bytes, offset, length, nowMillis);
+            if (used < length && phase != PHASE_DONE) {
+                leftover.ensureWritable(length - used);
+                System.arraycopy(bytes, offset + used, leftover.array(), leftover.writeIndex(), length - used);
+                leftover.commitWrite(length - used);
+            }
+        } else {
+            leftover.ensureWritable(length);
+            System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), length);
+            leftover.commitWrite(length);
+            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
+            leftover.consume(used);
+        }
+        leftover.maybeShrink(nowMillis * 1_000_000L);
+    }
+
+    /** Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position. */
+    public void ingest(ByteBuffer buffer, long nowMillis) {
+        int n = buffer.remaining();
+        if (buffer.hasArray()) {
+            ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), n, nowMillis);
+            buffer.position(buffer.position() + n);
+        } else {
+            leftover.ensureWritable(n);
+            buffer.get(leftover.array(), leftover.writeIndex(), n);
+            leftover.commitWrite(n);
+            if (!started) {
+                start(nowMillis);
+            }
+            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
+            leftover.consume(used);
+        }
+    }
+
+    /**
+     * Consumes whole protocol headers and frames from {@code bytes[offset, offset + length)} and returns how many
+     * bytes it used; the caller keeps the rest and offers it again with more. For transports that own their input
+     * buffer (the Jetty connection); {@link #ingest} does the keeping for everyone else.
+     */
+    public int process(byte[] bytes, int offset, int length, long nowMillis) {
+        now = nowMillis;
+        if (length > 0) {
+            lastInputMillis = nowMillis;
+        }
+        int p = offset;
+        int end = offset + length;
+        try {
+            while (p < end && phase != PHASE_DONE) {
+                if (phase == PHASE_HEADER || phase == PHASE_AMQP_HEADER) {
+                    int available = end - p;
+                    if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
+                        handshake.rejectHeader("not an AMQP protocol header");
+                        return length;
+                    }
+                    if (available < ProtocolHeader.LENGTH) {
+                        break;
+                    }
+                    ProtocolHeader header = ProtocolHeader.parse(bytes, p);
+                    p += ProtocolHeader.LENGTH;
+                    if (tracer != null) {
+                        tracer.header(true, header.toString());
+                    }
+                    handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
+                    continue;
+                }
+                if (!frames.read(bytes, p, end - p)) {
+                    break;
+                }
+                int frameEnd = p + frames.frameSize();
+                int type = frames.type();
+                if (phase == PHASE_SASL) {
+                    if (type != FrameHeader.TYPE_SASL) {
+                        handshake.fail("AMQP frame during SASL negotiation");
+                        return length;
+                    }
+                    handshake.onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
+                } else if (type != FrameHeader.TYPE_AMQP) {
+                    connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "SASL frame after SASL negotiation");
+                } else {
+                    onAmqpFrame(frames.channel(), bytes, frames.bodyOffset(), frames.bodyLength());
+                }
+                p = frameEnd;
+            }
+        } catch (FramingException e) {
+            fatal(ErrorConditions.CONNECTION_FRAMING_ERROR, e.getMessage());
+            return length;
+        } catch (DecodeException e) {
+            fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
+            return length;
+        }
+        return phase == PHASE_DONE ? length : p - offset;
+    }
+
+    private void onAmqpFrame(int channel, byte[] bytes, int bodyOffset, int bodyLength) {
+        if (bodyLength == 0) {
+            if (tracer != null) {
+                tracer.heartbeat(true);
+            }
+            return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
+        }
+        reader.wrap(bytes, bodyOffset, bodyLength);
+        Performative p = in.decode(reader);
+        int payloadOffset = reader.position();
+        int payloadLength = bodyOffset + bodyLength - payloadOffset;
+        if (tracer != null) {
+            tracer.received(channel, p, payloadLength);
+        }
+        if (closeSent) {
+            // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
+            if (p == in.close()) {
+                remoteError.set(in.close().error());
+                finish();
+            }
+            return;
+        }
+        if (phase == PHASE_OPEN) {
+            if (p != in.open()) {
+                fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
+                return;
+            }
+            onRemoteOpen(in.open());
+            return;
+        }
+        if (p == in.close()) {
+            onRemoteClose(in.close());
+        } else if (p == in.begin()) {
+            onBegin(channel, in.begin());
+        } else if (p == in.open()) {
+            connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
+        } else {
+            Session s = channel < byRemoteChannel.length ? byRemoteChannel[channel] : null;
+            if (s == null) {
+                connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, p.typeName() + " on channel " + channel
+                        + ", which has no session");
+                return;
+            }
+            s.onFrame(p, bytes, payloadOffset, payloadLength);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ output
+
+    /**
+     * The bytes to write to the transport next, or null when there are none. Write them (all at once if possible),
+     * then call {@link #endFlush()}; until then this returns the same buffer, its position showing progress.
+     */
+    public ByteBuffer beginFlush() {
+        return output.beginFlush();
+    }
+
+    /** The transport wrote everything {@link #beginFlush()} returned. */
+    public void endFlush() {
+        output.endFlush();
+    }
+
+    /** Whether output waits to be written. */
+    public boolean hasOutput() {
+        return output.hasPending();
+    }
+
+    AmqpWriter writer() {
+        return output.writer();
+    }
+
+    void wroteFrame() {
+        lastOutputMillis = now;
+    }
+
+    /** Encodes {@code p} as one AMQP frame on {@code channel}. */
+    void writeFrame(int channel, Performative p) {
+        AmqpWriter w = output.writer();
+        int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, channel);
+        p.encode(w);
+        FrameWriter.end(w, start);
+        lastOutputMillis = now;
+        if (tracer != null) {
+            tracer.sent(channel, p, 0);
+        }
+    }
+
+    void writeHeader(ProtocolHeader header) {
+        AmqpWriter w = output.writer();
+        int at = w.reserve(ProtocolHeader.LENGTH);
+        header.writeTo(w.array(), at);
+        if (tracer != null) {
+            tracer.header(false, header.toString());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ time
+
+    /**
+     * Lets time pass: closes the connection if the peer has been silent too long (with
+     * {@code amqp:resource-limit-exceeded}), sends a heartbeat when the peer's idle timeout needs one, and drops
+     * a transport whose SASL handshake did not finish in time.
+     *
+     * @return when to call again at the latest, in the same clock as {@code nowMillis}
+     */
+    public long tick(long nowMillis) {
+        now = nowMillis;
+        if (phase == PHASE_DONE) {
+            return Long.MAX_VALUE;
+        }
+        long next = Long.MAX_VALUE;
+        if (phase < PHASE_OPEN && acceptor) {
+            if (nowMillis >= saslDeadlineMillis) {
+                handshake.fail("SASL handshake not finished within " + config.saslTimeoutMillis() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = saslDeadlineMillis;
+        }
+        long idle = config.idleTimeoutMillis();
+        if (idle > 0 && phase >= PHASE_OPEN && !closeSent) {
+            long deadline = lastInputMillis + idle;
+            if (nowMillis >= deadline) {
+                connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no frame received for " + idle + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = Math.min(next, deadline);
+        }
+        if (remoteIdleTimeoutMillis > 0 && openSent && !closeSent) {
+            // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
+            long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
+            if (nowMillis - lastOutputMillis >= interval) {
+                FrameWriter.writeEmpty(output.writer());
+                lastOutputMillis = nowMillis;
+                if (tracer != null) {
+                    tracer.heartbeat(false);
+                }
+            }
+            next = Math.min(next, lastOutputMillis + interval);
+        }
+        return next;
+    }
+
+    // ------------------------------------------------------------------------------------------ handshake hooks
+
+    void saslSucceeded(String who) {
+        identity = who;
+        phase = PHASE_AMQP_HEADER;
+        handler.onAuthenticated(this, who);
+    }
+
+    void expectSasl() {
+        phase = PHASE_SASL;
+    }
+
+    void expectAmqpHeader() {
+        phase = PHASE_AMQP_HEADER;
+    }
+
+    /** The AMQP header was exchanged: next comes the peer's open. */
+    void expectOpen(boolean anonymous) {
+        if (anonymous && identity == null) {
+            identity = "anonymous";
+        }
+        saslDeadlineMillis = Long.MAX_VALUE;
+        phase = PHASE_OPEN;
+    }
+
+    boolean acceptor() {
+        return acceptor;
+    }
+
+    // ------------------------------------------------------------------------------------------ connection
+
+    void sendOpen() {
+        Open open = out.open().clear();
+        open.containerId(config.containerId());
+        if (!acceptor && config.hostname() != null) {
+            open.hostname(config.hostname());
+        }
+        open.maxFrameSize(config.maxFrameSizeBytes());
+        open.channelMax(config.channelMax());
+        if (config.idleTimeoutMillis() > 0) {
+            // AMQP 1.0 §2.4.5: advertise half the real threshold, so a peer keeping to it has slack to spare.
+            open.idleTimeOutMillis(Math.max(1, config.idleTimeoutMillis() / 2));
+        }
+        if (acceptor) {
+            open.offeredCapabilities().clear().add(Capabilities.ANONYMOUS_RELAY);
+        }
+        writeFrame(0, open);
+        openSent = true;
+        frames.useNegotiatedLimit();
+    }
+
+    private void onRemoteOpen(Open o) {
+        long maxFrame = o.maxFrameSize();
+        remoteMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, maxFrame);
+        remoteChannelMax = o.channelMax();
+        remoteIdleTimeoutMillis = o.hasIdleTimeOut() ? o.idleTimeOutMillis() : 0;
+        ErrorCondition refusal = handler.onOpen(this, o);
+        if (acceptor) {
+            sendOpen();
+        }
+        phase = PHASE_OPENED;
+        if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
+            remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
+            connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
+        } else if (refusal != null) {
+            // AMQP 1.0 §2.4.2: a refused connection still answers open, then closes with the reason.
+            close(refusal);
+        }
+    }
+
+    private void onRemoteClose(Close close) {
+        remoteError.set(close.error());
+        endAllSessions(close.error().isNull() ? null : remoteError);
+        if (!closeSent) {
+            writeFrame(0, out.close().clear());
+            closeSent = true;
+        }
+        finish();
+    }
+
+    /** Closes the connection cleanly (no error). */
+    public void close() {
+        close((Symbol) null, null);
+    }
+
+    /** Closes the connection with an error condition ({@code null} for a clean close). */
+    public void close(Symbol condition, String description) {
+        localError.clear();
+        if (condition != null) {
+            localError.condition(condition).description(description);
+        }
+        close(localError);
+    }
+
+    private void close(ErrorCondition error) {
+        if (closeSent || phase == PHASE_DONE) {
+            return;
+        }
+        if (phase < PHASE_OPEN || !openSent) {
+            // No AMQP connection to close yet: end the transport.
+            handshake.fail(error.isNull() ? "closed" : error.toString());
+            return;
+        }
+        Close c = out.close().clear();
+        if (error != null && !error.isNull()) {
+            c.error().set(error);
+        }
+        endAllSessions(null);
+        writeFrame(0, c);
+        closeSent = true;
+    }
+
+    /** Ends the connection with an error after a protocol violation; the transport closes once output is written. */
+    void connectionError(Symbol condition, String description) {
+        close(condition, description);
+        finish();
+    }
+
+    /** For broken framing or undecodable frames: nothing more can be read. */
+    private void fatal(Symbol condition, String description) {
+        if (phase >= PHASE_OPEN && openSent || phase == PHASE_OPEN) {
+            if (!openSent) {
+                sendOpen();
+            }
+            connectionError(condition, description);
+        } else {
+            handshake.fail(condition + ": " + description);
+        }
+    }
+
+    /** Marks the connection over and tells the application once. */
+    void finish() {
+        phase = PHASE_DONE;
+        if (!closedReported) {
+            closedReported = true;
+            endAllSessions(null);
+            handler.onClosed(this, remoteError.isNull() ? (localError.isNull() ? null : localError) : remoteError);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ sessions
+
+    private void onBegin(int channel, Begin begin) {
+        if (channel > config.channelMax()) {
+            connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "channel " + channel + " exceeds channel-max "
+                    + config.channelMax());
+            return;
+        }
+        if (channel < byRemoteChannel.length && byRemoteChannel[channel] != null) {
+            connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin on channel " + channel + ", already in use");
+            return;
+        }
+        Session s;
+        if (begin.hasRemoteChannel()) {
+            int local = begin.remoteChannel();
+            s = local < byLocalChannel.length ? byLocalChannel[local] : null;
+            if (s == null || s.remoteChannel() >= 0) {
+                connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin answers channel " + local
+                        + ", where no session waits for one");
+                return;
+            }
+            mapRemoteChannel(channel, s);
+            s.onRemoteBegin(begin);
+            return;
+        }
+        int local = freeLocalChannel();
+        if (local < 0) {
+            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no channel free within the peer's channel-max");
+            return;
+        }
+        s = newSession(local);
+        mapRemoteChannel(channel, s);
+        s.onRemoteBegin(begin);
+        ErrorCondition refusal = handler.onSessionBegin(s);
+        s.sendBegin();
+        if (refusal != null) {
+            s.end(refusal);
+        }
+    }
+
+    private int freeLocalChannel() {
+        int max = Math.min(remoteChannelMax, 0xFFFF);
+        for (int c = 0; c <= max; c++) {
+            if (c >= byLocalChannel.length || byLocalChannel[c] == null) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
+    private Session newSession(int localChannel) {
+        if (localChannel >= byLocalChannel.length) {
+            byLocalChannel = Arrays.copyOf(byLocalChannel, Math.max(localChannel + 1, byLocalChannel.length * 2));
+        }
+        Session s = new Session(this, localChannel, config.sessionIncomingWindowFrames(), config.handleMax());
+        byLocalChannel[localChannel] = s;
+        return s;
+    }
+
+    private void mapRemoteChannel(int channel, Session s) {
+        if (channel >= byRemoteChannel.length) {
+            byRemoteChannel = Arrays.copyOf(byRemoteChannel, Math.max(channel + 1, byRemoteChannel.length * 2));
+        }
+        byRemoteChannel[channel] = s;
+        s.remoteChannel(channel);
+    }
+
+    /** Forgets a session that ended on both sides. */
+    void removeSession(Session s) {
+        if (s.localChannel() < byLocalChannel.length && byLocalChannel[s.localChannel()] == s) {
+            byLocalChannel[s.localChannel()] = null;
+        }
+        int rc = s.remoteChannel();
+        if (rc >= 0 && rc < byRemoteChannel.length && byRemoteChannel[rc] == s) {
+            byRemoteChannel[rc] = null;
+        }
+    }
+
+    private void endAllSessions(ErrorCondition error) {
+        for (Session s : byLocalChannel) {
+            if (s != null) {
+                s.abandon(error);
+            }
+        }
+    }
+
+    /** Begins a session from this side; the peer's begin completes it. */
+    public Session beginSession() {
+        requireOpenForWork();
+        int local = freeLocalChannel();
+        if (local < 0) {
+            throw new IllegalStateException("no channel free within the peer's channel-max " + remoteChannelMax);
+        }
+        Session s = newSession(local);
+        s.sendBegin();
+        return s;
+    }
+
+    private void requireOpenForWork() {
+        if (closeSent || phase == PHASE_DONE) {
+            throw new IllegalStateException("connection is closed");
+        }
+        if (!openSent) {
+            throw new IllegalStateException("open has not been sent yet");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ reply nodes
+
+    /** Generates an address no other node of this process has: used for dynamic nodes and temporary queues. */
+    byte[] newNodeAddress() {
+        String a = "amqp-servlet:" + id + ":node:" + (++nodeCounter);
+        return a.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The sending link that consumes from the reply node at {@code address} (a request's {@code reply-to}), or
+     * null when no such node is attached on this connection. Allocates nothing.
+     */
+    public Link replyLink(byte[] address, int offset, int length) {
+        ReplyNode n = nodes.get(address, offset, length);
+        return n == null ? null : n.consumer;
+    }
+
+    // ------------------------------------------------------------------------------------------ deliveries
+
+    Delivery takeDelivery(Link link, int deliveryId) {
+        Delivery d = freeDeliveries;
+        if (d != null) {
+            freeDeliveries = d.nextFree;
+            d.nextFree = null;
+        } else {
+            d = new Delivery();
+        }
+        d.init(link, deliveryId);
+        return d;
+    }
+
+    void recycle(Delivery d) {
+        d.release();
+        d.nextFree = freeDeliveries;
+        freeDeliveries = d;
+    }
+
+    Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
+        if (!link.isOpen() || closeSent || phase == PHASE_DONE) {
+            return null;
+        }
+        long max = link.remoteMaxMessageSize();
+        if (max > 0 && length > max) {
+            throw new IllegalArgumentException("message of " + length + " bytes exceeds the peer's max-message-size " + max);
+        }
+        return link.session().send(link, message, offset, length, settled);
+    }
+
+    /** Grants credit on a receiving link, capped by the connection's in-flight limit, and writes the flow. */
+    void grantCredit(Link link, long credit, boolean drain) {
+        long room = Math.max(0, config.maxDeliveriesInFlight() - incomingUnsettled);
+        link.credit().grant(Math.min(credit, room), drain);
+        if (link.isOpen() && link.session().isOpen()) {
+            link.session().writeLinkFlow(link, false);
+        }
+    }
+
+    /**
+     * Settles a delivery with an outcome: for a received message, tells the peer (unless it sent it settled) and
+     * frees its place in flight; for a sent one, settles our side. The delivery is recycled: do not use it after.
+     *
+     * @return false when the delivery was already recycled (settled before, or its link ended)
+     */
+    public boolean settle(Delivery delivery, DeliveryState outcome) {
+        Link link = delivery.link();
+        if (link == null) {
+            return false; // already settled, or its link ended: nothing left to tell the peer
+        }
+        link.session().settle(delivery, outcome);
+        return true;
+    }
+
+    /** Settles a received message as accepted. */
+    public void accept(Delivery delivery) {
+        settle(delivery, scratchState().accepted());
+    }
+
+    /** Settles a received message as released: not processed, the peer may send it again. */
+    public void release(Delivery delivery) {
+        settle(delivery, scratchState().released());
+    }
+
+    /** Settles a received message as rejected with an error. */
+    public void reject(Delivery delivery, Symbol condition, String description) {
+        DeliveryState s = scratchState().rejected();
+        s.error().condition(condition).description(description);
+        settle(delivery, s);
+    }
+
+    /** Settles a received message as modified (§3.4.5). */
+    public void modified(Delivery delivery, boolean deliveryFailed, boolean undeliverableHere) {
+        settle(delivery, scratchState().modified(deliveryFailed, undeliverableHere));
+    }
+
+    private final DeliveryState scratch = new DeliveryState();
+
+    private DeliveryState scratchState() {
+        return scratch;
+    }
+
+    /** A reusable outcome holder for the engine's own settlements. */
+    DeliveryState scratchOutcome() {
+        return scratch;
+    }
+
+    /** Ends the transport without a close frame (before open, or after a fatal error). */
+    void failTransport(ErrorCondition error) {
+        if (error != null && error != localError) {
+            localError.set(error);
+        }
+        finish();
+    }
+
+    @Override
+    public String toString() {
+        return "Engine[" + config.containerId() + ":" + id + (acceptor ? " acceptor" : " initiator")
+                + ", phase=" + phase + ", identity=" + identity + "]";
+    }
+}

@@ -1,0 +1,413 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.Source;
+import io.amqpservlet.protocol.types.messaging.Target;
+import io.amqpservlet.protocol.types.transport.SenderSettleMode;
+
+import java.util.Arrays;
+
+/**
+ * One link (AMQP 1.0 §2.6) of a {@link Session}, seen from this engine: a sending link ({@link #isSender()}) moves
+ * messages to the peer, a receiving link takes them from it. The link keeps its credit (§2.6.7), its agreed source
+ * and target, and for a sending link a bounded queue of messages waiting for credit or session window.
+ *
+ * <p>All methods must be called on the engine's thread.
+ */
+public final class Link {
+    private final Session session;
+    private final MutableBytes name = new MutableBytes();
+    private final boolean sender;
+    private final int localHandle;
+    private int remoteHandle = -1;
+    private final Source source = new Source();
+    private final Target target = new Target();
+    private SenderSettleMode sndSettleMode = SenderSettleMode.MIXED;
+    private boolean localAttached;
+    private boolean detachReported;
+    private boolean headStarted;
+    private long remoteMaxMessageSize;
+    private final LinkCredit credit = new LinkCredit(0);
+    private boolean localDetachSent;
+    private boolean remoteDetached;
+    private boolean refused;
+    private Object attachment;
+
+    // Receiving.
+    private boolean streaming;
+    private int autoCredit;
+    private Delivery incoming;
+    private byte[] assembly = new byte[0];
+    private int assembled;
+    private boolean discarding;
+
+    // Sending: a ring of queued messages whose bytes are copied into reusable arrays.
+    private byte[][] queuedBytes = new byte[0][];
+    private int[] queuedLength = new int[0];
+    private Delivery[] queuedDelivery = new Delivery[0];
+    private boolean[] queuedSettled = new boolean[0];
+    private int queueHead;
+    private int queueSize;
+    private int sentOfHead;
+    private long nextTag;
+    private final byte[] tagBytes = new byte[8];
+
+    ReplyNode node;
+
+    Link(Session session, int localHandle, boolean sender) {
+        this.session = session;
+        this.localHandle = localHandle;
+        this.sender = sender;
+    }
+
+    /** The session this link belongs to. */
+    public Session session() {
+        return session;
+    }
+
+    /** The link name, unique per direction within a connection (§2.6.1). */
+    public MutableBytes name() {
+        return name;
+    }
+
+    /** Whether this side sends messages on the link. */
+    public boolean isSender() {
+        return sender;
+    }
+
+    /** Our handle for the link. */
+    public int localHandle() {
+        return localHandle;
+    }
+
+    /** The peer's handle, or -1 before its attach. */
+    public int remoteHandle() {
+        return remoteHandle;
+    }
+
+    void remoteHandle(int handle) {
+        this.remoteHandle = handle;
+    }
+
+    /** The source as agreed: ours for a sending link, the peer's (possibly with our dynamic address) otherwise. */
+    public Source source() {
+        return source;
+    }
+
+    /** The target as agreed. */
+    public Target target() {
+        return target;
+    }
+
+    /** The sender settle mode (AMQP 1.0 §2.8.2). The receiver settle mode is always first (§2.8.3). */
+    public SenderSettleMode sndSettleMode() {
+        return sndSettleMode;
+    }
+
+    void sndSettleMode(SenderSettleMode mode) {
+        this.sndSettleMode = mode;
+    }
+
+    boolean localAttached() {
+        return localAttached;
+    }
+
+    void localAttached(boolean value) {
+        this.localAttached = value;
+    }
+
+    /** Whether the application has been told the link ended (it is told once). */
+    boolean detachReported() {
+        return detachReported;
+    }
+
+    void detachReported(boolean value) {
+        this.detachReported = value;
+    }
+
+    boolean headStarted() {
+        return headStarted;
+    }
+
+    void headStarted(boolean value) {
+        this.headStarted = value;
+    }
+
+    /** The largest message the peer accepts (0: no limit). */
+    public long remoteMaxMessageSize() {
+        return remoteMaxMessageSize;
+    }
+
+    void remoteMaxMessageSize(long bytes) {
+        this.remoteMaxMessageSize = bytes;
+    }
+
+    /** The link's credit state. */
+    public LinkCredit credit() {
+        return credit;
+    }
+
+    /** Whether both sides have attached and neither has detached. */
+    public boolean isOpen() {
+        return localAttached && remoteHandle >= 0 && !localDetachSent && !remoteDetached && !refused;
+    }
+
+    /** Whether the link is over on both sides. */
+    public boolean isClosed() {
+        return localDetachSent && (remoteDetached || refused);
+    }
+
+    boolean localDetachSent() {
+        return localDetachSent;
+    }
+
+    void localDetachSent(boolean sent) {
+        this.localDetachSent = sent;
+    }
+
+    boolean remoteDetached() {
+        return remoteDetached;
+    }
+
+    void remoteDetached(boolean detached) {
+        this.remoteDetached = detached;
+    }
+
+    void refused(boolean value) {
+        this.refused = value;
+    }
+
+    /** An object of the application's, kept with the link. */
+    public Object attachment() {
+        return attachment;
+    }
+
+    public void attachment(Object value) {
+        this.attachment = value;
+    }
+
+    // ------------------------------------------------------------------------------------------ receiving
+
+    /**
+     * Receiving link: whether messages are handed over frame by frame ({@link EngineHandler#onMessageChunk})
+     * instead of whole ({@link EngineHandler#onMessage}). Streaming never buffers a message; whole delivery
+     * buffers only messages that span several frames.
+     */
+    public Link streaming(boolean value) {
+        this.streaming = value;
+        return this;
+    }
+
+    public boolean streaming() {
+        return streaming;
+    }
+
+    /**
+     * Receiving link: grants {@code credit} to the peer now (a flow is queued). The engine never grants more than
+     * its in-flight limit leaves room for.
+     */
+    public void flow(long newCredit) {
+        requireReceiver();
+        session.engine().grantCredit(this, newCredit, false);
+    }
+
+    /** Receiving link: asks the sender to use up or give back its credit (§2.6.7 drain). */
+    public void drain() {
+        requireReceiver();
+        session.engine().grantCredit(this, credit.credit(), true);
+    }
+
+    /**
+     * Receiving link: keeps the peer's credit topped up to {@code window} messages, replenished once half is
+     * used; 0 turns it off. Grants the first window now.
+     */
+    public Link autoCredit(int window) {
+        requireReceiver();
+        this.autoCredit = window;
+        if (window > 0 && isOpen()) {
+            session.engine().grantCredit(this, window, false);
+        }
+        return this;
+    }
+
+    int autoCreditWindow() {
+        return autoCredit;
+    }
+
+    Delivery incoming() {
+        return incoming;
+    }
+
+    void incoming(Delivery d) {
+        this.incoming = d;
+        this.assembled = 0;
+        this.discarding = false;
+    }
+
+    boolean discarding() {
+        return discarding;
+    }
+
+    void discarding(boolean value) {
+        this.discarding = value;
+    }
+
+    /** Appends payload to the message being assembled; returns the assembly array (grown as needed). */
+    byte[] assemble(byte[] payload, int offset, int length) {
+        if (assembly.length - assembled < length) {
+            assembly = Arrays.copyOf(assembly, Math.max(assembled + length, Math.max(256, assembly.length * 2)));
+        }
+        System.arraycopy(payload, offset, assembly, assembled, length);
+        assembled += length;
+        return assembly;
+    }
+
+    int assembled() {
+        return assembled;
+    }
+
+    byte[] assembly() {
+        return assembly;
+    }
+
+    private void requireReceiver() {
+        if (sender) {
+            throw new IllegalStateException("link " + name + " is a sending link");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ sending
+
+    /**
+     * Sending link: sends a message (its encoded sections), now if credit and session window allow, otherwise
+     * queued (its bytes copied) until they do.
+     *
+     * @param settled whether to send it pre-settled (at-most-once, §3.4)
+     * @return the delivery, or null when the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()})
+     *         or the link is not open
+     */
+    public Delivery send(byte[] message, int offset, int length, boolean settled) {
+        if (!sender) {
+            throw new IllegalStateException("link " + name + " is a receiving link");
+        }
+        return session.engine().send(this, message, offset, length, settled);
+    }
+
+    /** Messages queued and not yet fully sent. */
+    public int queued() {
+        return queueSize;
+    }
+
+    /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
+    byte[] nextTag() {
+        long t = nextTag++;
+        for (int i = 7; i >= 0; i--) {
+            tagBytes[i] = (byte) t;
+            t >>>= 8;
+        }
+        return tagBytes;
+    }
+
+    boolean enqueue(byte[] message, int offset, int length, boolean settled, Delivery delivery, int limit) {
+        if (queueSize >= limit) {
+            return false;
+        }
+        if (queueSize == queuedBytes.length) {
+            growQueue();
+        }
+        int slot = (queueHead + queueSize) % queuedBytes.length;
+        byte[] b = queuedBytes[slot];
+        if (b == null || b.length < length) {
+            b = new byte[Math.max(length, 256)];
+            queuedBytes[slot] = b;
+        }
+        System.arraycopy(message, offset, b, 0, length);
+        queuedLength[slot] = length;
+        queuedSettled[slot] = settled;
+        queuedDelivery[slot] = delivery;
+        queueSize++;
+        return true;
+    }
+
+    /** Doubles the ring; called only when it is full, so every slot is occupied and copied in order. */
+    private void growQueue() {
+        int old = queuedBytes.length;
+        int n = Math.max(4, old * 2);
+        byte[][] b = new byte[n][];
+        int[] l = new int[n];
+        Delivery[] d = new Delivery[n];
+        boolean[] s = new boolean[n];
+        for (int i = 0; i < queueSize; i++) {
+            int from = (queueHead + i) % old;
+            b[i] = queuedBytes[from];
+            l[i] = queuedLength[from];
+            d[i] = queuedDelivery[from];
+            s[i] = queuedSettled[from];
+        }
+        queuedBytes = b;
+        queuedLength = l;
+        queuedDelivery = d;
+        queuedSettled = s;
+        queueHead = 0;
+    }
+
+    boolean hasQueued() {
+        return queueSize > 0;
+    }
+
+    byte[] headBytes() {
+        return queuedBytes[queueHead];
+    }
+
+    int headLength() {
+        return queuedLength[queueHead];
+    }
+
+    Delivery headDelivery() {
+        return queuedDelivery[queueHead];
+    }
+
+    boolean headSettled() {
+        return queuedSettled[queueHead];
+    }
+
+    int sentOfHead() {
+        return sentOfHead;
+    }
+
+    void sentOfHead(int bytes) {
+        this.sentOfHead = bytes;
+    }
+
+    void dequeue() {
+        queuedDelivery[queueHead] = null;
+        queueHead = (queueHead + 1) % queuedBytes.length;
+        queueSize--;
+        sentOfHead = 0;
+        headStarted = false;
+    }
+
+    /** Drops every queued message (the link is ending) and recycles their deliveries. */
+    void clearQueue(Engine engine) {
+        while (queueSize > 0) {
+            Delivery d = queuedDelivery[queueHead];
+            // A started, unsettled head is also in the session's outgoing map, which recycles it.
+            boolean inMap = headStarted && !queuedSettled[queueHead];
+            dequeue();
+            if (d != null && !inMap) {
+                engine.recycle(d);
+            }
+        }
+    }
+
+    /** Ends the link from this side (detach with closed=true), with an error condition or none. */
+    public void detach(io.amqpservlet.protocol.types.Symbol condition, String description) {
+        session.detach(this, condition, description);
+    }
+
+    @Override
+    public String toString() {
+        return "Link[" + name + (sender ? " sender" : " receiver") + ", handle=" + localHandle + "/" + remoteHandle
+                + ", credit=" + credit.credit() + ", queued=" + queueSize + "]";
+    }
+}

@@ -1,0 +1,359 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.messaging.Source;
+import io.amqpservlet.protocol.types.messaging.Target;
+import io.amqpservlet.protocol.types.messaging.Terminus;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.Detach;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.ReceiverSettleMode;
+import io.amqpservlet.protocol.types.transport.Role;
+import io.amqpservlet.protocol.types.transport.SenderSettleMode;
+
+/**
+ * How links of one session come and go (AMQP 1.0 §2.6.3, §2.6.6, §2.7.3, §2.7.8): attach in both directions,
+ * refusal (attach with a null terminus, then detach with the error), detach, and the reply nodes of DESIGN.md §4
+ * that link attachment creates and deletes (dynamic sources, temporary queues, named receiver sources).
+ */
+final class LinkLifecycle {
+    private final Session session;
+    private final Engine engine;
+    private final AmqpWriter copyWriter = new AmqpWriter(256);
+    private final AmqpReader copyReader = new AmqpReader();
+    private final ErrorCondition scratchError = new ErrorCondition();
+
+    LinkLifecycle(Session session) {
+        this.session = session;
+        this.engine = session.engine();
+    }
+
+    // ------------------------------------------------------------------------------------------ remote attach
+
+    void onAttach(Attach a) {
+        int handle = a.handle();
+        if (Integer.compareUnsigned(handle, session.localHandleMax()) > 0) {
+            // The peer ignored the handle-max of our begin: links per session are a limit we enforce (§2.7.2).
+            session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "handle " + Integer.toUnsignedString(handle)
+                    + " exceeds handle-max " + session.localHandleMax());
+            return;
+        }
+        if (session.linkByRemoteHandle(handle) != null) {
+            session.sessionError(ErrorConditions.SESSION_HANDLE_IN_USE, "handle " + handle + " is already attached");
+            return;
+        }
+        boolean weSend = a.role() == Role.RECEIVER;
+        MutableBytes name = a.name();
+        Link link = session.pendingLinkNamed(name.array(), 0, name.length(), weSend);
+        if (link != null) {
+            onAttachAnswered(link, handle, a);
+            return;
+        }
+        int local = session.freeLocalHandle();
+        if (local < 0) {
+            session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no handle free for another link");
+            return;
+        }
+        link = session.createLink(local, weSend);
+        link.name().set(name);
+        session.mapRemoteHandle(handle, link);
+        copy(a.source(), link.source());
+        copy(a.target(), link.target());
+        link.sndSettleMode(a.sndSettleMode());
+        link.remoteMaxMessageSize(a.hasMaxMessageSize() ? a.maxMessageSize() : 0);
+        ErrorCondition refusal = null;
+        if (!weSend) {
+            if (!a.hasInitialDeliveryCount()) {
+                refusal = error(ErrorConditions.INVALID_FIELD, "a sending link's attach needs initial-delivery-count");
+            } else {
+                link.credit().reset(a.initialDeliveryCount());
+            }
+        }
+        if (refusal == null) {
+            refusal = resolveNode(link);
+        }
+        if (refusal == null) {
+            refusal = engine.handler.onLinkAttach(link, a);
+        }
+        if (refusal != null) {
+            refuse(link, refusal);
+            return;
+        }
+        sendAttach(link, false);
+        link.localAttached(true);
+        if (!weSend) {
+            if (link.credit().creditKnown()) {
+                session.writeLinkFlow(link, false);
+            } else if (link.autoCreditWindow() > 0) {
+                engine.grantCredit(link, link.autoCreditWindow(), false);
+            }
+        }
+    }
+
+    /** The peer's attach answers one of ours. */
+    private void onAttachAnswered(Link link, int handle, Attach a) {
+        session.mapRemoteHandle(handle, link);
+        // The responder's terminus is authoritative for what it owns: the address of a dynamic node it created.
+        if (link.isSender()) {
+            copy(a.target(), link.target());
+            link.remoteMaxMessageSize(a.hasMaxMessageSize() ? a.maxMessageSize() : 0);
+        } else {
+            copy(a.source(), link.source());
+            if (a.hasInitialDeliveryCount()) {
+                link.credit().reset(a.initialDeliveryCount());
+            }
+        }
+        engine.handler.onLinkAttach(link, a);
+        boolean refused = link.isSender() ? a.target().isNull() : a.source().isNull();
+        if (refused) {
+            return; // §2.6.3: a detach with the reason follows
+        }
+        if (!link.isSender()) {
+            if (link.credit().creditKnown()) {
+                session.writeLinkFlow(link, false);
+            } else if (link.autoCreditWindow() > 0) {
+                engine.grantCredit(link, link.autoCreditWindow(), false);
+            }
+        } else {
+            session.pump(link);
+        }
+    }
+
+    /** Creates the node a newly attached link names or asks for; returns an error to refuse the link. */
+    private ErrorCondition resolveNode(Link link) {
+        if (link.isSender()) {
+            Source source = link.source();
+            if (source.isNull()) {
+                return error(ErrorConditions.INVALID_FIELD, "a receiving link needs a source");
+            }
+            if (source.dynamic()) {
+                byte[] address = engine.newNodeAddress();
+                source.address().set(address, 0, address.length);
+                addNode(new ReplyNode(address, link, link), link);
+                return null;
+            }
+            MutableBytes address = source.address();
+            if (address.isNull()) {
+                return null;
+            }
+            ReplyNode node = engine.nodes.get(address.array(), 0, address.length());
+            if (node != null) {
+                if (node.consumer != null) {
+                    return error(ErrorConditions.RESOURCE_LOCKED, "address " + address + " already has a receiver");
+                }
+                node.consumer = link;
+                link.node = node;
+                return null;
+            }
+            // A named source the client receives from: replies addressed to it come back on this link.
+            addNode(new ReplyNode(address.toByteArray(), link, link), link);
+            return null;
+        }
+        Target target = link.target();
+        if (!target.isNull() && target.dynamic()) {
+            // A temporary queue (Qpid JMS createTemporaryQueue): a node a later receiving link consumes from.
+            byte[] address = engine.newNodeAddress();
+            target.address().set(address, 0, address.length);
+            addNode(new ReplyNode(address, link, null), link);
+        }
+        return null;
+    }
+
+    private void addNode(ReplyNode node, Link link) {
+        engine.nodes.add(node.address, 0, node.address.length, node);
+        link.node = node;
+    }
+
+    private void refuse(Link link, ErrorCondition error) {
+        sendAttach(link, true);
+        link.localAttached(true);
+        link.refused(true);
+        writeDetach(link, error);
+        link.localDetachSent(true);
+        cleanup(link, error);
+    }
+
+    private void sendAttach(Link link, boolean refused) {
+        Attach a = engine.out.attach().clear();
+        a.name().set(link.name());
+        a.handle(link.localHandle());
+        a.role(link.isSender() ? Role.SENDER : Role.RECEIVER);
+        a.sndSettleMode(link.sndSettleMode());
+        // §2.8.3: this engine settles first; a peer asking for second is answered with first.
+        a.rcvSettleMode(ReceiverSettleMode.FIRST);
+        copy(link.source(), a.source());
+        copy(link.target(), a.target());
+        if (refused) {
+            // §2.6.3: refuse by attaching with a null terminus on our side.
+            if (link.isSender()) {
+                a.source().clear();
+            } else {
+                a.target().clear();
+            }
+        }
+        if (link.isSender()) {
+            a.initialDeliveryCount(link.credit().deliveryCount());
+        } else {
+            a.maxMessageSize(engine.config.maxMessageSizeBytes());
+        }
+        engine.writeFrame(session.localChannel(), a);
+    }
+
+    // ------------------------------------------------------------------------------------------ local attach
+
+    Link attachLocal(String name, boolean sender, String sourceAddress, String targetAddress, boolean dynamic) {
+        if (!session.isOpen() && session.remoteChannel() < 0 && session.endSent()) {
+            throw new IllegalStateException("session has ended");
+        }
+        int local = session.freeLocalHandle();
+        if (local < 0) {
+            throw new IllegalStateException("no handle free within the peer's handle-max");
+        }
+        Link link = session.createLink(local, sender);
+        link.name().set(name);
+        link.source().clear().present(true);
+        link.target().clear().present(true);
+        if (sender) {
+            link.source().address(name);
+            link.target().address(targetAddress);
+            link.sndSettleMode(SenderSettleMode.MIXED);
+        } else {
+            link.source().address(sourceAddress);
+            link.source().dynamic(dynamic);
+            link.target().address(name);
+            link.sndSettleMode(SenderSettleMode.MIXED);
+        }
+        sendAttach(link, false);
+        link.localAttached(true);
+        return link;
+    }
+
+    // ------------------------------------------------------------------------------------------ detach
+
+    void onDetach(Detach d) {
+        Link link = session.linkByRemoteHandle(d.handle());
+        if (link == null) {
+            session.sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "detach for handle "
+                    + Integer.toUnsignedString(d.handle()) + ", which is not attached");
+            return;
+        }
+        link.remoteDetached(true);
+        ErrorCondition error = d.error().isNull() ? null : d.error();
+        if (!link.localDetachSent()) {
+            Detach reply = engine.out.detach().clear().handle(link.localHandle()).closed(d.closed());
+            engine.writeFrame(session.localChannel(), reply);
+            link.localDetachSent(true);
+        }
+        cleanup(link, error);
+        session.removeLink(link);
+    }
+
+    /** Ends a link from this side, with an error or none; the peer's detach completes it. */
+    void detach(Link link, Symbol condition, String description) {
+        if (link.localDetachSent()) {
+            return;
+        }
+        ErrorCondition error = condition == null ? null : error(condition, description);
+        writeDetach(link, error);
+        link.localDetachSent(true);
+        link.discarding(true);
+        cleanup(link, error);
+        if (link.remoteDetached() || link.remoteHandle() < 0 && !session.isOpen()) {
+            session.removeLink(link);
+        }
+    }
+
+    private void writeDetach(Link link, ErrorCondition error) {
+        Detach d = engine.out.detach().clear().handle(link.localHandle()).closed(true);
+        if (error != null && !error.isNull()) {
+            d.error().set(error);
+        }
+        engine.writeFrame(session.localChannel(), d);
+    }
+
+    /** The session or connection ended: every link goes, without frames. */
+    void abandonAll(ErrorCondition error) {
+        Link[] all = session.links();
+        for (Link l : all) {
+            if (l != null) {
+                cleanup(l, error);
+                session.removeLink(l);
+            }
+        }
+    }
+
+    /**
+     * Releases what a link holds: its queued and unsettled deliveries, its reply node (deleting the node when the
+     * link created it, and ending a temporary queue's consumer with it), and tells the application once.
+     */
+    private void cleanup(Link link, ErrorCondition error) {
+        link.clearQueue(engine);
+        Delivery in = link.incoming();
+        if (in != null) {
+            link.incoming(null);
+            dropDelivery(session.incoming, in, true);
+        }
+        dropDeliveriesOf(link, session.incoming, true);
+        dropDeliveriesOf(link, session.outgoing, false);
+        ReplyNode node = link.node;
+        if (node != null) {
+            link.node = null;
+            if (node.creator == link) {
+                engine.nodes.remove(node.address, 0, node.address.length);
+                Link consumer = node.consumer;
+                node.consumer = null;
+                if (consumer != null && consumer != link) {
+                    consumer.node = null;
+                    consumer.session().detach(consumer, ErrorConditions.RESOURCE_DELETED,
+                            "the temporary node was deleted with the link that created it");
+                }
+            } else if (node.consumer == link) {
+                node.consumer = null;
+            }
+        }
+        if (!link.detachReported()) {
+            link.detachReported(true);
+            engine.handler.onLinkDetach(link, error);
+        }
+    }
+
+    private void dropDeliveriesOf(Link link, DeliveryMap map, boolean incoming) {
+        for (int slot = 0; slot < map.capacity(); slot++) {
+            Delivery d = map.at(slot);
+            if (d != null && d.link() == link) {
+                dropDelivery(map, d, incoming);
+                slot--; // backward-shift deletion may have moved another entry here
+            }
+        }
+    }
+
+    private void dropDelivery(DeliveryMap map, Delivery d, boolean incoming) {
+        if (map.remove(d.deliveryId()) == d && incoming) {
+            engine.incomingUnsettled--;
+        }
+        engine.recycle(d);
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    /** Copies a terminus through its encoding (attach time only; allocation-free once warmed up). */
+    private void copy(Terminus from, Terminus to) {
+        if (from.isNull()) {
+            to.clear();
+            return;
+        }
+        copyWriter.clear();
+        from.encode(copyWriter);
+        copyReader.wrap(copyWriter.array(), 0, copyWriter.length());
+        copyReader.next();
+        to.decode(copyReader);
+    }
+
+    private ErrorCondition error(Symbol condition, String description) {
+        return scratchError.clear().condition(condition).description(description);
+    }
+}

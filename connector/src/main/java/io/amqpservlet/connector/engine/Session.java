@@ -1,0 +1,774 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.frame.FrameHeader;
+import io.amqpservlet.protocol.frame.FrameWriter;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.Begin;
+import io.amqpservlet.protocol.types.transport.Detach;
+import io.amqpservlet.protocol.types.transport.Disposition;
+import io.amqpservlet.protocol.types.transport.End;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Flow;
+import io.amqpservlet.protocol.types.transport.Performative;
+import io.amqpservlet.protocol.types.transport.Role;
+import io.amqpservlet.protocol.types.transport.Transfer;
+
+import java.util.Arrays;
+
+/**
+ * One session (AMQP 1.0 §2.5) of an {@link Engine}: a pair of channels, the transfer windows, the links by handle
+ * in both numberings, and the unsettled deliveries by delivery-id in each direction. All methods must be called on
+ * the engine's thread.
+ */
+public final class Session {
+    private final Engine engine;
+    private final int localChannel;
+    private int remoteChannel = -1;
+    private final SessionWindow window;
+    private final int localHandleMax;
+    private int remoteHandleMax = -1;
+    private Link[] byLocalHandle = new Link[4];
+    private Link[] byRemoteHandle = new Link[4];
+    private int linkCount;
+    private int nextDeliveryId;
+    final DeliveryMap outgoing = new DeliveryMap();
+    final DeliveryMap incoming = new DeliveryMap();
+    private boolean endSent;
+    private boolean endReceived;
+    private boolean refused;
+    private boolean endReported;
+    private Object attachment;
+    final LinkLifecycle links;
+    private final ErrorCondition scratchError = new ErrorCondition();
+
+    Session(Engine engine, int localChannel, int incomingWindow, int localHandleMax) {
+        this.engine = engine;
+        this.localChannel = localChannel;
+        this.localHandleMax = localHandleMax;
+        this.window = new SessionWindow(incomingWindow, 0, Integer.MAX_VALUE);
+        this.links = new LinkLifecycle(this);
+    }
+
+    /** The engine (connection) of this session. */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The channel we send this session's frames on. */
+    public int localChannel() {
+        return localChannel;
+    }
+
+    /** The channel the peer sends this session's frames on, or -1 before its begin. */
+    public int remoteChannel() {
+        return remoteChannel;
+    }
+
+    void remoteChannel(int channel) {
+        this.remoteChannel = channel;
+    }
+
+    /** The session's transfer windows. */
+    public SessionWindow window() {
+        return window;
+    }
+
+    /** Whether both sides have begun and neither has ended. */
+    public boolean isOpen() {
+        return remoteChannel >= 0 && !endSent && !endReceived && !refused;
+    }
+
+    boolean endSent() {
+        return endSent;
+    }
+
+    void endSent(boolean value) {
+        this.endSent = value;
+    }
+
+    boolean endReceived() {
+        return endReceived;
+    }
+
+    void endReceived(boolean value) {
+        this.endReceived = value;
+    }
+
+    void refused(boolean value) {
+        this.refused = value;
+    }
+
+    /** The highest handle we accept from the peer (advertised in our begin). */
+    public int localHandleMax() {
+        return localHandleMax;
+    }
+
+    /** The highest handle the peer accepts from us (from its begin), unsigned. */
+    int remoteHandleMax() {
+        return remoteHandleMax;
+    }
+
+    void remoteHandleMax(int handleMax) {
+        this.remoteHandleMax = handleMax;
+    }
+
+    /** The number of links attached on this session. */
+    public int linkCount() {
+        return linkCount;
+    }
+
+    /** An object of the application's, kept with the session. */
+    public Object attachment() {
+        return attachment;
+    }
+
+    public void attachment(Object value) {
+        this.attachment = value;
+    }
+
+    /** The next delivery-id for a message we send on this session (§2.6.12: session-scoped, sequential). */
+    int takeDeliveryId() {
+        return nextDeliveryId++;
+    }
+
+    // ------------------------------------------------------------------------------------------ handles
+
+    /** The lowest free local handle within the peer's handle-max, or -1 when none is free. */
+    int freeLocalHandle() {
+        long max = remoteHandleMax & 0xFFFFFFFFL;
+        for (int h = 0; h < byLocalHandle.length; h++) {
+            if (byLocalHandle[h] == null) {
+                return h <= max ? h : -1;
+            }
+        }
+        int h = byLocalHandle.length;
+        return h <= max ? h : -1;
+    }
+
+    Link createLink(int localHandle, boolean sender) {
+        if (localHandle >= byLocalHandle.length) {
+            byLocalHandle = Arrays.copyOf(byLocalHandle, Math.max(localHandle + 1, byLocalHandle.length * 2));
+        }
+        Link link = new Link(this, localHandle, sender);
+        byLocalHandle[localHandle] = link;
+        linkCount++;
+        return link;
+    }
+
+    Link linkByLocalHandle(int handle) {
+        return handle >= 0 && handle < byLocalHandle.length ? byLocalHandle[handle] : null;
+    }
+
+    /** The link the peer knows by {@code handle} (unsigned), or null. */
+    Link linkByRemoteHandle(int handle) {
+        return handle >= 0 && handle < byRemoteHandle.length ? byRemoteHandle[handle] : null;
+    }
+
+    void mapRemoteHandle(int handle, Link link) {
+        if (handle >= byRemoteHandle.length) {
+            byRemoteHandle = Arrays.copyOf(byRemoteHandle, Math.max(handle + 1, byRemoteHandle.length * 2));
+        }
+        byRemoteHandle[handle] = link;
+        link.remoteHandle(handle);
+    }
+
+    void unmapRemoteHandle(Link link) {
+        int h = link.remoteHandle();
+        if (h >= 0 && h < byRemoteHandle.length && byRemoteHandle[h] == link) {
+            byRemoteHandle[h] = null;
+        }
+    }
+
+    void removeLink(Link link) {
+        unmapRemoteHandle(link);
+        int h = link.localHandle();
+        if (h < byLocalHandle.length && byLocalHandle[h] == link) {
+            byLocalHandle[h] = null;
+            linkCount--;
+        }
+    }
+
+    /** A link of this session with the given name and direction awaiting the peer's attach, or null. */
+    Link pendingLinkNamed(byte[] name, int offset, int length, boolean sender) {
+        for (Link l : byLocalHandle) {
+            if (l != null && l.isSender() == sender && l.remoteHandle() < 0
+                    && Arrays.equals(l.name().array(), 0, l.name().length(), name, offset, offset + length)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** Every link slot by local handle, for iteration (entries may be null). */
+    Link[] links() {
+        return byLocalHandle;
+    }
+
+    // ------------------------------------------------------------------------------------------ begin and end
+
+    void sendBegin() {
+        Begin b = engine.out.begin().clear();
+        if (remoteChannel >= 0) {
+            b.remoteChannel(remoteChannel);
+        }
+        b.nextOutgoingId(window.nextOutgoingId());
+        b.incomingWindow((int) window.incomingWindow());
+        b.outgoingWindow((int) window.outgoingWindow());
+        b.handleMax(localHandleMax);
+        engine.writeFrame(localChannel, b);
+    }
+
+    void onRemoteBegin(Begin b) {
+        window.onRemoteBegin(b.nextOutgoingId(), b.incomingWindow() & 0xFFFFFFFFL, b.outgoingWindow() & 0xFFFFFFFFL);
+        remoteHandleMax = b.handleMax();
+    }
+
+    /** Ends the session cleanly from this side. */
+    public void end() {
+        end((ErrorCondition) null);
+    }
+
+    /** Ends the session from this side with an error condition. */
+    public void end(Symbol condition, String description) {
+        scratchError.clear().condition(condition).description(description);
+        end(scratchError);
+    }
+
+    void end(ErrorCondition error) {
+        if (endSent) {
+            return;
+        }
+        End e = engine.out.end().clear();
+        if (error != null && !error.isNull()) {
+            e.error().set(error);
+        }
+        engine.writeFrame(localChannel, e);
+        endSent = true;
+        // AMQP 1.0 §2.7.7: ending a session detaches its links; tell the application now.
+        links.abandonAll(error);
+        reportEnd(error);
+        if (endReceived) {
+            engine.removeSession(this);
+        }
+    }
+
+    private void onRemoteEnd(End e) {
+        endReceived = true;
+        ErrorCondition error = e.error().isNull() ? null : e.error();
+        links.abandonAll(error);
+        if (!endSent) {
+            engine.writeFrame(localChannel, engine.out.end().clear());
+            endSent = true;
+        }
+        reportEnd(error);
+        engine.removeSession(this);
+    }
+
+    /** The connection ended: forget links and deliveries without sending anything. */
+    void abandon(ErrorCondition error) {
+        links.abandonAll(error);
+        reportEnd(error);
+    }
+
+    private void reportEnd(ErrorCondition error) {
+        if (!endReported) {
+            endReported = true;
+            engine.handler.onSessionEnd(this, error);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ frames
+
+    void onFrame(Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
+        Engine e = engine;
+        if (p == e.in.transfer()) {
+            onTransfer(e.in.transfer(), bytes, payloadOffset, payloadLength);
+            return;
+        }
+        if (p == e.in.end()) {
+            onRemoteEnd(e.in.end());
+            return;
+        }
+        if (endSent) {
+            return; // AMQP 1.0 §2.5.5: after our end, discard everything until the peer's end
+        }
+        if (p == e.in.flow()) {
+            onFlow(e.in.flow());
+        } else if (p == e.in.disposition()) {
+            onDisposition(e.in.disposition());
+        } else if (p == e.in.attach()) {
+            links.onAttach(e.in.attach());
+        } else if (p == e.in.detach()) {
+            links.onDetach(e.in.detach());
+        } else {
+            engine.connectionError(ErrorConditions.ILLEGAL_STATE, p.typeName() + " on a session channel");
+        }
+    }
+
+    /** Ends the session because the peer broke a session rule. */
+    void sessionError(Symbol condition, String description) {
+        end(condition, description);
+    }
+
+    // ------------------------------------------------------------------------------------------ flow
+
+    private void onFlow(Flow f) {
+        window.onRemoteFlow(f.hasNextIncomingId(), f.nextIncomingId(), f.incomingWindow() & 0xFFFFFFFFL,
+                f.nextOutgoingId(), f.outgoingWindow() & 0xFFFFFFFFL);
+        if (f.hasHandle()) {
+            Link link = linkByRemoteHandle(f.handle());
+            if (link == null) {
+                sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "flow for handle "
+                        + Integer.toUnsignedString(f.handle()) + ", which is not attached");
+                return;
+            }
+            if (link.isSender()) {
+                long credit = f.hasLinkCredit() ? f.linkCredit() & 0xFFFFFFFFL : link.credit().credit();
+                link.credit().onFlowAtSender(f.hasDeliveryCount(), f.deliveryCount(), credit, f.drain());
+                pump(link);
+                if (f.echo()) {
+                    writeLinkFlow(link, false);
+                }
+            } else {
+                boolean draining = link.credit().drain();
+                if (f.hasDeliveryCount()) {
+                    link.credit().onFlowAtReceiver(f.deliveryCount());
+                }
+                if (draining && link.credit().credit() == 0) {
+                    engine.handler.onDrained(link);
+                }
+                if (f.echo()) {
+                    writeLinkFlow(link, false);
+                }
+            }
+        } else if (f.echo()) {
+            writeSessionFlow();
+        }
+        // The session window may have opened for every sending link.
+        Link[] all = links();
+        for (Link l : all) {
+            if (l != null && l.isSender() && l.hasQueued()) {
+                pump(l);
+            }
+        }
+    }
+
+    void writeLinkFlow(Link link, boolean echo) {
+        Flow f = flowFields();
+        f.handle(link.localHandle());
+        f.deliveryCount(link.credit().deliveryCount());
+        f.linkCredit((int) link.credit().credit());
+        f.drain(link.credit().drain());
+        f.echo(echo);
+        engine.writeFrame(localChannel, f);
+    }
+
+    void writeSessionFlow() {
+        engine.writeFrame(localChannel, flowFields());
+    }
+
+    private Flow flowFields() {
+        Flow f = engine.out.flow().clear();
+        if (window.remoteBegun()) {
+            f.nextIncomingId(window.nextIncomingId());
+        }
+        f.incomingWindow((int) window.incomingWindow());
+        f.nextOutgoingId(window.nextOutgoingId());
+        f.outgoingWindow((int) window.outgoingWindow());
+        return f;
+    }
+
+    // ------------------------------------------------------------------------------------------ sending
+
+    Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
+        Delivery d = engine.takeDelivery(link, 0);
+        d.locallySettled(settled);
+        int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
+        long framesNeeded = Math.max(1, (length + (long) payloadPerFrame - 1) / payloadPerFrame);
+        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
+            // The common case: everything can go now, straight from the caller's bytes, without a copy.
+            int sent = 0;
+            boolean first = true;
+            do {
+                sent = writeTransfer(link, d, message, offset, length, sent, first, settled);
+                first = false;
+            } while (sent < length);
+            finishSent(d, settled);
+            return d;
+        }
+        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+            engine.recycle(d);
+            return null;
+        }
+        pump(link);
+        return d;
+    }
+
+    /** Sends queued messages of {@code link} as far as credit and the session window allow. */
+    void pump(Link link) {
+        while (link.hasQueued() && link.isOpen() && isOpen()) {
+            boolean first = !link.headStarted();
+            if (first && !link.credit().canSend()) {
+                break;
+            }
+            if (!window.canSend()) {
+                break;
+            }
+            Delivery d = link.headDelivery();
+            int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
+                    link.headSettled());
+            link.headStarted(true);
+            link.sentOfHead(sent);
+            if (sent == link.headLength()) {
+                boolean settled = link.headSettled();
+                link.dequeue();
+                finishSent(d, settled);
+            }
+        }
+        if (link.isSender() && !link.hasQueued() && link.isOpen()) {
+            if (link.credit().drainIfIdle(false)) {
+                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent.
+                writeLinkFlow(link, false);
+            }
+            if (link.credit().canSend()) {
+                engine.handler.onSendable(link);
+            }
+        }
+    }
+
+    private void finishSent(Delivery d, boolean settled) {
+        d.complete(true);
+        if (settled) {
+            engine.recycle(d);
+        }
+    }
+
+    /**
+     * Writes one transfer frame of {@code message} starting at byte {@code sent}, as much as the peer's
+     * max-frame-size allows, and returns the new count of bytes sent. The first frame carries the delivery-id,
+     * tag and settlement (§2.7.5); continuations carry only the handle and {@code more}.
+     */
+    private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
+                              boolean settled) {
+        Transfer t = engine.out.transfer().clear();
+        t.handle(link.localHandle());
+        if (first) {
+            int id = takeDeliveryId();
+            d.deliveryId(id);
+            byte[] tag = link.nextTag();
+            d.tag().set(tag, 0, tag.length);
+            t.deliveryId(id);
+            t.deliveryTag(tag, 0, tag.length);
+            t.messageFormat(0);
+            if (settled) {
+                t.settled(true);
+            } else {
+                outgoing.put(id, d);
+            }
+            link.credit().onSent();
+        }
+        int maxFrame = engine.remoteMaxFrameSize();
+        AmqpWriter w = engine.writer();
+        int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, localChannel);
+        int performativeStart = w.position();
+        t.encode(w);
+        int room = maxFrame - (w.position() - frameStart);
+        int remaining = length - sent;
+        if (remaining > room) {
+            // Does not fit: encode again with more=true (one byte longer at most) and fill the frame.
+            w.truncate(performativeStart);
+            t.more(true);
+            t.encode(w);
+            room = maxFrame - (w.position() - frameStart);
+        }
+        int n = Math.min(remaining, room);
+        FrameWriter.appendPayload(w, message, offset + sent, n);
+        FrameWriter.end(w, frameStart);
+        window.onTransferSent();
+        engine.wroteFrame();
+        d.addBytes(n);
+        if (engine.tracer != null) {
+            engine.tracer.sent(localChannel, t, n);
+        }
+        return sent + n;
+    }
+
+    // ------------------------------------------------------------------------------------------ receiving
+
+    private void onTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
+        if (endSent) {
+            window.onTransferReceived();
+            return;
+        }
+        if (!window.onTransferReceived()) {
+            sessionError(ErrorConditions.SESSION_WINDOW_VIOLATION, "transfer beyond the incoming window of "
+                    + engine.config.sessionIncomingWindowFrames() + " frames");
+            return;
+        }
+        Link link = linkByRemoteHandle(t.handle());
+        if (link == null) {
+            sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
+                    + Integer.toUnsignedString(t.handle()) + ", which is not attached");
+            return;
+        }
+        if (link.isSender()) {
+            sessionError(ErrorConditions.SESSION_ERRANT_LINK, "transfer on a link where the peer receives");
+            return;
+        }
+        if (link.localDetachSent()) {
+            return; // we detached: the peer has not seen it yet
+        }
+        Delivery d = link.incoming();
+        if (d == null) {
+            d = startDelivery(link, t);
+            if (d == null) {
+                return;
+            }
+        } else if (t.hasDeliveryId() && t.deliveryId() != d.deliveryId()) {
+            links.detach(link, ErrorConditions.INVALID_FIELD, "delivery-id changed within a multi-frame transfer");
+            return;
+        }
+        if (t.aborted()) {
+            // AMQP 1.0 §2.6.14: an aborted delivery is settled and its partial payload discarded.
+            link.incoming(null);
+            forgetIncoming(d);
+            if (!link.discarding()) {
+                engine.handler.onMessageAborted(link, d);
+            }
+            engine.recycle(d);
+            return;
+        }
+        d.addBytes(payloadLength);
+        if (d.sizeBytes() > engine.config.maxMessageSizeBytes()) {
+            links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
+                    + engine.config.maxMessageSizeBytes() + " bytes");
+            return;
+        }
+        boolean last = !t.more();
+        if (link.discarding()) {
+            if (last) {
+                // Refused for overload: released, so the peer may send it again later.
+                link.incoming(null);
+                if (!d.remotelySettled()) {
+                    writeDisposition(Role.RECEIVER, d.deliveryId(), engine.scratchOutcome().released());
+                }
+                engine.recycle(d);
+            }
+        } else if (link.streaming()) {
+            if (last) {
+                d.complete(true);
+                link.incoming(null);
+            }
+            int generation = d.generation();
+            engine.handler.onMessageChunk(link, d, bytes, payloadOffset, payloadLength, last);
+            if (last) {
+                afterDelivered(link, d, generation);
+            }
+        } else if (!last) {
+            link.assemble(bytes, payloadOffset, payloadLength);
+        } else if (link.assembled() == 0) {
+            deliverWhole(link, d, bytes, payloadOffset, payloadLength);
+        } else {
+            byte[] whole = link.assemble(bytes, payloadOffset, payloadLength);
+            deliverWhole(link, d, whole, 0, link.assembled());
+        }
+        if (window.needsIncomingFlow()) {
+            window.replenishIncoming();
+            writeSessionFlow();
+        }
+    }
+
+    private Delivery startDelivery(Link link, Transfer t) {
+        if (!t.hasDeliveryId()) {
+            links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
+            return null;
+        }
+        if (!link.credit().onReceived()) {
+            links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
+            return null;
+        }
+        Delivery d = engine.takeDelivery(link, t.deliveryId());
+        MutableBytes tag = t.deliveryTag();
+        d.tag().set(tag);
+        d.messageFormat(t.hasMessageFormat() ? t.messageFormat() : 0);
+        d.remotelySettled(t.hasSettled() && t.settled());
+        link.incoming(d);
+        if (!d.remotelySettled()) {
+            if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
+                link.discarding(true); // over the in-flight limit: release it once it is complete
+            } else {
+                incoming.put(d.deliveryId(), d);
+                engine.incomingUnsettled++;
+            }
+        }
+        return d;
+    }
+
+    private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
+        d.complete(true);
+        link.incoming(null);
+        try {
+            engine.view.wrap(bytes, offset, length);
+        } catch (DecodeException e) {
+            // A message whose sections cannot be read can produce no response: reject it (DESIGN.md §3).
+            if (d.remotelySettled()) {
+                engine.recycle(d);
+            } else {
+                DeliveryState s = engine.scratchOutcome().rejected();
+                s.error().condition(ErrorConditions.DECODE_ERROR).description(e.getMessage());
+                settle(d, s);
+            }
+            return;
+        }
+        int generation = d.generation();
+        engine.handler.onMessage(link, d, engine.view);
+        afterDelivered(link, d, generation);
+    }
+
+    /** After the application saw a complete message: recycle a pre-settled delivery, top up credit. */
+    private void afterDelivered(Link link, Delivery d, int generation) {
+        if (d.link() == link && d.generation() == generation && d.remotelySettled()) {
+            engine.recycle(d);
+        }
+        replenishAutoCredit(link);
+    }
+
+    private void replenishAutoCredit(Link link) {
+        int windowSize = link.autoCreditWindow();
+        if (windowSize > 0 && link.isOpen() && link.credit().credit() <= windowSize / 2) {
+            engine.grantCredit(link, windowSize, false);
+        }
+    }
+
+    private void forgetIncoming(Delivery d) {
+        if (incoming.remove(d.deliveryId()) == d) {
+            engine.incomingUnsettled--;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ settlement
+
+    void settle(Delivery d, DeliveryState outcome) {
+        Link link = d.link();
+        int id = d.deliveryId();
+        d.locallySettled(true);
+        if (outcome != null) {
+            d.localState().set(outcome);
+        }
+        if (!link.isSender()) {
+            if (incoming.remove(id) == d) {
+                engine.incomingUnsettled--;
+                if (!d.remotelySettled() && isOpen() && link.isOpen()) {
+                    writeDisposition(Role.RECEIVER, id, d.localState());
+                }
+            }
+            if (link.incoming() == d) {
+                link.discarding(true); // settled before its last frame: drop the rest
+                return;
+            }
+            engine.recycle(d);
+            replenishAutoCredit(link);
+        } else {
+            if (outgoing.remove(id) == d && !d.remotelySettled() && isOpen() && link.isOpen()) {
+                writeDisposition(Role.SENDER, id, d.localState());
+            }
+            if (d.complete()) {
+                engine.recycle(d);
+            }
+        }
+    }
+
+    private void writeDisposition(Role role, int deliveryId, DeliveryState state) {
+        Disposition disp = engine.out.disposition().clear();
+        disp.role(role).first(deliveryId).settled(true);
+        if (state != null && !state.isNull()) {
+            disp.state().set(state);
+        }
+        engine.writeFrame(localChannel, disp);
+    }
+
+    private void onDisposition(Disposition disp) {
+        boolean peerIsReceiver = disp.role() == Role.RECEIVER;
+        DeliveryMap map = peerIsReceiver ? outgoing : incoming;
+        int first = disp.first();
+        int last = disp.hasLast() ? disp.last() : first;
+        long span = SerialNumber.distance(first, last);
+        if (SerialNumber.lessThan(last, first)) {
+            sessionError(ErrorConditions.INVALID_FIELD, "disposition range ends before it starts");
+            return;
+        }
+        if (span <= 2L * map.size() + 8) {
+            for (long i = 0; i <= span; i++) {
+                Delivery d = map.get(first + (int) i);
+                if (d != null) {
+                    applyDisposition(map, d, disp, peerIsReceiver);
+                }
+            }
+        } else {
+            // A wide range over few deliveries: visit the deliveries, not the ids (a peer may send 0..2^32-1).
+            for (int slot = 0; slot < map.capacity(); slot++) {
+                Delivery d = map.at(slot);
+                if (d != null && SerialNumber.lessThanOrEqual(first, d.deliveryId())
+                        && SerialNumber.lessThanOrEqual(d.deliveryId(), last)) {
+                    if (applyDisposition(map, d, disp, peerIsReceiver)) {
+                        slot--; // an entry may have shifted into this slot
+                    }
+                }
+            }
+        }
+    }
+
+    /** Applies the peer's disposition to one delivery; returns true when it left the map. */
+    private boolean applyDisposition(DeliveryMap map, Delivery d, Disposition disp, boolean peerIsReceiver) {
+        if (!disp.state().isNull()) {
+            d.remoteState().set(disp.state());
+        }
+        if (disp.settled()) {
+            d.remotelySettled(true);
+        }
+        Link link = d.link();
+        if (peerIsReceiver && d.remotelySettled()) {
+            map.remove(d.deliveryId());
+            engine.handler.onDeliveryUpdated(link, d);
+            if (d.link() == link && d.complete()) {
+                engine.recycle(d);
+            }
+            return true;
+        }
+        engine.handler.onDeliveryUpdated(link, d);
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------ links
+
+    /** Attaches a sending link to {@code targetAddress} (null: the anonymous relay, routed by each message's to). */
+    public Link attachSender(String name, String targetAddress) {
+        return links.attachLocal(name, true, null, targetAddress, false);
+    }
+
+    /** Attaches a receiving link from {@code sourceAddress}. */
+    public Link attachReceiver(String name, String sourceAddress) {
+        return links.attachLocal(name, false, sourceAddress, null, false);
+    }
+
+    /** Attaches a receiving link from a dynamic source: the peer creates a node and names it in its attach. */
+    public Link attachDynamicReceiver(String name) {
+        return links.attachLocal(name, false, null, null, true);
+    }
+
+    /** Ends a link from this side. */
+    public void detach(Link link, Symbol condition, String description) {
+        links.detach(link, condition, description);
+    }
+
+    @Override
+    public String toString() {
+        return "Session[channel=" + localChannel + "/" + remoteChannel + ", links=" + linkCount + "]";
+    }
+}
