@@ -40,6 +40,14 @@ public final class AmqpReader {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final byte[] EMPTY = new byte[0];
+    /** Per format code: the value's width if its layout is fixed, else -1. */
+    private static final byte[] FIXED_WIDTH_OR_NEGATIVE = new byte[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            FIXED_WIDTH_OR_NEGATIVE[c] = FormatCode.layout(c) == FormatCode.LAYOUT_FIXED ? (byte) FormatCode.fixedWidth(c) : -1;
+        }
+    }
 
     private final DecoderLimits limits;
     private byte[] buf = EMPTY;
@@ -146,7 +154,7 @@ public final class AmqpReader {
         if (depth > 0) {
             int d = depth - 1;
             if (stackRemaining[d] == 0) {
-                throw new IllegalStateException("no more elements in " + FormatCode.name(stackCode[d]));
+                throw noNext();
             }
             stackRemaining[d]--;
             bound = stackEnd[d];
@@ -160,7 +168,7 @@ public final class AmqpReader {
             }
         } else {
             if (pos >= limit) {
-                throw new IllegalStateException("no more values at offset " + pos);
+                throw noNext();
             }
             bound = limit;
         }
@@ -173,6 +181,13 @@ public final class AmqpReader {
         }
         pos = valueEnd;
         return code;
+    }
+
+    /** Out of line, keeping next() small enough to inline. */
+    private IllegalStateException noNext() {
+        return depth > 0
+                ? new IllegalStateException("no more elements in " + FormatCode.name(stackCode[depth - 1]))
+                : new IllegalStateException("no more values at offset " + pos);
     }
 
     /**
@@ -280,23 +295,33 @@ public final class AmqpReader {
      */
     private void readPayload(int c, int p, int bound, boolean inArray) {
         code = c;
-        switch (FormatCode.layout(c)) {
-            case FormatCode.LAYOUT_FIXED: {
-                int end = p + FormatCode.fixedWidth(c);
-                checkEnd(end, bound, c);
-                valueOffset = p;
-                valueEnd = end;
-                count = 0;
-                return;
-            }
-            case FormatCode.LAYOUT_VARIABLE8: {
-                checkEnd(p + 1, bound, c);
-                valueOffset = p + 1;
-                valueEnd = valueOffset + (buf[p] & 0xFF);
-                checkEnd(valueEnd, bound, c);
-                count = 0;
-                return;
-            }
+        // The two layouts of nearly every value are handled here; the rest out of line, so that this method is
+        // small enough for the JIT to inline into next(). A fixed width costs one table load: this is on the
+        // critical path from one value to the next.
+        int width = FIXED_WIDTH_OR_NEGATIVE[c];
+        if (width >= 0) {
+            int end = p + width;
+            checkEnd(end, bound, c);
+            valueOffset = p;
+            valueEnd = end;
+            count = 0;
+            return;
+        }
+        byte layout = FormatCode.layout(c);
+        if (layout == FormatCode.LAYOUT_VARIABLE8) {
+            checkEnd(p + 1, bound, c);
+            int end = p + 1 + (buf[p] & 0xFF);
+            checkEnd(end, bound, c);
+            valueOffset = p + 1;
+            valueEnd = end;
+            count = 0;
+        } else {
+            readOtherPayload(layout, c, p, bound, inArray);
+        }
+    }
+
+    private void readOtherPayload(byte layout, int c, int p, int bound, boolean inArray) {
+        switch (layout) {
             case FormatCode.LAYOUT_VARIABLE32: {
                 checkEnd(p + 4, bound, c);
                 long size = (int) INT.get(buf, p) & 0xFFFFFFFFL;
@@ -332,9 +357,13 @@ public final class AmqpReader {
                 return;
             }
             default:
-                throw new InvalidEncodingException("invalid format code 0x" + Integer.toHexString(c)
-                        + (inArray ? " as array element constructor" : ""), inArray ? p : p - 1);
+                throw invalidCode(c, p, inArray);
         }
+    }
+
+    private static InvalidEncodingException invalidCode(int c, int p, boolean inArray) {
+        return new InvalidEncodingException("invalid format code 0x" + Integer.toHexString(c)
+                + (inArray ? " as array element constructor" : ""), inArray ? p : p - 1);
     }
 
     private void compound(int c, int p, long size, long n, int width, int bound) {
@@ -404,15 +433,20 @@ public final class AmqpReader {
 
     private void checkEnd(long end, int bound, int c) {
         if (end > bound) {
-            // At top level the bound is the end of the input: more bytes may yet come. Inside a compound the
-            // bound is a declared size that was already checked against the input, so overrunning it is wrong.
-            if (depth == 0) {
-                throw new TruncatedEncodingException(FormatCode.name(c) + " needs " + (end - start)
-                        + " bytes but only " + (limit - start) + " remain", start);
-            }
-            throw new InvalidEncodingException(FormatCode.name(c) + " runs to offset " + end
-                    + " past the end of its enclosing " + FormatCode.name(stackCode[depth - 1]) + " at offset " + bound, start);
+            // Kept out of line so that this check stays small enough to inline on every value.
+            throw overrun(end, bound, c);
         }
+    }
+
+    private DecodeException overrun(long end, int bound, int c) {
+        // At top level the bound is the end of the input: more bytes may yet come. Inside a compound the
+        // bound is a declared size that was already checked against the input, so overrunning it is wrong.
+        if (depth == 0) {
+            return new TruncatedEncodingException(FormatCode.name(c) + " needs " + (end - start)
+                    + " bytes but only " + (limit - start) + " remain", start);
+        }
+        return new InvalidEncodingException(FormatCode.name(c) + " runs to offset " + end
+                + " past the end of its enclosing " + FormatCode.name(stackCode[depth - 1]) + " at offset " + bound, start);
     }
 
     /** The offset after the complete value whose constructor starts at {@code p}; validates only what it must. */

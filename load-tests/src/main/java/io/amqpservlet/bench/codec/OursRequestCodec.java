@@ -1,0 +1,177 @@
+package io.amqpservlet.bench.codec;
+
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.FormatCode;
+import io.amqpservlet.protocol.codec.InvalidEncodingException;
+import io.amqpservlet.protocol.types.Descriptors;
+
+/**
+ * The {@code requestMessage} workload with our codec: writes the sections with {@link AmqpWriter} and walks them
+ * with {@link AmqpReader}. Encoding lives in {@link #encode(AmqpWriter)} alone so that switching it to the message
+ * writer API (when it lands) changes one method.
+ */
+final class OursRequestCodec {
+    private OursRequestCodec() {
+    }
+
+    /** Appends the four sections of the request message to {@code w}, from the field values. */
+    static void encode(AmqpWriter w) {
+        // AMQP 1.0 §3.2.1 header: durable is its first field.
+        w.writeDescriptor(Descriptors.HEADER);
+        w.startList();
+        w.writeBoolean(RequestValues.DURABLE);
+        w.endList();
+
+        // AMQP 1.0 §3.2.4 properties: message-id, user-id, to, subject, reply-to, correlation-id, content-type;
+        // trailing nulls omitted (§1.4).
+        w.writeDescriptor(Descriptors.PROPERTIES);
+        w.startList();
+        w.writeString(RequestValues.MESSAGE_ID);
+        w.writeNull();
+        w.writeString(RequestValues.TO);
+        w.writeString(RequestValues.SUBJECT);
+        w.writeString(RequestValues.REPLY_TO);
+        w.writeNull();
+        w.writeSymbol(RequestValues.CONTENT_TYPE);
+        w.endList();
+
+        // AMQP 1.0 §3.2.5 application-properties: a map of string keys to simple values.
+        w.writeDescriptor(Descriptors.APPLICATION_PROPERTIES);
+        w.startMap();
+        for (int i = 0; i < RequestValues.HEADER_COUNT; i++) {
+            w.writeString(RequestValues.headerName(i));
+            w.writeString(RequestValues.headerValue(i));
+        }
+        w.endMap();
+
+        // AMQP 1.0 §3.2.6 data.
+        w.writeDescriptor(Descriptors.DATA);
+        byte[] body = RequestValues.body();
+        w.writeBinary(body, 0, body.length);
+    }
+
+    /**
+     * Decodes the sections in {@code bytes[offset, offset + length)} into Strings, as a bridge that hands Strings
+     * to a servlet must. The body stays a view into {@code bytes}.
+     */
+    static void decode(AmqpReader r, byte[] bytes, int offset, int length, DecodedRequest out) {
+        out.reset();
+        r.wrap(bytes, offset, length);
+        while (r.hasNext()) {
+            long section = enterSection(r);
+            if (section == Descriptors.PROPERTIES && !r.isNull()) {
+                r.enter();
+                r.nextField();
+                out.messageId = r.getStringOrNull();
+                r.nextField(); // user-id
+                r.nextField();
+                out.to = r.getStringOrNull();
+                r.nextField();
+                out.subject = r.getStringOrNull();
+                r.nextField();
+                out.replyTo = r.getStringOrNull();
+                r.nextField(); // correlation-id
+                r.nextField();
+                out.contentType = r.getStringOrNull();
+                r.exit();
+            } else if (section == Descriptors.APPLICATION_PROPERTIES && !r.isNull()) {
+                r.enter();
+                while (r.hasNext()) {
+                    r.next();
+                    String name = r.getString();
+                    r.next();
+                    if (isString(r.formatCode())) {
+                        out.addHeader(name, r.getString());
+                    }
+                }
+                r.exit();
+            } else if (section == Descriptors.DATA) {
+                requireBinary(r);
+                out.body = r.buffer();
+                out.bodyOffset = r.valueOffset();
+                out.bodyLength = r.valueLength();
+            }
+            r.exit();
+        }
+    }
+
+    /**
+     * Reads the same fields as {@link #decode} without making a String: text is validated and copied into the
+     * reused holders of {@code out}. This is the scan the connector needs, and allocates nothing.
+     */
+    static void scan(AmqpReader r, byte[] bytes, int offset, int length, ScannedRequest out) {
+        out.reset();
+        r.wrap(bytes, offset, length);
+        while (r.hasNext()) {
+            long section = enterSection(r);
+            if (section == Descriptors.PROPERTIES && !r.isNull()) {
+                r.enter();
+                r.nextField();
+                out.messageId.read(r);
+                r.nextField(); // user-id
+                r.nextField();
+                out.to.read(r);
+                r.nextField();
+                out.subject.read(r);
+                r.nextField();
+                out.replyTo.read(r);
+                r.nextField(); // correlation-id
+                r.nextField();
+                out.contentType.read(r);
+                r.exit();
+            } else if (section == Descriptors.APPLICATION_PROPERTIES && !r.isNull()) {
+                r.enter();
+                while (r.hasNext()) {
+                    r.next();
+                    int i = out.headerCount;
+                    if (i == DecodedRequest.MAX_HEADERS) {
+                        throw new IllegalStateException("more than " + DecodedRequest.MAX_HEADERS + " headers");
+                    }
+                    out.headerNames[i].read(r);
+                    r.next();
+                    if (isString(r.formatCode())) {
+                        out.headerValues[i].read(r);
+                        out.headerCount = i + 1;
+                    }
+                }
+                r.exit();
+            } else if (section == Descriptors.DATA) {
+                requireBinary(r);
+                out.body = r.buffer();
+                out.bodyOffset = r.valueOffset();
+                out.bodyLength = r.valueLength();
+            }
+            r.exit();
+        }
+    }
+
+    /**
+     * Moves to the next section, steps into it and onto its value; returns its descriptor code. The caller
+     * calls {@link AmqpReader#exit()} when done with the section.
+     */
+    private static long enterSection(AmqpReader r) {
+        // AMQP 1.0 §3.2: a bare message is a sequence of described sections.
+        if (r.next() != FormatCode.DESCRIBED) {
+            throw new InvalidEncodingException("message section is a " + FormatCode.name(r.formatCode())
+                    + ", not a described value", r.valueStart());
+        }
+        long code = Descriptors.codeOf(r);
+        r.enter();
+        r.next(); // the descriptor
+        r.next(); // the section's value
+        return code;
+    }
+
+    private static boolean isString(int code) {
+        return code == FormatCode.STR8 || code == FormatCode.STR32;
+    }
+
+    private static void requireBinary(AmqpReader r) {
+        int c = r.formatCode();
+        if (c != FormatCode.VBIN8 && c != FormatCode.VBIN32) {
+            throw new InvalidEncodingException("data section holds a " + FormatCode.name(c) + ", not a binary",
+                    r.valueStart());
+        }
+    }
+}
