@@ -45,6 +45,8 @@ public final class Session {
     private boolean endReported;
     private Object attachment;
     final LinkLifecycle links;
+    private final OutboundTransfers outbound;
+    private final InboundTransfers inbound;
     private final ErrorCondition scratchError = new ErrorCondition();
 
     Session(Engine engine, int localChannel, int incomingWindow, int localHandleMax) {
@@ -53,6 +55,8 @@ public final class Session {
         this.localHandleMax = localHandleMax;
         this.window = new SessionWindow(incomingWindow, 0, Integer.MAX_VALUE);
         this.links = new LinkLifecycle(this);
+        this.outbound = new OutboundTransfers(this);
+        this.inbound = new InboundTransfers(this);
     }
 
     /** The engine (connection) of this session. */
@@ -384,272 +388,22 @@ public final class Session {
         return f;
     }
 
-    // ------------------------------------------------------------------------------------------ sending
+    // ------------------------------------------------------------------------------------------ transfers
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        Delivery d = engine.takeDelivery(link, 0);
-        d.locallySettled(settled);
-        int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
-        long framesNeeded = Math.max(1, (length + (long) payloadPerFrame - 1) / payloadPerFrame);
-        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
-            // The common case: everything can go now, straight from the caller's bytes, without a copy.
-            int sent = 0;
-            boolean first = true;
-            do {
-                sent = writeTransfer(link, d, message, offset, length, sent, first, settled);
-                first = false;
-            } while (sent < length);
-            finishSent(d, settled);
-            return d;
-        }
-        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
-            engine.recycle(d);
-            return null;
-        }
-        pump(link);
-        return d;
+        return outbound.send(link, message, offset, length, settled);
     }
 
-    /** Sends queued messages of {@code link} as far as credit and the session window allow. */
     void pump(Link link) {
-        while (link.hasQueued() && link.isOpen() && isOpen()) {
-            boolean first = !link.headStarted();
-            if (first && !link.credit().canSend()) {
-                break;
-            }
-            if (!window.canSend()) {
-                break;
-            }
-            Delivery d = link.headDelivery();
-            int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
-                    link.headSettled());
-            link.headStarted(true);
-            link.sentOfHead(sent);
-            if (sent == link.headLength()) {
-                boolean settled = link.headSettled();
-                link.dequeue();
-                finishSent(d, settled);
-            }
-        }
-        if (link.isSender() && !link.hasQueued() && link.isOpen()) {
-            if (link.credit().drainIfIdle(false)) {
-                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent.
-                writeLinkFlow(link, false);
-            }
-            if (link.credit().canSend()) {
-                engine.handler.onSendable(link);
-            }
-        }
+        outbound.pump(link);
     }
-
-    private void finishSent(Delivery d, boolean settled) {
-        d.complete(true);
-        if (settled) {
-            engine.recycle(d);
-        }
-    }
-
-    /**
-     * Writes one transfer frame of {@code message} starting at byte {@code sent}, as much as the peer's
-     * max-frame-size allows, and returns the new count of bytes sent. The first frame carries the delivery-id,
-     * tag and settlement (§2.7.5); continuations carry only the handle and {@code more}.
-     */
-    private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
-                              boolean settled) {
-        Transfer t = engine.out.transfer().clear();
-        t.handle(link.localHandle());
-        if (first) {
-            int id = takeDeliveryId();
-            d.deliveryId(id);
-            byte[] tag = link.nextTag();
-            d.tag().set(tag, 0, tag.length);
-            t.deliveryId(id);
-            t.deliveryTag(tag, 0, tag.length);
-            t.messageFormat(0);
-            if (settled) {
-                t.settled(true);
-            } else {
-                outgoing.put(id, d);
-            }
-            link.credit().onSent();
-        }
-        int maxFrame = engine.remoteMaxFrameSize();
-        AmqpWriter w = engine.writer();
-        int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, localChannel);
-        int performativeStart = w.position();
-        t.encode(w);
-        int room = maxFrame - (w.position() - frameStart);
-        int remaining = length - sent;
-        if (remaining > room) {
-            // Does not fit: encode again with more=true (one byte longer at most) and fill the frame.
-            w.truncate(performativeStart);
-            t.more(true);
-            t.encode(w);
-            room = maxFrame - (w.position() - frameStart);
-        }
-        int n = Math.min(remaining, room);
-        FrameWriter.appendPayload(w, message, offset + sent, n);
-        FrameWriter.end(w, frameStart);
-        window.onTransferSent();
-        engine.wroteFrame();
-        d.addBytes(n);
-        if (engine.tracer != null) {
-            engine.tracer.sent(localChannel, t, n);
-        }
-        return sent + n;
-    }
-
-    // ------------------------------------------------------------------------------------------ receiving
 
     private void onTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
-        if (endSent) {
-            window.onTransferReceived();
-            return;
-        }
-        if (!window.onTransferReceived()) {
-            sessionError(ErrorConditions.SESSION_WINDOW_VIOLATION, "transfer beyond the incoming window of "
-                    + engine.config.sessionIncomingWindowFrames() + " frames");
-            return;
-        }
-        Link link = linkByRemoteHandle(t.handle());
-        if (link == null) {
-            sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
-                    + Integer.toUnsignedString(t.handle()) + ", which is not attached");
-            return;
-        }
-        if (link.isSender()) {
-            sessionError(ErrorConditions.SESSION_ERRANT_LINK, "transfer on a link where the peer receives");
-            return;
-        }
-        if (link.localDetachSent()) {
-            return; // we detached: the peer has not seen it yet
-        }
-        Delivery d = link.incoming();
-        if (d == null) {
-            d = startDelivery(link, t);
-            if (d == null) {
-                return;
-            }
-        } else if (t.hasDeliveryId() && t.deliveryId() != d.deliveryId()) {
-            links.detach(link, ErrorConditions.INVALID_FIELD, "delivery-id changed within a multi-frame transfer");
-            return;
-        }
-        if (t.aborted()) {
-            // AMQP 1.0 §2.6.14: an aborted delivery is settled and its partial payload discarded.
-            link.incoming(null);
-            forgetIncoming(d);
-            if (!link.discarding()) {
-                engine.handler.onMessageAborted(link, d);
-            }
-            engine.recycle(d);
-            return;
-        }
-        d.addBytes(payloadLength);
-        if (d.sizeBytes() > engine.config.maxMessageSizeBytes()) {
-            links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
-                    + engine.config.maxMessageSizeBytes() + " bytes");
-            return;
-        }
-        boolean last = !t.more();
-        if (link.discarding()) {
-            if (last) {
-                // Refused for overload: released, so the peer may send it again later.
-                link.incoming(null);
-                if (!d.remotelySettled()) {
-                    writeDisposition(Role.RECEIVER, d.deliveryId(), engine.scratchOutcome().released());
-                }
-                engine.recycle(d);
-            }
-        } else if (link.streaming()) {
-            if (last) {
-                d.complete(true);
-                link.incoming(null);
-            }
-            int generation = d.generation();
-            engine.handler.onMessageChunk(link, d, bytes, payloadOffset, payloadLength, last);
-            if (last) {
-                afterDelivered(link, d, generation);
-            }
-        } else if (!last) {
-            link.assemble(bytes, payloadOffset, payloadLength);
-        } else if (link.assembled() == 0) {
-            deliverWhole(link, d, bytes, payloadOffset, payloadLength);
-        } else {
-            byte[] whole = link.assemble(bytes, payloadOffset, payloadLength);
-            deliverWhole(link, d, whole, 0, link.assembled());
-        }
-        if (window.needsIncomingFlow()) {
-            window.replenishIncoming();
-            writeSessionFlow();
-        }
+        inbound.onTransfer(t, bytes, payloadOffset, payloadLength);
     }
 
-    private Delivery startDelivery(Link link, Transfer t) {
-        if (!t.hasDeliveryId()) {
-            links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
-            return null;
-        }
-        if (!link.credit().onReceived()) {
-            links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
-            return null;
-        }
-        Delivery d = engine.takeDelivery(link, t.deliveryId());
-        MutableBytes tag = t.deliveryTag();
-        d.tag().set(tag);
-        d.messageFormat(t.hasMessageFormat() ? t.messageFormat() : 0);
-        d.remotelySettled(t.hasSettled() && t.settled());
-        link.incoming(d);
-        if (!d.remotelySettled()) {
-            if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
-                link.discarding(true); // over the in-flight limit: release it once it is complete
-            } else {
-                incoming.put(d.deliveryId(), d);
-                engine.incomingUnsettled++;
-            }
-        }
-        return d;
-    }
-
-    private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
-        d.complete(true);
-        link.incoming(null);
-        try {
-            engine.view.wrap(bytes, offset, length);
-        } catch (DecodeException e) {
-            // A message whose sections cannot be read can produce no response: reject it (DESIGN.md §3).
-            if (d.remotelySettled()) {
-                engine.recycle(d);
-            } else {
-                DeliveryState s = engine.scratchOutcome().rejected();
-                s.error().condition(ErrorConditions.DECODE_ERROR).description(e.getMessage());
-                settle(d, s);
-            }
-            return;
-        }
-        int generation = d.generation();
-        engine.handler.onMessage(link, d, engine.view);
-        afterDelivered(link, d, generation);
-    }
-
-    /** After the application saw a complete message: recycle a pre-settled delivery, top up credit. */
-    private void afterDelivered(Link link, Delivery d, int generation) {
-        if (d.link() == link && d.generation() == generation && d.remotelySettled()) {
-            engine.recycle(d);
-        }
-        replenishAutoCredit(link);
-    }
-
-    private void replenishAutoCredit(Link link) {
-        int windowSize = link.autoCreditWindow();
-        if (windowSize > 0 && link.isOpen() && link.credit().credit() <= windowSize / 2) {
-            engine.grantCredit(link, windowSize, false);
-        }
-    }
-
-    private void forgetIncoming(Delivery d) {
-        if (incoming.remove(d.deliveryId()) == d) {
-            engine.incomingUnsettled--;
-        }
+    void replenishAutoCredit(Link link) {
+        inbound.replenishAutoCredit(link);
     }
 
     // ------------------------------------------------------------------------------------------ settlement
@@ -684,7 +438,7 @@ public final class Session {
         }
     }
 
-    private void writeDisposition(Role role, int deliveryId, DeliveryState state) {
+    void writeDisposition(Role role, int deliveryId, DeliveryState state) {
         Disposition disp = engine.out.disposition().clear();
         disp.role(role).first(deliveryId).settled(true);
         if (state != null && !state.isNull()) {

@@ -1,0 +1,177 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Role;
+import io.amqpservlet.protocol.types.transport.Transfer;
+
+/**
+ * Messages a session receives (AMQP 1.0 §2.6.12-§2.6.14, §2.7.5): the session window and link credit checked
+ * per frame, limits on size and deliveries in flight, messages handed over whole (viewed in place when they fit in
+ * one frame) or frame by frame for streaming links, aborted deliveries dropped.
+ */
+final class InboundTransfers {
+    private final Session session;
+    private final Engine engine;
+    private final SessionWindow window;
+
+    InboundTransfers(Session session) {
+        this.session = session;
+        this.engine = session.engine();
+        this.window = session.window();
+    }
+
+    void onTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
+        if (session.endSent()) {
+            window.onTransferReceived();
+            return;
+        }
+        if (!window.onTransferReceived()) {
+            session.sessionError(ErrorConditions.SESSION_WINDOW_VIOLATION, "transfer beyond the incoming window of "
+                    + engine.config.sessionIncomingWindowFrames() + " frames");
+            return;
+        }
+        Link link = session.linkByRemoteHandle(t.handle());
+        if (link == null) {
+            session.sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
+                    + Integer.toUnsignedString(t.handle()) + ", which is not attached");
+            return;
+        }
+        if (link.isSender()) {
+            session.sessionError(ErrorConditions.SESSION_ERRANT_LINK, "transfer on a link where the peer receives");
+            return;
+        }
+        if (link.localDetachSent()) {
+            return; // we detached: the peer has not seen it yet
+        }
+        Delivery d = link.incoming();
+        if (d == null) {
+            d = startDelivery(link, t);
+            if (d == null) {
+                return;
+            }
+        } else if (t.hasDeliveryId() && t.deliveryId() != d.deliveryId()) {
+            session.links.detach(link, ErrorConditions.INVALID_FIELD, "delivery-id changed within a multi-frame transfer");
+            return;
+        }
+        if (t.aborted()) {
+            // AMQP 1.0 §2.6.14: an aborted delivery is settled and its partial payload discarded.
+            link.incoming(null);
+            forgetIncoming(d);
+            if (!link.discarding()) {
+                engine.handler.onMessageAborted(link, d);
+            }
+            engine.recycle(d);
+            return;
+        }
+        d.addBytes(payloadLength);
+        if (d.sizeBytes() > engine.config.maxMessageSizeBytes()) {
+            session.links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
+                    + engine.config.maxMessageSizeBytes() + " bytes");
+            return;
+        }
+        boolean last = !t.more();
+        if (link.discarding()) {
+            if (last) {
+                // Refused for overload: released, so the peer may send it again later.
+                link.incoming(null);
+                if (!d.remotelySettled()) {
+                    session.writeDisposition(Role.RECEIVER, d.deliveryId(), engine.scratchOutcome().released());
+                }
+                engine.recycle(d);
+            }
+        } else if (link.streaming()) {
+            if (last) {
+                d.complete(true);
+                link.incoming(null);
+            }
+            int generation = d.generation();
+            engine.handler.onMessageChunk(link, d, bytes, payloadOffset, payloadLength, last);
+            if (last) {
+                afterDelivered(link, d, generation);
+            }
+        } else if (!last) {
+            link.assemble(bytes, payloadOffset, payloadLength);
+        } else if (link.assembled() == 0) {
+            deliverWhole(link, d, bytes, payloadOffset, payloadLength);
+        } else {
+            byte[] whole = link.assemble(bytes, payloadOffset, payloadLength);
+            deliverWhole(link, d, whole, 0, link.assembled());
+        }
+        if (window.needsIncomingFlow()) {
+            window.replenishIncoming();
+            session.writeSessionFlow();
+        }
+    }
+
+    private Delivery startDelivery(Link link, Transfer t) {
+        if (!t.hasDeliveryId()) {
+            session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
+            return null;
+        }
+        if (!link.credit().onReceived()) {
+            session.links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
+            return null;
+        }
+        Delivery d = engine.takeDelivery(link, t.deliveryId());
+        MutableBytes tag = t.deliveryTag();
+        d.tag().set(tag);
+        d.messageFormat(t.hasMessageFormat() ? t.messageFormat() : 0);
+        d.remotelySettled(t.hasSettled() && t.settled());
+        link.incoming(d);
+        if (!d.remotelySettled()) {
+            if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
+                link.discarding(true); // over the in-flight limit: release it once it is complete
+            } else {
+                session.incoming.put(d.deliveryId(), d);
+                engine.incomingUnsettled++;
+            }
+        }
+        return d;
+    }
+
+    private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
+        d.complete(true);
+        link.incoming(null);
+        try {
+            engine.view.wrap(bytes, offset, length);
+        } catch (DecodeException e) {
+            // A message whose sections cannot be read can produce no response: reject it (DESIGN.md §3).
+            if (d.remotelySettled()) {
+                engine.recycle(d);
+            } else {
+                DeliveryState s = engine.scratchOutcome().rejected();
+                s.error().condition(ErrorConditions.DECODE_ERROR).description(e.getMessage());
+                session.settle(d, s);
+            }
+            return;
+        }
+        int generation = d.generation();
+        engine.handler.onMessage(link, d, engine.view);
+        afterDelivered(link, d, generation);
+    }
+
+    /** After the application saw a complete message: recycle a pre-settled delivery, top up credit. */
+    private void afterDelivered(Link link, Delivery d, int generation) {
+        if (d.link() == link && d.generation() == generation && d.remotelySettled()) {
+            engine.recycle(d);
+        }
+        replenishAutoCredit(link);
+    }
+
+    void replenishAutoCredit(Link link) {
+        int windowSize = link.autoCreditWindow();
+        if (windowSize > 0 && link.isOpen() && link.credit().credit() <= windowSize / 2) {
+            engine.grantCredit(link, windowSize, false);
+        }
+    }
+
+    private void forgetIncoming(Delivery d) {
+        if (session.incoming.remove(d.deliveryId()) == d) {
+            engine.incomingUnsettled--;
+        }
+    }
+
+}

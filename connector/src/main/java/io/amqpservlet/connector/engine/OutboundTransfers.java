@@ -1,0 +1,137 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.frame.FrameHeader;
+import io.amqpservlet.protocol.frame.FrameWriter;
+import io.amqpservlet.protocol.types.transport.Transfer;
+
+/**
+ * Messages a session sends (AMQP 1.0 §2.6.12, §2.7.5): straight from the caller's bytes when credit and the
+ * session window allow the whole message now, otherwise from the link's queue as flow arrives; each message
+ * split into transfer frames that fit the peer's max-frame-size.
+ */
+final class OutboundTransfers {
+    private final Session session;
+    private final Engine engine;
+    private final SessionWindow window;
+
+    OutboundTransfers(Session session) {
+        this.session = session;
+        this.engine = session.engine();
+        this.window = session.window();
+    }
+
+    Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
+        Delivery d = engine.takeDelivery(link, 0);
+        d.locallySettled(settled);
+        int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
+        long framesNeeded = Math.max(1, (length + (long) payloadPerFrame - 1) / payloadPerFrame);
+        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
+            // The common case: everything can go now, straight from the caller's bytes, without a copy.
+            int sent = 0;
+            boolean first = true;
+            do {
+                sent = writeTransfer(link, d, message, offset, length, sent, first, settled);
+                first = false;
+            } while (sent < length);
+            finishSent(d, settled);
+            return d;
+        }
+        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+            engine.recycle(d);
+            return null;
+        }
+        pump(link);
+        return d;
+    }
+
+    /** Sends queued messages of {@code link} as far as credit and the session window allow. */
+    void pump(Link link) {
+        while (link.hasQueued() && link.isOpen() && session.isOpen()) {
+            boolean first = !link.headStarted();
+            if (first && !link.credit().canSend()) {
+                break;
+            }
+            if (!window.canSend()) {
+                break;
+            }
+            Delivery d = link.headDelivery();
+            int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
+                    link.headSettled());
+            link.headStarted(true);
+            link.sentOfHead(sent);
+            if (sent == link.headLength()) {
+                boolean settled = link.headSettled();
+                link.dequeue();
+                finishSent(d, settled);
+            }
+        }
+        if (link.isSender() && !link.hasQueued() && link.isOpen()) {
+            if (link.credit().drainIfIdle(false)) {
+                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent.
+                session.writeLinkFlow(link, false);
+            }
+            if (link.credit().canSend()) {
+                engine.handler.onSendable(link);
+            }
+        }
+    }
+
+    private void finishSent(Delivery d, boolean settled) {
+        d.complete(true);
+        if (settled) {
+            engine.recycle(d);
+        }
+    }
+
+    /**
+     * Writes one transfer frame of {@code message} starting at byte {@code sent}, as much as the peer's
+     * max-frame-size allows, and returns the new count of bytes sent. The first frame carries the delivery-id,
+     * tag and settlement (§2.7.5); continuations carry only the handle and {@code more}.
+     */
+    private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
+                              boolean settled) {
+        Transfer t = engine.out.transfer().clear();
+        t.handle(link.localHandle());
+        if (first) {
+            int id = session.takeDeliveryId();
+            d.deliveryId(id);
+            byte[] tag = link.nextTag();
+            d.tag().set(tag, 0, tag.length);
+            t.deliveryId(id);
+            t.deliveryTag(tag, 0, tag.length);
+            t.messageFormat(0);
+            if (settled) {
+                t.settled(true);
+            } else {
+                session.outgoing.put(id, d);
+            }
+            link.credit().onSent();
+        }
+        int maxFrame = engine.remoteMaxFrameSize();
+        AmqpWriter w = engine.writer();
+        int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, session.localChannel());
+        int performativeStart = w.position();
+        t.encode(w);
+        int room = maxFrame - (w.position() - frameStart);
+        int remaining = length - sent;
+        if (remaining > room) {
+            // Does not fit: encode again with more=true (one byte longer at most) and fill the frame.
+            w.truncate(performativeStart);
+            t.more(true);
+            t.encode(w);
+            room = maxFrame - (w.position() - frameStart);
+        }
+        int n = Math.min(remaining, room);
+        FrameWriter.appendPayload(w, message, offset + sent, n);
+        FrameWriter.end(w, frameStart);
+        window.onTransferSent();
+        engine.wroteFrame();
+        d.addBytes(n);
+        if (engine.tracer != null) {
+            engine.tracer.sent(session.localChannel(), t, n);
+        }
+        return sent + n;
+    }
+
+}
