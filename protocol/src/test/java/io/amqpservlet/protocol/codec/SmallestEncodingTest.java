@@ -26,10 +26,6 @@ class SmallestEncodingTest {
         return r;
     }
 
-    private static String repeat(String s, int n) {
-        return s.repeat(n);
-    }
-
     @Test
     void intTakesSmallintOnlyWithinASignedByte() {
         assertEquals("5480", hex(w -> w.writeInt(-128)));
