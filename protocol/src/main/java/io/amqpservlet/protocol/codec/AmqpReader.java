@@ -166,6 +166,11 @@ public final class AmqpReader {
                 pos = valueEnd;
                 return code;
             }
+            if (pos >= bound) {
+                // The count promised more elements than the declared size holds.
+                throw new InvalidEncodingException(FormatCode.name(stackCode[d]) + " has " + (stackRemaining[d] + 1)
+                        + " elements left but its bytes end at offset " + bound, pos);
+            }
         } else {
             if (pos >= limit) {
                 throw noNext();

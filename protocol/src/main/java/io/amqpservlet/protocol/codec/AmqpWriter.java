@@ -55,6 +55,9 @@ public final class AmqpWriter {
     // the value after a descriptor (1), or the descriptor and the value after startDescribed() (2).
     private int uncounted;
     private int uncountedDepth;
+    // The uncounted values of the enclosing level, set aside while a compound inside it is open (for example a
+    // list that is a descriptor, holding described values of its own), and restored when that compound ends.
+    private int[] openUncounted = new int[8];
 
     /** A writer with its own buffer of 256 bytes, grown as needed. */
     public AmqpWriter() {
@@ -727,7 +730,8 @@ public final class AmqpWriter {
         }
         ensure(1);
         buf[pos++] = FormatCode.DESCRIBED;
-        uncounted = values;
+        // A described descriptor (startDescribed() then writeDescriptor) adds its own value to those still due.
+        uncounted = (uncounted > 0 && uncountedDepth == depth ? uncounted : 0) + values;
         uncountedDepth = depth;
     }
 
@@ -771,7 +775,10 @@ public final class AmqpWriter {
             openCount = Arrays.copyOf(openCount, n);
             openCode = Arrays.copyOf(openCode, n);
             openElement = Arrays.copyOf(openElement, n);
+            openUncounted = Arrays.copyOf(openUncounted, n);
         }
+        openUncounted[depth] = uncounted > 0 && uncountedDepth == depth ? uncounted : 0;
+        uncounted = 0;
         openStart[depth] = pos;
         openCount[depth] = 0;
         openCode[depth] = code;
@@ -786,7 +793,14 @@ public final class AmqpWriter {
         if (uncounted > 0 && uncountedDepth == depth) {
             throw new IllegalStateException("a descriptor was written without the value it describes");
         }
-        return --depth;
+        return restoreUncounted(--depth);
+    }
+
+    /** Back at level {@code d} after its compound ended: the values due there before it opened are due again. */
+    private int restoreUncounted(int d) {
+        uncounted = openUncounted[d];
+        uncountedDepth = d;
+        return d;
     }
 
     /** Starts a list; elements follow; {@link #endList()} backfills size and count. */
@@ -855,7 +869,7 @@ public final class AmqpWriter {
             if (-oc != code8 && -oc != code32) {
                 throw new IllegalStateException("no " + what + " is open");
             }
-            int d = --depth;
+            int d = restoreUncounted(--depth);
             int s = openStart[d];
             int n = openCount[d];
             if (-oc == code8) {
@@ -895,20 +909,22 @@ public final class AmqpWriter {
 
     /** Starts an array whose elements all have the format code {@code elementCode} (see {@link FormatCode}). */
     public void startArray(int elementCode) {
-        startArray(elementCode, -1, null);
+        startArray(elementCode, false, 0, null);
     }
 
     /** Starts an array of values described by the numeric descriptor {@code descriptor}. */
     public void startDescribedArray(long descriptor, int elementCode) {
-        startArray(elementCode, descriptor, null);
+        startArray(elementCode, true, descriptor, null);
     }
 
     /** Starts an array of values described by the symbolic descriptor {@code descriptor}. */
     public void startDescribedArray(Symbol descriptor, int elementCode) {
-        startArray(elementCode, -1, descriptor);
+        startArray(elementCode, true, 0, descriptor);
     }
 
-    private void startArray(int elementCode, long numericDescriptor, Symbol symbolDescriptor) {
+    // A ulong descriptor uses all 64 bits (codes above Long.MAX_VALUE are negative), so whether there is one
+    // cannot be told from its value.
+    private void startArray(int elementCode, boolean described, long numericDescriptor, Symbol symbolDescriptor) {
         if (!FormatCode.isValid(elementCode)) {
             throw new IllegalArgumentException("invalid element format code 0x" + Integer.toHexString(elementCode));
         }
@@ -930,7 +946,7 @@ public final class AmqpWriter {
             pos += 3;
         }
         // The element constructor, written once for all elements.
-        if (numericDescriptor >= 0 || symbolDescriptor != null) {
+        if (described) {
             ensure(1);
             buf[pos++] = FormatCode.DESCRIBED;
             if (symbolDescriptor != null) {
@@ -955,7 +971,7 @@ public final class AmqpWriter {
         if (oc != FormatCode.ARRAY8 && oc != -FormatCode.ARRAY8 && oc != -FormatCode.ARRAY32) {
             throw new IllegalStateException("no array is open");
         }
-        depth--;
+        restoreUncounted(--depth);
         int s = openStart[d];
         int n = openCount[d];
         if (oc == -FormatCode.ARRAY8) {
