@@ -16,6 +16,12 @@ class AllocationMeterTest {
         }
     }
 
+    private static void smallestObjectLoop() {
+        for (int i = 0; i < 10_000; i++) {
+            sink = new Object();
+        }
+    }
+
     private static void emptyLoop() {
         for (int i = 0; i < 10_000; i++) {
             counter += i;
@@ -25,9 +31,22 @@ class AllocationMeterTest {
     @Test
     void detectsAnAllocatingLoop() {
         Runnable loop = AllocationMeterTest::allocatingLoop;
-        long bytes = AllocationMeter.bytesAllocatedBy(loop, loop);
+        loop.run();
+        loop.run();
+        long bytes = AllocationMeter.bytesAllocatedBy(loop);
         // 10,000 arrays of 16 bytes each take at least 16 bytes of payload plus a header.
         assertTrue(bytes >= 10_000L * 16, "measured " + bytes + " bytes");
+    }
+
+    @Test
+    void detectsTheSmallestObjectAllocatedOnEveryIteration() {
+        Runnable loop = AllocationMeterTest::smallestObjectLoop;
+        loop.run();
+        loop.run();
+        long bytes = AllocationMeter.bytesAllocatedBy(loop);
+        // A plain Object is a header only, at least 8 bytes (16 on 64-bit HotSpot), allocated on every iteration of
+        // every run, so taking the fewest bytes over several runs does not hide it.
+        assertTrue(bytes >= 10_000L * 8, "measured " + bytes + " bytes");
     }
 
     @Test
