@@ -45,6 +45,32 @@ public final class AmqpWriter extends BackfillingWriter {
         super(initialCapacity);
     }
 
+    // Covariant returns, so that chained calls keep the typed writer.
+
+    @Override
+    public AmqpWriter clear() {
+        super.clear();
+        return this;
+    }
+
+    @Override
+    public AmqpWriter wrap(byte[] target, int offset, int length) {
+        super.wrap(target, offset, length);
+        return this;
+    }
+
+    @Override
+    public AmqpWriter wrap(java.nio.ByteBuffer target) {
+        super.wrap(target);
+        return this;
+    }
+
+    @Override
+    public AmqpWriter unwrap() {
+        super.unwrap();
+        return this;
+    }
+
     // ------------------------------------------------------------------------------------------ scalars
 
     /** Writes null. */
