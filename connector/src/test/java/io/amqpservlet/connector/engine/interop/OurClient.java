@@ -34,6 +34,8 @@ final class OurClient implements EngineHandler {
     ErrorCondition closedWith;
     int drained;
     boolean acceptResponses = true;
+    /** Unsettled responses kept for the test to settle, when {@link #acceptResponses} is off. */
+    final List<Delivery> held = new ArrayList<>();
 
     static EngineConfig plain(String user, String password) {
         return new EngineConfig().containerId("our-client").hostname("localhost").saslPlain(user, password);
@@ -77,8 +79,12 @@ final class OurClient implements EngineHandler {
         bodies.add(body);
         String correlation = message.correlationId(id) ? id.toString() : "none";
         responses.add(message.subjectAsString() + " " + correlation);
-        if (acceptResponses && !delivery.remotelySettled()) {
-            link.session().engine().accept(delivery);
+        if (!delivery.remotelySettled()) {
+            if (acceptResponses) {
+                link.session().engine().accept(delivery);
+            } else {
+                held.add(delivery);
+            }
         }
     }
 

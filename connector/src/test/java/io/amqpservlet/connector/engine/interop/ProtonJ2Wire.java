@@ -93,6 +93,20 @@ final class ProtonJ2Wire {
         return buffer;
     }
 
+    /** A response encoded by protonj2: to, subject "200", the given correlation-id, one data section. */
+    static ProtonBuffer response(Object correlationId, String to, byte[] body) {
+        Encoder encoder = CodecFactory.getDefaultEncoder();
+        EncoderState state = encoder.newEncoderState();
+        ProtonBuffer buffer = ALLOCATOR.allocate(body.length + 256);
+        Properties p = new Properties();
+        p.setTo(to);
+        p.setSubject("200");
+        p.setCorrelationId(correlationId);
+        encoder.writeObject(buffer, state, p);
+        encoder.writeObject(buffer, state, new Data(body));
+        return buffer;
+    }
+
     /** A message protonj2 decoded: its properties and its data sections concatenated. */
     record Decoded(Properties properties, byte[] body) {
     }
