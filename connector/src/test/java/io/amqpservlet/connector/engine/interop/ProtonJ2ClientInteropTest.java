@@ -238,6 +238,39 @@ class ProtonJ2ClientInteropTest {
     }
 
     @Test
+    void ourSenderKeepsToTheClientsSmallSessionWindowAndResumesAsItOpens() {
+        connect(OurServer.plainConfig(), "alice", "secret", 512);
+        Session session = connection.session();
+        session.setIncomingCapacity(2048); // four 512-byte frames: protonj2 reopens the window as bytes are read
+        session.open();
+        Receiver replies = session.receiver("replies");
+        replies.setSource(new Source().setDynamic(true));
+        replies.setTarget(new Target());
+        java.io.ByteArrayOutputStream assembled = new java.io.ByteArrayOutputStream();
+        int[] completed = {0};
+        replies.deliveryReadHandler(d -> {
+            ProtonBuffer chunk = d.readAll(); // reading partial deliveries frees session capacity
+            byte[] b = new byte[chunk.getReadableBytes()];
+            chunk.readBytes(b, 0, b.length);
+            assembled.writeBytes(b);
+            if (!d.isPartial()) {
+                completed[0]++;
+            }
+        });
+        replies.open();
+        replies.addCredit(1);
+        Sender requests = requestSender(session, "/echo");
+        wire.pump();
+        byte[] body = ProtonJ2Wire.pattern(20 * 1024, 5);
+        send(requests, ProtonJ2Wire.message("w", "/echo", "POST", replies.getRemoteSource().getAddress(), body), false);
+        wire.pump();
+        assertEquals(1, completed[0], "the response completed through a window of four frames");
+        ProtonJ2Wire.Decoded response = ProtonJ2Wire.decode(ProtonJ2Wire.ALLOCATOR.copy(assembled.toByteArray()));
+        assertEquals("w", response.properties().getCorrelationId());
+        assertArrayEquals(body, response.body());
+    }
+
+    @Test
     void peerDrainOfOurIdleSenderIsAnsweredWithAFlow() {
         Session session = connected();
         Receiver replies = replyReceiver(session, 5);

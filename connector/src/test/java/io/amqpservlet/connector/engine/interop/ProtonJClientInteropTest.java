@@ -201,6 +201,14 @@ class ProtonJClientInteropTest {
         multiFrameRoundTrip();
     }
 
+    @Test
+    void theClientKeepsToOurSmallSessionWindowAndResumesWhenWeReopenIt() {
+        connect(OurServer.plainConfig().maxFrameSizeBytes(512).sessionIncomingWindowFrames(3), "alice", "secret",
+                64 * 1024);
+        multiFrameRoundTrip();
+        assertTrue(server.events.stream().noneMatch(e -> e.startsWith("detach")), server.events.toString());
+    }
+
     private void multiFrameRoundTrip() {
         Session session = wire.connection.session();
         session.open();
