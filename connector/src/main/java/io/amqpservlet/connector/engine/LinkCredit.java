@@ -32,6 +32,14 @@ public final class LinkCredit {
         this.creditKnown = false;
     }
 
+    /**
+     * Receiver: takes the sender's initial-delivery-count from its attach when that attach answers ours, keeping
+     * any credit already granted: the application may grant credit right after attaching, before the answer.
+     */
+    public void onSenderAttach(int initialDeliveryCount) {
+        this.deliveryCount = initialDeliveryCount;
+    }
+
     // ------------------------------------------------------------------------------------------ sender side
 
     /**

@@ -104,7 +104,8 @@ final class LinkLifecycle {
         } else {
             copy(a.source(), link.source());
             if (a.hasInitialDeliveryCount()) {
-                link.credit().reset(a.initialDeliveryCount());
+                // Not reset(): credit granted between our attach and this answer must survive, and is sent below.
+                link.credit().onSenderAttach(a.initialDeliveryCount());
             }
         }
         engine.handler.onLinkAttach(link, a);

@@ -68,8 +68,8 @@ final class OutboundTransfers {
         }
         if (link.isSender() && !link.hasQueued() && link.isOpen()) {
             if (link.credit().drainIfIdle(false)) {
-                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent.
-                session.writeLinkFlow(link, false);
+                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent, echoing drain=true.
+                session.writeLinkFlow(link, false, true);
             }
             if (link.credit().canSend()) {
                 engine.handler.onSendable(link);

@@ -364,11 +364,20 @@ public final class Session {
     }
 
     void writeLinkFlow(Link link, boolean echo) {
+        writeLinkFlow(link, echo, link.credit().drain());
+    }
+
+    /**
+     * Writes a link flow with an explicit drain flag: a sender answering a drain reports drain=true with the
+     * advanced delivery-count and no credit (AMQP 1.0 §2.6.7), which is how receivers (protonj2, proton-j) know
+     * the drain finished.
+     */
+    void writeLinkFlow(Link link, boolean echo, boolean drain) {
         Flow f = flowFields();
         f.handle(link.localHandle());
         f.deliveryCount(link.credit().deliveryCount());
         f.linkCredit((int) link.credit().credit());
-        f.drain(link.credit().drain());
+        f.drain(drain);
         f.echo(echo);
         engine.writeFrame(localChannel, f);
     }

@@ -22,6 +22,18 @@ class LinkCreditTest {
     }
 
     @Test
+    void creditGrantedBeforeTheSendersAttachSurvivesItsInitialDeliveryCount() {
+        LinkCredit receiver = new LinkCredit(0);
+        receiver.grant(4, false);
+        receiver.onSenderAttach(100);
+        assertEquals(4, receiver.credit());
+        assertEquals(100, receiver.deliveryCount());
+        assertTrue(receiver.creditKnown());
+        assertTrue(receiver.onReceived());
+        assertEquals(101, receiver.deliveryCount());
+    }
+
+    @Test
     void deliveryCountWrapsNearTwoToThe32() {
         LinkCredit sender = new LinkCredit(0xFFFFFFFE);
         sender.onFlowAtSender(true, 0xFFFFFFFE, 4, false);
