@@ -234,6 +234,18 @@ final class RawPeer {
         return (P) p;
     }
 
+    /** Takes the first pending frame that is a {@code type} performative, leaving the others pending. */
+    <P extends Performative> P first(Class<P> type) {
+        for (int i = 0; i < frames.size(); i++) {
+            Frame f = frames.get(i);
+            if (!f.isEmpty() && f.type() == FrameHeader.TYPE_AMQP && type.isInstance(f.performative())) {
+                frames.remove(i);
+                return type.cast(f.performative());
+            }
+        }
+        throw new AssertionError("expected a " + type.getSimpleName() + " among " + frames);
+    }
+
     /** The last frame of this type received (taken or not), or null. */
     @SuppressWarnings("unchecked")
     <P extends Performative> P last(Class<P> type) {
@@ -286,7 +298,7 @@ final class RawPeer {
         Begin b = scratch.begin().clear().nextOutgoingId(nextOutgoingId).incomingWindow(incomingWindow)
                 .outgoingWindow(Integer.MAX_VALUE);
         frame(channel, b).flush();
-        Begin answer = next(Begin.class);
+        Begin answer = first(Begin.class);
         assertEquals(channel, answer.remoteChannel(), "the begin answers ours");
         return answer;
     }
@@ -298,7 +310,7 @@ final class RawPeer {
         a.source().clear().present(true).address(name);
         a.target().clear().present(true).address(address);
         frame(channel, a).flush();
-        return next(Attach.class);
+        return first(Attach.class);
     }
 
     /** Attaches a link on which the engine sends (the peer receives) and returns the engine's attach. */
@@ -307,7 +319,7 @@ final class RawPeer {
         a.source().clear().present(true).address(address);
         a.target().clear().present(true).address(name);
         frame(channel, a).flush();
-        return next(Attach.class);
+        return first(Attach.class);
     }
 
     /** The first transfer frame of a one-frame message. */
