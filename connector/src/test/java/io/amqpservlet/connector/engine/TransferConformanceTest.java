@@ -179,4 +179,30 @@ class TransferConformanceTest {
         RawPeer.assertEndError(peer.next(io.amqpservlet.protocol.types.transport.End.class),
                 io.amqpservlet.protocol.types.transport.ErrorConditions.INVALID_FIELD);
     }
+
+    @Test
+    void closingTheConnectionFromOnMessageSendsNothingAfterTheClose() {
+        AcceptorRecorder closer = new AcceptorRecorder() {
+            @Override
+            public void onMessage(Link link, Delivery delivery, io.amqpservlet.protocol.message.MessageView message) {
+                super.onMessage(link, delivery, message);
+                link.session().engine().close(io.amqpservlet.protocol.types.transport.ErrorConditions.CONNECTION_FORCED, "bye");
+            }
+        };
+        closer.hold = true;
+        RawPeer peer = new RawPeer(RawPeer.noSasl().sessionIncomingWindowFrames(2), closer);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachSender(0, 0, "in", "/q", 0);
+        peer.take();
+        peer.transfer(0, peer.transfer(0, 0, false), RawPeer.message("POST", 1)).flush();
+        List<RawPeer.Frame> frames = peer.take();
+        assertTrue(frames.size() >= 1, frames.toString());
+        assertTrue(frames.get(frames.size() - 1).performative() instanceof io.amqpservlet.protocol.types.transport.Close,
+                "§2.4.3: nothing may follow our close: " + frames);
+        // Settling afterwards (a servlet finishing late) writes nothing either.
+        peer.engine.accept(closer.held.get(0));
+        peer.collect();
+        assertTrue(peer.take().isEmpty());
+    }
 }
