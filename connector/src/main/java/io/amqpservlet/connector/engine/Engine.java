@@ -344,6 +344,11 @@ public final class Engine {
 
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
     void writeFrame(int channel, Performative p) {
+        if (closeSent || phase == PHASE_DONE) {
+            // AMQP 1.0 §2.4.3: nothing follows our close; the application may still settle or grant credit
+            // from a callback that closed the connection.
+            return;
+        }
         AmqpWriter w = output.writer();
         int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, channel);
         p.encode(w);

@@ -139,8 +139,9 @@ public final class EngineConfig {
     }
 
     /**
-     * Unsettled incoming deliveries allowed on one connection. Receivers never grant credit beyond it, and a peer
-     * that sends past it anyway has its connection closed with {@code amqp:resource-limit-exceeded}.
+     * Unsettled incoming deliveries allowed on one connection. Receivers never grant credit beyond it, and a
+     * delivery that arrives past it anyway (credit granted on several links adds up) is not handed to the
+     * application: it is settled as released once complete, so the peer may send it again (DESIGN.md §3).
      */
     public int maxDeliveriesInFlight() {
         return maxDeliveriesInFlight;

@@ -33,6 +33,16 @@ final class InboundTransfers {
                     + engine.config.sessionIncomingWindowFrames() + " frames");
             return;
         }
+        onCountedTransfer(t, bytes, payloadOffset, payloadLength);
+        // Every counted frame, also one dropped for a detached link, used window: reopen it however the frame
+        // ended, or a peer whose window ran out on dropped frames could never send on the session's other links.
+        if (!session.endSent() && window.needsIncomingFlow()) {
+            window.replenishIncoming();
+            session.writeSessionFlow();
+        }
+    }
+
+    private void onCountedTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         Link link = session.linkByRemoteHandle(t.handle());
         if (link == null) {
             session.sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
@@ -99,10 +109,6 @@ final class InboundTransfers {
         } else {
             byte[] whole = link.assemble(bytes, payloadOffset, payloadLength);
             deliverWhole(link, d, whole, 0, link.assembled());
-        }
-        if (window.needsIncomingFlow()) {
-            window.replenishIncoming();
-            session.writeSessionFlow();
         }
     }
 

@@ -1,0 +1,90 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.types.transport.Close;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Idle time-out (AMQP 1.0 §2.4.5): ours enforced and advertised at half, the peer's kept with heartbeats. */
+class IdleTimeoutConformanceTest {
+    private final AcceptorRecorder handler = new AcceptorRecorder();
+
+    @Test
+    void ourOpenAdvertisesHalfTheRealThreshold() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        peer.open();
+        Open open = peer.last(Open.class);
+        assertTrue(open.hasIdleTimeOut());
+        assertEquals(5_000, open.idleTimeOutMillis());
+    }
+
+    @Test
+    void noIdleTimeoutIsAdvertisedWhenItIsDisabled() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
+        peer.open();
+        assertFalse(peer.last(Open.class).hasIdleTimeOut());
+        peer.advance(10_000_000);
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
+    void silencePastTheThresholdClosesWithResourceLimitExceeded() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        peer.open();
+        long next = peer.advance(9_999);
+        assertTrue(peer.engine.isOpen());
+        assertEquals(peer.now + 1, next, "tick asks to be called at the deadline");
+        assertTrue(peer.take().isEmpty(), "the peer sent no idle-time-out: no heartbeats from us");
+        peer.advance(1);
+        RawPeer.assertCloseError(peer.next(Close.class), ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
+        assertTrue(peer.engine.isDone());
+        assertTrue(handler.closed);
+    }
+
+    @Test
+    void anyInputEvenAHeartbeatRestartsTheIdleClock() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        peer.open();
+        for (int i = 0; i < 5; i++) {
+            peer.advance(9_000);
+            peer.heartbeat().flush();
+        }
+        peer.advance(9_999);
+        assertTrue(peer.engine.isOpen());
+        peer.advance(1);
+        assertTrue(peer.engine.isDone());
+    }
+
+    @Test
+    void weSendHeartbeatsAtHalfThePeersIdleTimeout() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
+        peer.open(peer.p().open().clear().containerId("sleepy").idleTimeOutMillis(4_000));
+        peer.take();
+        peer.advance(1_999);
+        assertTrue(peer.take().isEmpty(), "nothing before half the peer's idle-time-out");
+        peer.advance(1);
+        var frames = peer.take();
+        assertEquals(1, frames.size());
+        assertTrue(frames.get(0).isEmpty(), "an empty frame: " + frames);
+        peer.advance(1_999);
+        assertTrue(peer.take().isEmpty());
+        peer.advance(1);
+        assertEquals(1, peer.take().size());
+    }
+
+    @Test
+    void otherOutputPostponesTheHeartbeat() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
+        peer.open(peer.p().open().clear().containerId("sleepy").idleTimeOutMillis(4_000));
+        peer.advance(1_500);
+        peer.begin(0, 0, 100); // our begin is output at t+1500
+        peer.advance(1_000);
+        assertTrue(peer.take().isEmpty(), "a frame 1,000 ms ago is recent enough");
+        peer.advance(1_000);
+        assertTrue(peer.take().get(0).isEmpty());
+    }
+}
