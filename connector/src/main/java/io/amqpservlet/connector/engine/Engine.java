@@ -89,6 +89,14 @@ public final class Engine {
     private long saslDeadlineMillis = Long.MAX_VALUE;
 
     public Engine(EngineConfig config, EngineHandler handler) {
+        this(config, handler, null);
+    }
+
+    /**
+     * An engine for a transport that has already established the peer's identity (a TLS client certificate): an
+     * acceptor then offers SASL EXTERNAL (RFC 4422 appendix A) with {@code externalIdentity} as the principal.
+     */
+    public Engine(EngineConfig config, EngineHandler handler, String externalIdentity) {
         this.config = config;
         this.handler = handler;
         this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
@@ -99,8 +107,8 @@ public final class Engine {
         this.leftover = new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L);
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
         SaslServer saslServer = null;
-        if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed())) {
-            saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), null);
+        if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
+            saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
         }
         this.handshake = new Handshake(this, saslServer);
     }

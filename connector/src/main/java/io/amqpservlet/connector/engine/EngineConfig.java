@@ -244,7 +244,14 @@ public final class EngineConfig {
         return this;
     }
 
-    /** Initiator: the mechanism to use (PLAIN or ANONYMOUS), or null. */
+    /** Initiator: authenticate with SASL EXTERNAL, the identity the transport (TLS) established. */
+    public EngineConfig saslExternal() {
+        this.saslMechanism = "EXTERNAL";
+        this.saslRequired = true;
+        return this;
+    }
+
+    /** Initiator: the mechanism to use (PLAIN, ANONYMOUS or EXTERNAL), or null. */
     public String saslMechanism() {
         return saslMechanism;
     }

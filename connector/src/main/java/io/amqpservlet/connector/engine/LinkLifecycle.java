@@ -207,6 +207,12 @@ final class LinkLifecycle {
     // ------------------------------------------------------------------------------------------ local attach
 
     Link attachLocal(String name, boolean sender, String sourceAddress, String targetAddress, boolean dynamic) {
+        return attachLocal(name, sender, sourceAddress, targetAddress, dynamic, null);
+    }
+
+    /** As above; {@code targetCapability}, when set, marks a sender's target as dynamic with that capability. */
+    Link attachLocal(String name, boolean sender, String sourceAddress, String targetAddress, boolean dynamic,
+                     Symbol targetCapability) {
         if (!session.isOpen() && session.remoteChannel() < 0 && session.endSent()) {
             throw new IllegalStateException("session has ended");
         }
@@ -221,6 +227,11 @@ final class LinkLifecycle {
         if (sender) {
             link.source().address(name);
             link.target().address(targetAddress);
+            if (targetCapability != null) {
+                // AMQP 1.0 §3.5.4: a dynamic target asks the peer to create a node and name it in its attach.
+                link.target().dynamic(true);
+                link.target().capabilities().clear().add(targetCapability);
+            }
             link.sndSettleMode(SenderSettleMode.MIXED);
         } else {
             link.source().address(sourceAddress);

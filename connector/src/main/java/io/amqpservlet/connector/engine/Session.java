@@ -515,6 +515,17 @@ public final class Session {
         return links.attachLocal(name, true, null, targetAddress, false);
     }
 
+    /**
+     * Attaches a sending link whose target is a temporary queue the peer creates (a dynamic target with the
+     * {@code temporary-queue} capability, as Qpid JMS {@code createTemporaryQueue} does). The queue's address is in
+     * {@code link.target().address()} once the peer's attach arrives; a receiving link attached to that address
+     * consumes from it, and the queue is deleted when this link ends.
+     */
+    public Link attachTemporaryQueue(String name) {
+        return links.attachLocal(name, true, null, null, false,
+                io.amqpservlet.protocol.types.messaging.Capabilities.TEMPORARY_QUEUE);
+    }
+
     /** Attaches a receiving link from {@code sourceAddress}. */
     public Link attachReceiver(String name, String sourceAddress) {
         return links.attachLocal(name, false, sourceAddress, null, false);

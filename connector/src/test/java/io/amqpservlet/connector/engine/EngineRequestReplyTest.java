@@ -161,16 +161,39 @@ class EngineRequestReplyTest {
     }
 
     @Test
-    void temporaryQueueCreatedByADynamicTargetReceivesReplies() {
+    void temporaryQueueCreatedByADynamicTargetReceivesRepliesAndDiesWithItsCreator() {
         EnginePair pair = new EnginePair(clientConfig(), client, serverConfig(), server);
         pair.pump();
         Session session = pair.client.beginSession();
-        // Qpid JMS createTemporaryQueue: a sending link whose target is dynamic.
-        Link creator = session.attachSender("temp-creator", null);
+        // Qpid JMS createTemporaryQueue: a sending link whose target is dynamic, capability temporary-queue.
+        Link creator = session.attachTemporaryQueue("temp-creator");
         pair.pump();
-        assertNull(creator.target().address().toString(), "our attach asked for no address yet");
-        // Our local API does not set dynamic targets; check the server path through the peer-facing LinkLifecycle
-        // in TemporaryQueueTest (protonj2) instead. Here: a named receiver source is a reply address.
+        String queue = creator.target().address().toString();
+        assertNotNull(queue, "the server named the temporary queue");
+        Link consumer = session.attachReceiver("temp-consumer", queue);
+        consumer.autoCredit(5);
+        Link requests = session.attachSender("requests", "/echo");
+        pair.pump();
+        byte[] req = request("q", "/echo", queue, new byte[3]);
+        requests.send(req, 0, req.length, false);
+        pair.pump();
+        assertEquals(1, client.responses.size(), client.events.toString());
+
+        // Deleting the queue's creator deletes the queue: its consumer is detached and replies have nowhere to go.
+        creator.detach(null, null);
+        pair.pump();
+        assertTrue(client.events.stream().anyMatch(e -> e.startsWith("detached temp-consumer amqp:resource-deleted")),
+                client.events.toString());
+        requests.send(req, 0, req.length, false);
+        pair.pump();
+        assertTrue(client.events.contains("outcome rejected settled"), client.events.toString());
+    }
+
+    @Test
+    void aNamedReceiverSourceIsAReplyAddress() {
+        EnginePair pair = new EnginePair(clientConfig(), client, serverConfig(), server);
+        pair.pump();
+        Session session = pair.client.beginSession();
         Link replies = session.attachReceiver("replies", "my-replies");
         replies.autoCredit(5);
         Link requests = session.attachSender("requests", "/echo");
@@ -179,6 +202,32 @@ class EngineRequestReplyTest {
         requests.send(req, 0, req.length, false);
         pair.pump();
         assertEquals(1, client.responses.size(), client.events.toString());
+    }
+
+    @Test
+    void saslExternalUsesTheTransportIdentity() {
+        EngineConfig s = new EngineConfig().containerId("server");
+        Engine serverEngine = new Engine(s.role(EngineConfig.Role.ACCEPTOR), server, "CN=client,O=Example");
+        EngineConfig c = new EngineConfig().containerId("client").role(EngineConfig.Role.INITIATOR);
+        c.saslRequired(true);
+        Engine clientEngine = new Engine(c.saslExternal(), client);
+        serverEngine.start(0);
+        clientEngine.start(0);
+        for (int i = 0; i < 10; i++) {
+            java.nio.ByteBuffer out = clientEngine.beginFlush();
+            if (out != null) {
+                serverEngine.ingest(out, 0);
+                clientEngine.endFlush();
+            }
+            out = serverEngine.beginFlush();
+            if (out != null) {
+                clientEngine.ingest(out, 0);
+                serverEngine.endFlush();
+            }
+        }
+        assertTrue(serverEngine.isOpen());
+        assertEquals("CN=client,O=Example", serverEngine.identity());
+        assertEquals("CN=client,O=Example", server.identity);
     }
 
     @Test
