@@ -110,6 +110,10 @@ public final class Engine {
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
             saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
         }
+        if (acceptor && config.saslRequired() && saslServer == null) {
+            throw new IllegalArgumentException("SASL is required but no mechanism is enabled: set a PLAIN "
+                    + "authenticator, allow ANONYMOUS, give an EXTERNAL identity, or saslRequired(false)");
+        }
         this.handshake = new Handshake(this, saslServer);
     }
 
