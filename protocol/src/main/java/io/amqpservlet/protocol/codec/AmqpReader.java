@@ -1,13 +1,6 @@
 package io.amqpservlet.protocol.codec;
 
-import io.amqpservlet.protocol.text.Utf8;
-import io.amqpservlet.protocol.types.Symbol;
-
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.UUID;
 
 /**
  * A streaming AMQP 1.0 decoder that is also a cursor: {@link #next()} positions it on the next encoded value
@@ -35,10 +28,7 @@ import java.util.UUID;
  * reader.exit();
  * }</pre>
  */
-public final class AmqpReader {
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+public final class AmqpReader extends AmqpCursor {
     private static final byte[] EMPTY = new byte[0];
     /** Per format code: the value's width if its layout is fixed, else -1. */
     private static final byte[] FIXED_WIDTH_OR_NEGATIVE = new byte[256];
@@ -50,21 +40,19 @@ public final class AmqpReader {
     }
 
     private final DecoderLimits limits;
-    private byte[] buf = EMPTY;
     private int limit;
     private int pos;
 
-    // The current value, set by next().
-    private int code = -1;
-    private int start;
-    private int valueOffset;
-    private int valueEnd;
-    private int count;
-    private int elementCode;
-    private int elementDescriptor = -1;
 
     // Open compounds.
     private int depth;
+    // The innermost open compound, kept in fields so that next() touches no array; the stack below holds the
+    // outer ones and is read and written only by enter() and exit().
+    private int curEnd;
+    private int curRemaining;
+    private int curCode;
+    private int curElementCode;
+    private int curElementDescriptor = -1;
     private final int[] stackEnd;
     private final int[] stackRemaining;
     private final int[] stackCode;
@@ -77,6 +65,7 @@ public final class AmqpReader {
     }
 
     public AmqpReader(DecoderLimits limits) {
+        this.buf = EMPTY;
         this.limits = limits;
         int n = limits.maxDepth();
         stackEnd = new int[n];
@@ -100,6 +89,9 @@ public final class AmqpReader {
         this.pos = offset;
         this.limit = offset + length;
         this.depth = 0;
+        this.curEnd = this.limit;
+        this.curElementCode = 0;
+        this.curElementDescriptor = -1;
         this.code = -1;
         return this;
     }
@@ -140,7 +132,7 @@ public final class AmqpReader {
 
     /** Whether another value follows: in the open compound, or at top level before the end of the input. */
     public boolean hasNext() {
-        return depth > 0 ? stackRemaining[depth - 1] > 0 : pos < limit;
+        return depth > 0 ? curRemaining > 0 : pos < limit;
     }
 
     /**
@@ -150,43 +142,66 @@ public final class AmqpReader {
      * @throws IllegalStateException when there is no next value (check {@link #hasNext()})
      */
     public int next() {
+        int p = pos;
         int bound;
         if (depth > 0) {
-            int d = depth - 1;
-            if (stackRemaining[d] == 0) {
+            if (curRemaining == 0) {
                 throw noNext();
             }
-            stackRemaining[d]--;
-            bound = stackEnd[d];
-            int arrayCode = stackElementCode[d];
+            curRemaining--;
+            bound = curEnd;
+            int arrayCode = curElementCode;
             if (arrayCode != 0) {
                 // AMQP 1.0 §1.2: array elements carry no constructor of their own.
-                start = pos;
-                readPayload(arrayCode, pos, bound, true);
+                start = p;
+                readPayload(arrayCode, p, bound, true);
                 pos = valueEnd;
                 return code;
             }
+            if (p >= bound) {
+                throw countOverrun(bound);
+            }
         } else {
-            if (pos >= limit) {
+            if (p >= limit) {
                 throw noNext();
             }
             bound = limit;
         }
-        start = pos;
-        int c = buf[pos] & 0xFF;
+        start = p;
+        int c = buf[p] & 0xFF;
+        int width = FIXED_WIDTH_OR_NEGATIVE[c];
+        if (width >= 0) {
+            // The common case, every fixed-width scalar: one table load, one bounds check.
+            int end = p + 1 + width;
+            if (end > bound) {
+                checkEnd(end, bound, c);
+            }
+            code = c;
+            valueOffset = p + 1;
+            valueEnd = end;
+            count = 0; // list0 is fixed-width too, and enter() reads its count
+            pos = end;
+            return c;
+        }
         if (c == FormatCode.DESCRIBED) {
-            readDescribed(pos, bound);
+            readDescribed(p, bound);
         } else {
-            readPayload(c, pos + 1, bound, false);
+            readPayload(c, p + 1, bound, false);
         }
         pos = valueEnd;
         return code;
     }
 
+    /** The count promised more elements than the declared size holds. Out of line. */
+    private InvalidEncodingException countOverrun(int bound) {
+        return new InvalidEncodingException(FormatCode.name(curCode) + " has " + (curRemaining + 1)
+                + " elements left but its bytes end at offset " + bound, pos);
+    }
+
     /** Out of line, keeping next() small enough to inline. */
     private IllegalStateException noNext() {
         return depth > 0
-                ? new IllegalStateException("no more elements in " + FormatCode.name(stackCode[depth - 1]))
+                ? new IllegalStateException("no more elements in " + FormatCode.name(curCode))
                 : new IllegalStateException("no more values at offset " + pos);
     }
 
@@ -195,7 +210,7 @@ public final class AmqpReader {
      * 1.0 §1.4 lets an encoder omit trailing null fields, so performative decoders read fields with this.
      */
     public int nextField() {
-        if (depth > 0 && stackRemaining[depth - 1] == 0) {
+        if (depth > 0 && curRemaining == 0) {
             code = FormatCode.NULL;
             start = pos;
             valueOffset = pos;
@@ -218,16 +233,24 @@ public final class AmqpReader {
         if (depth == stackEnd.length) {
             throw new DecodeLimitException("nesting deeper than " + stackEnd.length, start);
         }
-        int d = depth++;
-        stackEnd[d] = valueEnd;
-        stackRemaining[d] = count;
-        stackCode[d] = code;
+        if (depth > 0) {
+            int d = depth - 1;
+            stackEnd[d] = curEnd;
+            stackRemaining[d] = curRemaining;
+            stackCode[d] = curCode;
+            stackElementCode[d] = curElementCode;
+            stackElementDescriptor[d] = curElementDescriptor;
+        }
+        depth++;
+        curEnd = valueEnd;
+        curRemaining = count;
+        curCode = code;
         if (code == FormatCode.ARRAY8 || code == FormatCode.ARRAY32) {
-            stackElementCode[d] = elementCode;
-            stackElementDescriptor[d] = elementDescriptor;
+            curElementCode = elementCode;
+            curElementDescriptor = elementDescriptor;
         } else {
-            stackElementCode[d] = 0;
-            stackElementDescriptor[d] = -1;
+            curElementCode = 0;
+            curElementDescriptor = -1;
         }
         pos = code == FormatCode.DESCRIBED ? start + 1 : valueOffset;
     }
@@ -240,24 +263,35 @@ public final class AmqpReader {
         if (depth == 0) {
             throw new IllegalStateException("no compound is open");
         }
-        int d = --depth;
-        int end = stackEnd[d];
-        if (stackRemaining[d] == 0 && pos != end) {
-            throw new InvalidEncodingException(FormatCode.name(stackCode[d]) + " declares " + (end - start)
+        int end = curEnd;
+        if (curRemaining == 0 && pos != end) {
+            throw new InvalidEncodingException(FormatCode.name(curCode) + " declares " + (end - start)
                     + " bytes up to offset " + end + " but its elements end at offset " + pos, pos);
         }
         pos = end;
         code = -1;
+        if (--depth > 0) {
+            int d = depth - 1;
+            curEnd = stackEnd[d];
+            curRemaining = stackRemaining[d];
+            curCode = stackCode[d];
+            curElementCode = stackElementCode[d];
+            curElementDescriptor = stackElementDescriptor[d];
+        } else {
+            curEnd = limit;
+            curElementCode = 0;
+            curElementDescriptor = -1;
+        }
     }
 
     /** The format code of the compound that is open, or -1 at top level. */
     public int containerCode() {
-        return depth > 0 ? stackCode[depth - 1] : -1;
+        return depth > 0 ? curCode : -1;
     }
 
     /** Elements of the open compound not yet read by {@link #next()}. */
     public int remaining() {
-        return depth > 0 ? stackRemaining[depth - 1] : 0;
+        return depth > 0 ? curRemaining : 0;
     }
 
     /**
@@ -446,7 +480,7 @@ public final class AmqpReader {
                     + " bytes but only " + (limit - start) + " remain", start);
         }
         return new InvalidEncodingException(FormatCode.name(c) + " runs to offset " + end
-                + " past the end of its enclosing " + FormatCode.name(stackCode[depth - 1]) + " at offset " + bound, start);
+                + " past the end of its enclosing " + FormatCode.name(curCode) + " at offset " + bound, start);
     }
 
     /** The offset after the complete value whose constructor starts at {@code p}; validates only what it must. */
@@ -502,443 +536,9 @@ public final class AmqpReader {
                 + bound, start);
     }
 
-    // ------------------------------------------------------------------------------------------ the current value
-
-    /** The current value's format code (see {@link FormatCode}). */
-    public int formatCode() {
-        return code;
-    }
-
-    /** The current value's type, {@link AmqpType#DESCRIBED} for a described value. */
-    public AmqpType type() {
-        return code == FormatCode.DESCRIBED ? AmqpType.DESCRIBED : code < 0 ? null : FormatCode.type(code);
-    }
-
-    /** Whether the current value is null. */
-    public boolean isNull() {
-        return code == FormatCode.NULL;
-    }
-
-    /** Offset of the current value's first byte: its constructor (for an array element, its payload). */
-    public int valueStart() {
-        return start;
-    }
-
-    /** Offset just after the current value. */
-    public int valueEnd() {
-        return valueEnd;
-    }
-
-    /**
-     * Offset of the current value's content: the bytes of a binary, string or symbol; the first element of a
-     * list, map or array; the described value's constructor for a described value.
-     */
-    public int valueOffset() {
-        return valueOffset;
-    }
-
-    /** Length of the current value's content (the bytes of a binary, string or symbol). */
-    public int valueLength() {
-        return valueEnd - valueOffset;
-    }
-
-    /** Element count of the current list, map (keys plus values) or array; 2 for a described value. */
-    public int count() {
-        return count;
-    }
-
-    /** The element format code of the current array. */
-    public int arrayElementCode() {
-        requireArray();
-        return elementCode;
-    }
-
-    /** Whether the current array's elements are described (one descriptor for all of them). */
-    public boolean isDescribedArray() {
-        requireArray();
-        return elementDescriptor >= 0;
-    }
-
-    /** Offset of the current array's element descriptor (a complete encoded value), or -1. */
-    public int arrayDescriptorOffset() {
-        requireArray();
-        return elementDescriptor;
-    }
-
     /** While inside an array: the offset of its element descriptor, or -1 when its elements are not described. */
     public int enclosingArrayDescriptorOffset() {
-        return depth > 0 ? stackElementDescriptor[depth - 1] : -1;
-    }
-
-    private void requireArray() {
-        if (code != FormatCode.ARRAY8 && code != FormatCode.ARRAY32) {
-            throw new IllegalStateException("current value is " + FormatCode.name(code) + ", not an array");
-        }
-    }
-
-    /**
-     * The descriptor of the current described value as a number (AMQP 1.0 §1.5 descriptor codes such as
-     * 0x10 for open), or -1 when it is not described by an integral value.
-     */
-    public long descriptorCode() {
-        if (code != FormatCode.DESCRIBED) {
-            throw new IllegalStateException("current value is " + FormatCode.name(code) + ", not described");
-        }
-        return integralAt(start + 1);
-    }
-
-    /** Whether the current described value's descriptor is the symbol {@code name}. */
-    public boolean descriptorIs(Symbol name) {
-        if (code != FormatCode.DESCRIBED) {
-            return false;
-        }
-        int p = start + 1;
-        int c = buf[p] & 0xFF;
-        if (c == FormatCode.SYM8) {
-            return name.matches(buf, p + 2, buf[p + 1] & 0xFF);
-        }
-        if (c == FormatCode.SYM32) {
-            return name.matches(buf, p + 5, (int) INT.get(buf, p + 1));
-        }
-        return false;
-    }
-
-    /** The value of the integral encoding whose constructor is at {@code p}, or -1 for any other type. */
-    private long integralAt(int p) {
-        int c = buf[p] & 0xFF;
-        int v = p + 1;
-        switch (c) {
-            case FormatCode.SMALLULONG:
-            case FormatCode.SMALLUINT:
-            case FormatCode.UBYTE:
-                return buf[v] & 0xFF;
-            case FormatCode.ULONG:
-            case FormatCode.LONG:
-                return (long) LONG.get(buf, v);
-            case FormatCode.ULONG0:
-            case FormatCode.UINT0:
-                return 0;
-            case FormatCode.UINT:
-                return (int) INT.get(buf, v) & 0xFFFFFFFFL;
-            case FormatCode.USHORT:
-                return (short) SHORT.get(buf, v) & 0xFFFF;
-            case FormatCode.SMALLINT:
-            case FormatCode.SMALLLONG:
-            case FormatCode.BYTE:
-                return buf[v];
-            case FormatCode.INT:
-                return (int) INT.get(buf, v);
-            case FormatCode.SHORT:
-                return (short) SHORT.get(buf, v);
-            default:
-                return -1;
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------ coercing getters
-
-    /** The current boolean. */
-    public boolean getBoolean() {
-        switch (code) {
-            case FormatCode.BOOLEAN_TRUE:
-                return true;
-            case FormatCode.BOOLEAN_FALSE:
-                return false;
-            case FormatCode.BOOLEAN: {
-                byte b = buf[valueOffset];
-                if (b == 0) {
-                    return false;
-                }
-                if (b == 1) {
-                    return true;
-                }
-                throw new InvalidEncodingException("boolean byte 0x" + Integer.toHexString(b & 0xFF) + " is neither 0 nor 1", valueOffset);
-            }
-            default:
-                throw unexpected("boolean");
-        }
-    }
-
-    /** The current boolean, or {@code dflt} if the value is null. */
-    public boolean getBoolean(boolean dflt) {
-        return code == FormatCode.NULL ? dflt : getBoolean();
-    }
-
-    /**
-     * The current integral value of any AMQP integer type and width, widened to long. A ulong above
-     * {@link Long#MAX_VALUE} comes back as its 64 bits (negative): treat it as unsigned.
-     */
-    public long getLong() {
-        int v = valueOffset;
-        switch (code) {
-            case FormatCode.SMALLUINT:
-            case FormatCode.SMALLULONG:
-            case FormatCode.UBYTE:
-                return buf[v] & 0xFF;
-            case FormatCode.UINT0:
-            case FormatCode.ULONG0:
-                return 0;
-            case FormatCode.UINT:
-                return (int) INT.get(buf, v) & 0xFFFFFFFFL;
-            case FormatCode.ULONG:
-            case FormatCode.LONG:
-                return (long) LONG.get(buf, v);
-            case FormatCode.USHORT:
-                return (short) SHORT.get(buf, v) & 0xFFFF;
-            case FormatCode.SMALLINT:
-            case FormatCode.SMALLLONG:
-            case FormatCode.BYTE:
-                return buf[v];
-            case FormatCode.SHORT:
-                return (short) SHORT.get(buf, v);
-            case FormatCode.INT:
-                return (int) INT.get(buf, v);
-            default:
-                throw unexpected("an integer");
-        }
-    }
-
-    /** The current integral value, or {@code dflt} if the value is null. */
-    public long getLong(long dflt) {
-        return code == FormatCode.NULL ? dflt : getLong();
-    }
-
-    /**
-     * The current integral value as an int. Accepts every integer type; a uint comes back as its 32 bits (an
-     * unsigned value in an int, as AMQP's sequence numbers and handles are used). Values outside both the int and
-     * uint ranges are an {@link UnexpectedTypeException}.
-     */
-    public int getInt() {
-        int v = valueOffset;
-        switch (code) {
-            case FormatCode.SMALLUINT:
-            case FormatCode.SMALLULONG:
-            case FormatCode.UBYTE:
-                return buf[v] & 0xFF;
-            case FormatCode.UINT0:
-            case FormatCode.ULONG0:
-                return 0;
-            case FormatCode.UINT:
-            case FormatCode.INT:
-                return (int) INT.get(buf, v);
-            case FormatCode.SMALLINT:
-            case FormatCode.SMALLLONG:
-            case FormatCode.BYTE:
-                return buf[v];
-            case FormatCode.USHORT:
-                return (short) SHORT.get(buf, v) & 0xFFFF;
-            case FormatCode.SHORT:
-                return (short) SHORT.get(buf, v);
-            case FormatCode.ULONG:
-            case FormatCode.LONG: {
-                long l = (long) LONG.get(buf, v);
-                boolean fits = code == FormatCode.ULONG
-                        ? l >= 0 && l <= 0xFFFFFFFFL
-                        : l >= Integer.MIN_VALUE && l <= 0xFFFFFFFFL;
-                if (!fits) {
-                    throw new UnexpectedTypeException(FormatCode.name(code) + " " + (code == FormatCode.ULONG
-                            ? Long.toUnsignedString(l) : Long.toString(l)) + " does not fit in 32 bits", start);
-                }
-                return (int) l;
-            }
-            default:
-                throw unexpected("an integer");
-        }
-    }
-
-    /** The current integral value as an int, or {@code dflt} if the value is null. */
-    public int getInt(int dflt) {
-        return code == FormatCode.NULL ? dflt : getInt();
-    }
-
-    /** The current value as an unsigned 32-bit number in a long (uint fields such as handle, delivery-id). */
-    public long getUnsignedInt() {
-        return getInt() & 0xFFFFFFFFL;
-    }
-
-    /** The current float or double (a double is narrowed); integers are converted. */
-    public float getFloat() {
-        if (code == FormatCode.FLOAT) {
-            return Float.intBitsToFloat((int) INT.get(buf, valueOffset));
-        }
-        return (float) getDouble();
-    }
-
-    /** The current double or float; integers are converted. */
-    public double getDouble() {
-        switch (code) {
-            case FormatCode.DOUBLE:
-                return Double.longBitsToDouble((long) LONG.get(buf, valueOffset));
-            case FormatCode.FLOAT:
-                return Float.intBitsToFloat((int) INT.get(buf, valueOffset));
-            default:
-                if (type() != null && type().isIntegral()) {
-                    return getLong();
-                }
-                throw unexpected("a float or double");
-        }
-    }
-
-    /** The current char as a Unicode code point (AMQP chars are UTF-32, so they reach beyond U+FFFF). */
-    public int getChar() {
-        if (code != FormatCode.CHAR) {
-            throw unexpected("a char");
-        }
-        int cp = (int) INT.get(buf, valueOffset);
-        if (!Character.isValidCodePoint(cp) || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            throw new InvalidEncodingException("char 0x" + Integer.toHexString(cp) + " is not a Unicode scalar value", valueOffset);
-        }
-        return cp;
-    }
-
-    /** The current timestamp in milliseconds since the Unix epoch. */
-    public long getTimestamp() {
-        if (code != FormatCode.TIMESTAMP) {
-            throw unexpected("a timestamp");
-        }
-        return (long) LONG.get(buf, valueOffset);
-    }
-
-    /** The most significant 64 bits of the current uuid. */
-    public long getUuidMostSignificantBits() {
-        if (code != FormatCode.UUID) {
-            throw unexpected("a uuid");
-        }
-        return (long) LONG.get(buf, valueOffset);
-    }
-
-    /** The least significant 64 bits of the current uuid. */
-    public long getUuidLeastSignificantBits() {
-        if (code != FormatCode.UUID) {
-            throw unexpected("a uuid");
-        }
-        return (long) LONG.get(buf, valueOffset + 8);
-    }
-
-    /** The current uuid as a {@link UUID} (allocates; prefer the two bit getters on hot paths). */
-    public UUID getUuid() {
-        return new UUID(getUuidMostSignificantBits(), getUuidLeastSignificantBits());
-    }
-
-    /** The IEEE 754 decimal32 bits of the current value. */
-    public int getDecimal32Bits() {
-        if (code != FormatCode.DECIMAL32) {
-            throw unexpected("a decimal32");
-        }
-        return (int) INT.get(buf, valueOffset);
-    }
-
-    /** The IEEE 754 decimal64 bits of the current value. */
-    public long getDecimal64Bits() {
-        if (code != FormatCode.DECIMAL64) {
-            throw unexpected("a decimal64");
-        }
-        return (long) LONG.get(buf, valueOffset);
-    }
-
-    /** The high 64 bits of the current decimal128. */
-    public long getDecimal128High() {
-        if (code != FormatCode.DECIMAL128) {
-            throw unexpected("a decimal128");
-        }
-        return (long) LONG.get(buf, valueOffset);
-    }
-
-    /** The low 64 bits of the current decimal128. */
-    public long getDecimal128Low() {
-        if (code != FormatCode.DECIMAL128) {
-            throw unexpected("a decimal128");
-        }
-        return (long) LONG.get(buf, valueOffset + 8);
-    }
-
-    /** Whether the current value is a string, symbol or binary (its bytes are at {@link #valueOffset()}). */
-    public boolean isVariable() {
-        byte l = FormatCode.layout(code);
-        return l == FormatCode.LAYOUT_VARIABLE8 || l == FormatCode.LAYOUT_VARIABLE32;
-    }
-
-    /**
-     * The current string or symbol as a String, decoded now (allocates). Strings are checked to be valid UTF-8
-     * and symbols to be ASCII.
-     */
-    public String getString() {
-        switch (code) {
-            case FormatCode.STR8:
-            case FormatCode.STR32:
-                try {
-                    return Utf8.decode(buf, valueOffset, valueEnd - valueOffset);
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidEncodingException(FormatCode.name(code) + " is not valid UTF-8: " + e.getMessage(), valueOffset);
-                }
-            case FormatCode.SYM8:
-            case FormatCode.SYM32:
-                checkAscii();
-                return new String(buf, valueOffset, valueEnd - valueOffset, java.nio.charset.StandardCharsets.ISO_8859_1);
-            default:
-                throw unexpected("a string or symbol");
-        }
-    }
-
-    /** The current string or symbol, or {@code null} if the value is null. */
-    public String getStringOrNull() {
-        return code == FormatCode.NULL ? null : getString();
-    }
-
-    /** Checks that the current string is valid UTF-8 or the current symbol ASCII, without decoding it. */
-    public void validateText() {
-        switch (code) {
-            case FormatCode.STR8:
-            case FormatCode.STR32: {
-                int bad = Utf8.firstInvalid(buf, valueOffset, valueEnd - valueOffset);
-                if (bad >= 0) {
-                    throw new InvalidEncodingException(FormatCode.name(code) + " is not valid UTF-8", bad);
-                }
-                return;
-            }
-            case FormatCode.SYM8:
-            case FormatCode.SYM32:
-                checkAscii();
-                return;
-            default:
-                throw unexpected("a string or symbol");
-        }
-    }
-
-    private void checkAscii() {
-        for (int i = valueOffset; i < valueEnd; i++) {
-            if (buf[i] < 0) {
-                throw new InvalidEncodingException("symbol byte 0x" + Integer.toHexString(buf[i] & 0xFF) + " is not ASCII", i);
-            }
-        }
-    }
-
-    /** Whether the current symbol, string or binary holds exactly {@code symbol}'s bytes. */
-    public boolean contentEquals(Symbol symbol) {
-        return isVariable() && symbol.matches(buf, valueOffset, valueEnd - valueOffset);
-    }
-
-    /** Whether the current symbol, string or binary holds exactly {@code bytes}. */
-    public boolean contentEquals(byte[] bytes) {
-        return isVariable() && java.util.Arrays.equals(bytes, 0, bytes.length, buf, valueOffset, valueEnd);
-    }
-
-    /** Copies the content bytes of the current binary, string or symbol into {@code dst}; returns their count. */
-    public int copyBytes(byte[] dst, int dstOffset) {
-        if (!isVariable()) {
-            throw unexpected("a binary, string or symbol");
-        }
-        int n = valueEnd - valueOffset;
-        System.arraycopy(buf, valueOffset, dst, dstOffset, n);
-        return n;
-    }
-
-    /** The content bytes of the current binary, string or symbol as a new array (allocates). */
-    public byte[] getBytes() {
-        if (!isVariable()) {
-            throw unexpected("a binary, string or symbol");
-        }
-        return java.util.Arrays.copyOfRange(buf, valueOffset, valueEnd);
+        return depth > 0 ? curElementDescriptor : -1;
     }
 
     /** Skips the current value's remaining elements when inside a compound: an alias of {@link #exit()}. */
@@ -946,9 +546,6 @@ public final class AmqpReader {
         exit();
     }
 
-    private UnexpectedTypeException unexpected(String wanted) {
-        return new UnexpectedTypeException("expected " + wanted + " but found " + FormatCode.name(code), start);
-    }
 
     @Override
     public String toString() {

@@ -1,5 +1,8 @@
 package io.amqpservlet.protocol.text;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -8,7 +11,25 @@ import java.nio.charset.StandardCharsets;
  * into a Latin-1 string.
  */
 public final class Utf8 {
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
     private Utf8() {
+    }
+
+    /**
+     * The offset of the first byte at or after {@code from} (and before {@code end}) that is not ASCII, or
+     * {@code end}: eight bytes per step while they are all ASCII, which protocol text almost always is.
+     */
+    public static int skipAscii(byte[] bytes, int from, int end) {
+        int i = from;
+        while (i + 8 <= end && ((long) LONG.get(bytes, i) & HIGH_BITS) == 0) {
+            i += 8;
+        }
+        while (i < end && bytes[i] >= 0) {
+            i++;
+        }
+        return i;
     }
 
     /**
@@ -16,12 +37,9 @@ public final class Utf8 {
      * {@code bytes[offset, offset + length)} is valid UTF-8.
      */
     public static int firstInvalid(byte[] bytes, int offset, int length) {
-        int i = offset;
         int end = offset + length;
         // ASCII run first: the common case for protocol strings.
-        while (i < end && bytes[i] >= 0) {
-            i++;
-        }
+        int i = skipAscii(bytes, offset, end);
         while (i < end) {
             int b = bytes[i];
             if (b >= 0) {
@@ -71,12 +89,8 @@ public final class Utf8 {
 
     /** Whether every byte is below 0x80. */
     public static boolean isAscii(byte[] bytes, int offset, int length) {
-        for (int i = offset, end = offset + length; i < end; i++) {
-            if (bytes[i] < 0) {
-                return false;
-            }
-        }
-        return true;
+        int end = offset + length;
+        return skipAscii(bytes, offset, end) == end;
     }
 
     /**
@@ -85,11 +99,8 @@ public final class Utf8 {
      * @throws IllegalArgumentException naming the offset of the first invalid byte
      */
     public static String decode(byte[] bytes, int offset, int length) {
-        int i = offset;
         int end = offset + length;
-        while (i < end && bytes[i] >= 0) {
-            i++;
-        }
+        int i = skipAscii(bytes, offset, end);
         if (i == end) {
             // Latin-1 of ASCII bytes is the same text, and the JDK stores it compactly without decoding.
             return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);

@@ -1,5 +1,7 @@
 package io.amqpservlet.protocol.types;
 
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.FormatCode;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.messaging.Source;
 import io.amqpservlet.protocol.types.messaging.Target;
@@ -354,9 +356,29 @@ public final class OurSide {
                 return of("rejected", nullable(s.error()));
             case DeliveryState.MODIFIED:
                 return of("modified", s.deliveryFailed(), s.undeliverableHere(), map(s.messageAnnotations()));
+            case DeliveryState.DECLARED:
+                return of("declared", binary(s.txnId()));
+            case DeliveryState.TRANSACTIONAL:
+                return transactionalFields(s.transactional());
             default:
                 return of(s.typeName());
         }
+    }
+
+    /** AMQP 1.0 §4.5.8: we hold a transactional-state raw, so its txn-id and outcome are read here. */
+    private static List<Object> transactionalFields(EncodedValue raw) {
+        AmqpReader r = raw.reader(new AmqpReader());
+        r.enter();
+        r.next(); // the descriptor
+        r.next();
+        r.enter();
+        r.nextField();
+        String txnId = r.isNull() ? null : binary(r.buffer(), r.valueOffset(), r.valueLength());
+        DeliveryState outcome = new DeliveryState();
+        if (r.nextField() != FormatCode.NULL) {
+            outcome.decode(r);
+        }
+        return of("transactional-state", txnId, nullable(outcome));
     }
 
     private static List<Object> saslFields(DescribedList v) {

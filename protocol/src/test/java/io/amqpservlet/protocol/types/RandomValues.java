@@ -53,6 +53,13 @@ public final class RandomValues {
         return b;
     }
 
+    /** Up to {@code max} random bytes, often more than 255 (a vbin32). */
+    public byte[] bytesUpTo(int max) {
+        byte[] b = new byte[random.nextInt(max + 1)];
+        random.nextBytes(b);
+        return b;
+    }
+
     /** Null, or one to three symbols (sometimes one, which peers may send as a single symbol). */
     public Symbol[] symbolsOrNull() {
         int n = random.nextInt(4);

@@ -81,6 +81,9 @@ public final class DeliveryState extends DescribedList {
     }
 
     private DeliveryState kind(int k) {
+        if (k == NONE && kind == NONE) {
+            return this; // already empty: every decode of a transfer without a state comes here
+        }
         kind = k;
         sectionNumber = 0;
         sectionOffset = 0;

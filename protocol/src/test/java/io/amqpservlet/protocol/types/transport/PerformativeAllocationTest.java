@@ -1,5 +1,6 @@
 package io.amqpservlet.protocol.types.transport;
 
+import io.amqpservlet.protocol.AllocationMeter;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.types.DescribedList;
@@ -9,8 +10,6 @@ import io.amqpservlet.protocol.types.sasl.SaslMechanismNames;
 import io.amqpservlet.protocol.types.sasl.SaslOutcome;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
 import static io.amqpservlet.protocol.types.RoundTrip.encode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -19,29 +18,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * holders, the reader and the writer are all warmed up first.
  */
 class PerformativeAllocationTest {
-    private static final int WARM_UP = 20_000;
-    private static final int MEASURED = 10_000;
+    /** Iterations per run of a measured loop; it is run twice to warm up, then measured. */
+    private static final int ITERATIONS = 10_000;
 
     private final Performatives performatives = new Performatives();
     private final AmqpReader reader = new AmqpReader();
     private final AmqpWriter writer = new AmqpWriter(4096);
-
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
-    private static long allocatedBytes() {
-        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
-
-    @Test
-    void measurementItselfAllocatesNothing() {
-        for (int i = 0; i < 3; i++) {
-            allocatedBytes();
-        }
-        long before = allocatedBytes();
-        long after = allocatedBytes();
-        assertEquals(0, after - before);
-    }
+    /** Escapes through a field so that the JIT cannot drop the measured work. */
+    private long sink;
 
     /** Decodes {@code frame} with the dispatcher and re-encodes the instance it returned. */
     private int decodeAndEncode(byte[] frame) {
@@ -52,29 +36,20 @@ class PerformativeAllocationTest {
         return writer.length();
     }
 
-    /**
-     * Asserts that some round of {@link #MEASURED} iterations allocated 0 bytes. Several rounds are tried because
-     * the JIT may recompile (and deoptimize, materializing scalar-replaced objects) once during a round; that is
-     * a one-off of a few hundred bytes, whereas a per-iteration allocation shows in every round as at least
-     * {@code MEASURED * 16} bytes.
-     */
+    /** Asserts that {@link #ITERATIONS} decodes and re-encodes of {@code sample}, once warmed up, allocate 0 bytes. */
     private void assertNoAllocation(DescribedList sample) {
         byte[] frame = encode(sample);
-        int sink = 0;
-        for (int i = 0; i < WARM_UP; i++) {
-            sink += decodeAndEncode(frame);
-        }
-        assertEquals(frame.length * (long) WARM_UP, sink, "re-encoded to the same size");
-        long least = Long.MAX_VALUE;
-        for (int round = 0; round < 5 && least > 0; round++) {
-            long before = allocatedBytes();
-            for (int i = 0; i < MEASURED; i++) {
+        Runnable loop = () -> {
+            for (int i = 0; i < ITERATIONS; i++) {
                 sink += decodeAndEncode(frame);
             }
-            least = Math.min(least, allocatedBytes() - before);
-        }
-        assertEquals(0, least, sample.typeName() + " decode + encode allocated " + least + " bytes per "
-                + MEASURED + " iterations in its best round");
+        };
+        sink = 0;
+        loop.run();
+        loop.run();
+        assertEquals(2L * ITERATIONS * frame.length, sink, sample.typeName() + " re-encoded to the same size");
+        assertEquals(0, AllocationMeter.bytesAllocatedBy(loop), sample.typeName() + " decode + encode, bytes per "
+                + ITERATIONS + " iterations");
     }
 
     @Test
@@ -137,20 +112,16 @@ class PerformativeAllocationTest {
         init.hostname().set("host");
         byte[] a = encode(init);
         byte[] b = encode(new SaslOutcome().code(SaslOutcome.AUTH));
-        long sink = 0;
-        for (int i = 0; i < WARM_UP; i++) {
-            sink += saslRound(frames, a, b);
-        }
-        assertEquals((long) WARM_UP * (a.length + b.length), sink, "re-encoded to the same size");
-        long least = Long.MAX_VALUE;
-        for (int round = 0; round < 5 && least > 0; round++) {
-            long before = allocatedBytes();
-            for (int i = 0; i < MEASURED; i++) {
+        Runnable loop = () -> {
+            for (int i = 0; i < ITERATIONS; i++) {
                 sink += saslRound(frames, a, b);
             }
-            least = Math.min(least, allocatedBytes() - before);
-        }
-        assertEquals(0, least, "SASL decode + encode allocated " + least + " bytes in its best round");
+        };
+        loop.run();
+        loop.run();
+        assertEquals(2L * ITERATIONS * (a.length + b.length), sink, "re-encoded to the same size");
+        assertEquals(0, AllocationMeter.bytesAllocatedBy(loop), "SASL decode + encode, bytes per " + ITERATIONS
+                + " iterations");
         assertEquals(SaslOutcome.AUTH, frames.outcome().code());
     }
 }
