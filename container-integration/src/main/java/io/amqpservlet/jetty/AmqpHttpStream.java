@@ -103,6 +103,9 @@ final class AmqpHttpStream implements HttpStream {
             if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
                 encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
             }
+            if (content != null) {
+                content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
+            }
             if (!last) {
                 callback.succeeded();
                 return;

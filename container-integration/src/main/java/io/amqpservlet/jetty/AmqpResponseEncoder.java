@@ -60,10 +60,14 @@ final class AmqpResponseEncoder {
         message.endApplicationProperties();
     }
 
-    /** Adds a data section with the remaining bytes of {@code content} (not consumed); nothing when empty. */
+    /**
+     * Adds a data section with the remaining bytes of {@code content} and consumes them (a transport that wrote a
+     * buffer leaves it empty; Jetty's response buffers rely on that); nothing when empty.
+     */
     void data(ByteBuffer content) {
         if (content != null && content.hasRemaining()) {
             message.data(content);
+            content.position(content.limit());
             bodyWritten = true;
         }
     }
