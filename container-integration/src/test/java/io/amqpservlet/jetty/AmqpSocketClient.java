@@ -85,22 +85,30 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
     final List<Response> responses = new ArrayList<>();
     ErrorCondition closedWith;
 
-    private AmqpSocketClient(int port) throws IOException {
+    private AmqpSocketClient(int port, EngineConfig config) throws IOException {
         socket = new Socket();
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(20); // a read waits at most this long, so pumping can also write and check deadlines
         in = socket.getInputStream();
         out = socket.getOutputStream();
-        EngineConfig config = new EngineConfig().role(EngineConfig.Role.INITIATOR).containerId("test-client")
-                .hostname("amqp.test").saslAnonymous();
-        engine = new Engine(config, this);
+        engine = new Engine(config.role(EngineConfig.Role.INITIATOR), this);
         engine.start(now());
     }
 
     /** Connects to {@code 127.0.0.1:port} and attaches a reply receiver and a request sender to {@code target}. */
     static AmqpSocketClient connect(int port, String target) throws IOException {
-        AmqpSocketClient c = new AmqpSocketClient(port);
+        return connect(port, target, defaultConfig());
+    }
+
+    /** The client configuration {@link #connect(int, String)} uses: SASL ANONYMOUS, hostname {@code amqp.test}. */
+    static EngineConfig defaultConfig() {
+        return new EngineConfig().containerId("test-client").hostname("amqp.test").saslAnonymous();
+    }
+
+    /** As {@link #connect(int, String)}, with a client configuration of the caller's (SASL, limits). */
+    static AmqpSocketClient connect(int port, String target, EngineConfig config) throws IOException {
+        AmqpSocketClient c = new AmqpSocketClient(port, config);
         try {
             c.pumpUntil(c.engine::isOpen, "the connection to open");
             c.session = c.engine.beginSession();
@@ -148,6 +156,22 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
         }
     }
 
+    /** The connection's engine, for assertions (identity, state). */
+    Engine engine() {
+        return engine;
+    }
+
+    /** Pumps until the server ends the connection (its close arrives or it closes the socket). */
+    void awaitClosedByServer() throws IOException {
+        long deadline = now() + DEADLINE_MILLIS;
+        while (!engine.isDone() && !socketClosed) {
+            if (now() > deadline) {
+                throw new AssertionError("the server did not close the connection; engine=" + engine);
+            }
+            pumpOnce();
+        }
+    }
+
     /** Waits until {@code n} responses have arrived. */
     void awaitResponses(int n) throws IOException {
         pumpUntil(() -> responses.size() >= n, n + " responses");
@@ -155,17 +179,26 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
 
     private void pumpOnce() throws IOException {
         ByteBuffer output;
-        while ((output = engine.beginFlush()) != null) {
-            out.write(output.array(), output.arrayOffset() + output.position(), output.remaining());
-            output.position(output.limit());
-            engine.endFlush();
+        try {
+            while ((output = engine.beginFlush()) != null) {
+                out.write(output.array(), output.arrayOffset() + output.position(), output.remaining());
+                output.position(output.limit());
+                engine.endFlush();
+            }
+            out.flush();
+        } catch (IOException e) {
+            if (!socketClosed && !engine.isDone()) {
+                throw e;
+            }
+            // The server closed first; what we still had to say (our close) no longer matters.
         }
-        out.flush();
         int n;
         try {
             n = in.read(readBuffer);
         } catch (SocketTimeoutException quiet) {
             n = 0;
+        } catch (IOException reset) {
+            n = -1; // connection reset by the server
         }
         if (n < 0) {
             socketClosed = true;
