@@ -8,6 +8,7 @@ import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -65,6 +66,20 @@ class AmqpConnectorTest {
     @AfterEach
     void stopServer() throws Exception {
         server.stop();
+    }
+
+    /** Waits until every exchange on the server's AMQP connections has ended (streams are not leaked). */
+    private void awaitNoActiveRequests() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (EndPoint endPoint : ((ServerConnector) server.getConnectors()[0]).getConnectedEndPoints()) {
+            AmqpConnection connection = (AmqpConnection) endPoint.getConnection();
+            while (connection.getActiveRequests() != 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(connection.getActiveRequests() + " requests still active");
+                }
+                Thread.sleep(5);
+            }
+        }
     }
 
     /** A request message; a null method omits the subject, a null replyTo makes it one-way. */
@@ -235,6 +250,44 @@ class AmqpConnectorTest {
                 correlated.add(r.correlationId.toString());
             }
             assertEquals(expected, correlated);
+            awaitNoActiveRequests();
+        }
+    }
+
+    @Test
+    void preSettledRequestStillGetsItsResponse() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/fire", client.replyAddress(), "s-1", Map.of(), null, null), true);
+            client.send(request("GET", "/echo/fire", client.replyAddress(), "s-2", Map.of(), null, null), true);
+            client.awaitResponses(2);
+            assertEquals("200", client.responses.get(0).subject);
+            assertEquals("200", client.responses.get(1).subject);
+        }
+    }
+
+    @Test
+    void headerValueWithLineBreakIs400() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/x", client.replyAddress(), "h", Map.of("x-evil", "a\r\nset-cookie: b"),
+                    null, null));
+            client.awaitResponses(1);
+            assertEquals("400", client.responses.get(0).subject);
+            assertEquals(0, echo.calls.get());
+        }
+    }
+
+    @Test
+    void amqpSequenceBodyIs415() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            AmqpWriter w = new AmqpWriter();
+            MessageWriter m = new MessageWriter().wrap(w).startProperties().messageId("q").to("/echo/x").subject("POST")
+                    .replyTo(client.replyAddress()).endProperties().startAmqpSequence();
+            m.writer().writeInt(1);
+            m.endAmqpSequence().end();
+            client.send(w);
+            client.awaitResponses(1);
+            assertEquals("415", client.responses.get(0).subject);
+            assertEquals(0, echo.calls.get());
         }
     }
 

@@ -131,7 +131,12 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
 
     /** Sends an encoded request message unsettled; its outcome is recorded in the returned object. */
     Outcome send(AmqpWriter message) {
-        Delivery d = sender.send(message.array(), message.start(), message.length(), false);
+        return send(message, false);
+    }
+
+    /** Sends a request message, pre-settled (at-most-once) when {@code settled}. */
+    Outcome send(AmqpWriter message, boolean settled) {
+        Delivery d = sender.send(message.array(), message.start(), message.length(), settled);
         if (d == null) {
             throw new AssertionError("the request link refused the message (no room)");
         }
