@@ -54,6 +54,9 @@ class AmqpConnectorTest {
             context.addServlet(new ServletHolder(new TestServlets.Throwing()), "/boom");
             context.addServlet(new ServletHolder(barrier), "/barrier");
             context.addServlet(new ServletHolder(new TestServlets.TwoFlushes()), "/flushes");
+            ServletHolder async = new ServletHolder(new TestServlets.Async());
+            async.setAsyncSupported(true);
+            context.addServlet(async, "/async");
             server.setHandler(context);
             server.start();
             port = connector.getLocalPort();
@@ -322,6 +325,19 @@ class AmqpConnectorTest {
             assertEquals("200", r.subject);
             assertEquals("gr\u00fc\u00df", r.bodyText());
             assertEquals("text/plain;charset=utf-8", r.contentType);
+        }
+    }
+
+    @Test
+    void asyncServletAnswersFromAnotherThread() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request("GET", "/async", client.replyAddress(), "a-1", Map.of(), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("202", r.subject);
+            assertEquals("later", r.bodyText());
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
         }
     }
 

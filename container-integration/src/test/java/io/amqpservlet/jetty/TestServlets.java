@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -84,6 +85,29 @@ final class TestServlets {
             }
             response.setStatus(200);
             response.setHeader("x-request", request.getHeader("x-request"));
+        }
+    }
+
+    /** Answers from another thread after the servlet returned (Servlet async): the response comes later. */
+    static final class Async extends HttpServlet {
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) {
+            AsyncContext async = request.startAsync();
+            Thread later = new Thread(() -> {
+                try {
+                    Thread.sleep(50);
+                    HttpServletResponse r = (HttpServletResponse) async.getResponse();
+                    r.setStatus(202);
+                    r.setContentType("text/plain");
+                    r.getOutputStream().write("later".getBytes());
+                } catch (InterruptedException | IOException e) {
+                    ((HttpServletResponse) async.getResponse()).setStatus(500);
+                } finally {
+                    async.complete();
+                }
+            }, "async-test-responder");
+            later.setDaemon(true);
+            later.start();
         }
     }
 
