@@ -78,12 +78,12 @@ final class AmqpEngineHandler implements EngineHandler {
         AmqpExchange exchange = new AmqpExchange();
         exchange.delivery = delivery;
         exchange.deliveryGeneration = delivery.generation();
-        exchange.link = link;
         Engine engine = link.session().engine();
         try {
             mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
-        } catch (DecodeException e) {
-            // DESIGN.md §3: a message that cannot produce a response at all is rejected with amqp:decode-error.
+        } catch (DecodeException | IllegalArgumentException e) {
+            // DESIGN.md §3: a message that cannot produce a response at all (malformed sections, text that is not
+            // UTF-8) is rejected with amqp:decode-error.
             engine.reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
             return;
         }

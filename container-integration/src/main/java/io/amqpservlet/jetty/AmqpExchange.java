@@ -1,7 +1,6 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Delivery;
-import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.util.Callback;
@@ -23,7 +22,6 @@ final class AmqpExchange {
     /** The request delivery; compare {@link #deliveryGeneration} before use, deliveries are pooled. */
     Delivery delivery;
     int deliveryGeneration;
-    Link link;
     /** The request's reply-to address (UTF-8), or null for a one-way request. */
     byte[] replyTo;
     /** The request's correlation-id, else its message-id, with its AMQP type (WD06 §4); null kind when neither. */
