@@ -1,0 +1,387 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.EngineConfig;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.server.AbstractMetaDataConnection;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpChannel;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.util.Attributes;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One AMQP 1.0 connection accepted by a Jetty connector: drives an acceptor {@link Engine} from the
+ * {@link EndPoint} and serves each request message through Jetty's {@link HttpChannel}, so the server's handler
+ * tree answers AMQP clients.
+ *
+ * <p><b>One thread at a time in the engine.</b> The engine takes no locks, and four kinds of events want it: input
+ * ({@link #onFillable()}), a finished write, a finished response from a servlet thread, and the idle-timeout
+ * tick. Each records what happened (a flag, or the exchange in a lock-free queue), then calls {@link #drive()}:
+ * the first caller runs the engine until no event is left, later callers only count themselves in and leave
+ * (a work-in-progress counter, as Jetty's own flushers serialise writers). No lock is held while encoding (the
+ * servlet thread encodes its response before queueing it) or during I/O, and nothing here blocks: reads and
+ * writes are non-blocking, and a write that cannot finish completes later through its callback.
+ *
+ * <p>Output is written with one gathered {@link EndPoint#write} of everything the engine produced, while the
+ * engine keeps encoding into its other buffer. The connection closes its end point when the engine is done (or
+ * the peer closed its output) and every byte has been written.
+ */
+public class AmqpConnection extends AbstractMetaDataConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
+    private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
+
+    private final Engine engine;
+    private final AmqpEngineHandler handler;
+    private final ByteBufferPool bufferPool;
+    private final Scheduler scheduler;
+    private final Attributes attributes = new Attributes.Lazy();
+    private final String id;
+
+    // Events from other threads, each set before drive() counts it in.
+    private final AtomicInteger work = new AtomicInteger();
+    private volatile boolean fillable;
+    private volatile boolean writeCompleted;
+    private volatile Throwable writeFailure;
+    private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
+
+    // Engine-thread state.
+    private RetainableByteBuffer input;
+    private boolean writing;
+    private boolean inputShutdown;
+    private boolean closing;
+    private Scheduler.Task tick;
+    private long tickAtMillis;
+    private long streamIds;
+
+    // Shared with Jetty threads.
+    private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
+    private final Set<AmqpHttpStream> streams = ConcurrentHashMap.newKeySet();
+
+    private final Callback writeCallback = new Callback() {
+        @Override
+        public void succeeded() {
+            writeCompleted = true;
+            drive();
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            writeFailure = x;
+            drive();
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING; // drive() never blocks
+        }
+    };
+
+    private final Runnable onTick = this::drive;
+
+    /**
+     * @param engineConfig the acceptor configuration (shared, read once by the engine)
+     * @param serverName the host of requests that name none
+     * @param linkCredit the credit kept open on each link clients send requests on
+     */
+    public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
+                          EngineConfig engineConfig, String serverName, int linkCredit) {
+        super(connector, httpConfiguration, endPoint);
+        this.bufferPool = connector.getByteBufferPool();
+        this.scheduler = connector.getScheduler();
+        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, endPoint.isSecure());
+        this.engine = new Engine(engineConfig, handler);
+        this.id = "amqp-" + engine.id();
+    }
+
+    // ------------------------------------------------------------------------------------------ Jetty lifecycle
+
+    @Override
+    public void onOpen() {
+        super.onOpen();
+        engine.start(nowMillis()); // no event can reach the engine before fillInterested()
+        fillInterested();
+        drive(); // schedules the first tick (the SASL deadline)
+    }
+
+    @Override
+    public void onFillable() {
+        fillable = true;
+        drive();
+    }
+
+    @Override
+    public boolean onIdleExpired(TimeoutException timeout) {
+        // AMQP has its own idle timeout (AMQP 1.0 §2.4.5), enforced by the engine's tick, with heartbeats that a
+        // quiet but healthy peer relies on: the end point's timeout must not close a connection the engine keeps.
+        return false;
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        super.onClose(cause);
+        Scheduler.Task t = tick;
+        if (t != null) {
+            t.cancel();
+        }
+        // Requests still being served will have no connection to answer on.
+        for (AmqpHttpStream stream : streams) {
+            Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
+                    ? "AMQP connection closed" : cause.toString()));
+            if (task != null) {
+                execute(task);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ serialised engine loop
+
+    /**
+     * Runs the engine on this thread if no other thread is, until every recorded event has been handled;
+     * otherwise leaves the work to the thread that is running it.
+     */
+    void drive() {
+        if (work.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        while (true) {
+            try {
+                runEngine();
+            } catch (RuntimeException | Error e) {
+                // A bug must not leave the counter raised (no one would run the engine again): log, close.
+                LOG.warn("AMQP connection {} failed", this, e);
+                closing = true;
+                getEndPoint().close(e);
+            }
+            missed = work.addAndGet(-missed);
+            if (missed == 0) {
+                return;
+            }
+        }
+    }
+
+    private void runEngine() {
+        long now = nowMillis();
+        if (writeCompleted) {
+            writeCompleted = false;
+            writing = false;
+            engine.endFlush();
+        }
+        Throwable failure = writeFailure;
+        if (failure != null) {
+            writeFailure = null;
+            writing = false;
+            closing = true;
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("write failed on {}", this, failure);
+            }
+            getEndPoint().close(failure);
+        }
+        if (fillable) {
+            fillable = false;
+            fill(now);
+        }
+        AmqpExchange exchange;
+        while ((exchange = completed.poll()) != null) {
+            handler.complete(engine, exchange, closing);
+        }
+        long next = engine.tick(now);
+        flush();
+        scheduleTick(next, now);
+        if (!closing && !writing && !engine.hasOutput() && (engine.isDone() || inputShutdown)) {
+            closing = true;
+            getEndPoint().close();
+        }
+        handler.completeCallbacks();
+    }
+
+    /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */
+    private void fill(long now) {
+        if (closing || inputShutdown) {
+            return;
+        }
+        if (input == null) {
+            input = bufferPool.acquire(getInputBufferSize(), false); // heap: the engine parses arrays in place
+        }
+        ByteBuffer buffer = input.getByteBuffer();
+        try {
+            while (!engine.isDone()) {
+                BufferUtil.clear(buffer);
+                int n = getEndPoint().fill(buffer);
+                if (n > 0) {
+                    engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
+                } else if (n == 0) {
+                    releaseInput();
+                    fillInterested();
+                    return;
+                } else {
+                    inputShutdown = true; // the peer will send no more; finish writing, then close
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("fill failed on {}", this, e);
+            }
+            inputShutdown = true;
+        }
+        releaseInput();
+    }
+
+    private void releaseInput() {
+        if (input != null) {
+            input.release();
+            input = null;
+        }
+    }
+
+    /** Starts one gathered write of everything the engine has produced, unless a write is in flight. */
+    private void flush() {
+        if (writing || closing) {
+            return;
+        }
+        ByteBuffer out = engine.beginFlush();
+        if (out == null) {
+            return;
+        }
+        writing = true;
+        getEndPoint().write(writeCallback, out); // may complete inline: writeCallback then only counts itself in
+    }
+
+    /** Keeps one tick scheduled no later than the engine asked for. */
+    private void scheduleTick(long nextMillis, long now) {
+        if (nextMillis == Long.MAX_VALUE || closing) {
+            return;
+        }
+        boolean pending = tick != null && tickAtMillis > now;
+        if (pending && tickAtMillis <= nextMillis) {
+            return; // an earlier tick will come; the engine then says when it wants the next one
+        }
+        if (pending) {
+            tick.cancel();
+        }
+        tickAtMillis = Math.max(nextMillis, now + 1);
+        tick = scheduler.schedule(onTick, tickAtMillis - now, TimeUnit.MILLISECONDS);
+    }
+
+    private static long nowMillis() {
+        return NanoTime.now() / 1_000_000L;
+    }
+
+    // ------------------------------------------------------------------------------------------ exchanges
+
+    /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
+    void dispatch(AmqpExchange exchange) {
+        HttpChannel channel = idleChannels.poll();
+        if (channel == null) {
+            channel = CHANNELS.newHttpChannel(this);
+        }
+        channel.initialize();
+        AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
+        channel.setHttpStream(stream);
+        streams.add(stream);
+        Runnable task;
+        try {
+            task = channel.onRequest(exchange.request);
+        } catch (RuntimeException e) {
+            task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
+        }
+        if (task != null) {
+            execute(task);
+        }
+    }
+
+    /** Any thread: a finished exchange goes back to the engine thread, which sends and settles it. */
+    void complete(AmqpExchange exchange) {
+        completed.offer(exchange);
+        drive();
+    }
+
+    /** Any thread: a stream ended; a channel that completed normally is reused for the next request. */
+    void onStreamEnded(AmqpHttpStream stream, boolean recycled) {
+        streams.remove(stream);
+        if (recycled) {
+            idleChannels.offer(stream.channel());
+        }
+    }
+
+    void execute(Runnable task) {
+        getExecutor().execute(task);
+    }
+
+    /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */
+    public int getActiveRequests() {
+        return streams.size();
+    }
+
+    // ------------------------------------------------------------------------------------------ ConnectionMetaData
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public HttpVersion getHttpVersion() {
+        return HttpVersion.HTTP_1_1; // the version WD06 requests default to (http:request)
+    }
+
+    @Override
+    public String getProtocol() {
+        return AmqpConnectionFactory.PROTOCOL;
+    }
+
+    @Override
+    public boolean isPersistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isSecure() {
+        return getEndPoint().isSecure();
+    }
+
+    @Override
+    public Object removeAttribute(String name) {
+        return attributes.removeAttribute(name);
+    }
+
+    @Override
+    public Object setAttribute(String name, Object attribute) {
+        return attributes.setAttribute(name, attribute);
+    }
+
+    @Override
+    public Object getAttribute(String name) {
+        return attributes.getAttribute(name);
+    }
+
+    @Override
+    public Set<String> getAttributeNameSet() {
+        return attributes.getAttributeNameSet();
+    }
+
+    @Override
+    public void clearAttributes() {
+        attributes.clearAttributes();
+    }
+}

@@ -1,0 +1,113 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.AbstractConnectionFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+
+import java.util.Objects;
+
+/**
+ * A Jetty {@link org.eclipse.jetty.server.ConnectionFactory} for protocol {@code "amqp"}: each accepted connection
+ * becomes an {@link AmqpConnection} that speaks AMQP 1.0 (as the acceptor) and turns request messages into HTTP
+ * requests for the server's handler tree, so servlets, filters, security constraints and request logs serve AMQP
+ * clients unchanged.
+ *
+ * <pre>{@code
+ * ServerConnector amqp = new ServerConnector(server, new AmqpConnectionFactory());
+ * amqp.setPort(5672);
+ * server.addConnector(amqp);
+ * }</pre>
+ *
+ * <p>The {@link EngineConfig} given here is a template shared by every connection: its role is forced to
+ * {@link EngineConfig.Role#ACCEPTOR}, and a {@link PlainAuthenticator} set with
+ * {@link #setPlainAuthenticator(PlainAuthenticator)} is installed in it. Configure it before the server starts; an
+ * engine reads its configuration once, when its connection opens.
+ */
+public class AmqpConnectionFactory extends AbstractConnectionFactory {
+    /** The protocol name Jetty's connector uses to find this factory. */
+    public static final String PROTOCOL = "amqp";
+
+    private final HttpConfiguration httpConfiguration;
+    private final EngineConfig engineConfig;
+    private String serverName = "localhost";
+    private int linkCredit = 100;
+
+    /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
+    public AmqpConnectionFactory() {
+        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true));
+    }
+
+    /**
+     * A factory with the given configurations.
+     *
+     * @param httpConfiguration customizers, header limits and the like, as for Jetty's HTTP connection factories
+     * @param engineConfig the AMQP limits and SASL setup every connection's engine gets
+     */
+    public AmqpConnectionFactory(HttpConfiguration httpConfiguration, EngineConfig engineConfig) {
+        super(PROTOCOL);
+        this.httpConfiguration = Objects.requireNonNull(httpConfiguration, "httpConfiguration");
+        this.engineConfig = Objects.requireNonNull(engineConfig, "engineConfig").role(EngineConfig.Role.ACCEPTOR);
+        installBean(httpConfiguration);
+    }
+
+    /** The HTTP configuration the requests of every connection see. */
+    public HttpConfiguration getHttpConfiguration() {
+        return httpConfiguration;
+    }
+
+    /** The engine configuration template. */
+    public EngineConfig getEngineConfig() {
+        return engineConfig;
+    }
+
+    /**
+     * Checks SASL PLAIN credentials (for example against the server's {@code LoginService}); null stops offering
+     * PLAIN.
+     */
+    public void setPlainAuthenticator(PlainAuthenticator authenticator) {
+        engineConfig.plainAuthenticator(authenticator);
+    }
+
+    /** The authenticator for SASL PLAIN, or null. */
+    public PlainAuthenticator getPlainAuthenticator() {
+        return engineConfig.plainAuthenticator();
+    }
+
+    /**
+     * The host name of requests that name none (no {@code http:host} or {@code host} application property and no
+     * {@code hostname} in the client's open): the last entry of DESIGN.md §3's Host rule.
+     */
+    public String getServerName() {
+        return serverName;
+    }
+
+    public void setServerName(String serverName) {
+        this.serverName = Objects.requireNonNull(serverName, "serverName");
+    }
+
+    /**
+     * How many request messages each receiving link may have in flight (the credit kept open for the client). The
+     * engine never grants more than {@link EngineConfig#maxDeliveriesInFlight()} per connection.
+     */
+    public int getLinkCredit() {
+        return linkCredit;
+    }
+
+    public void setLinkCredit(int linkCredit) {
+        if (linkCredit < 1) {
+            throw new IllegalArgumentException("link credit must be at least 1: " + linkCredit);
+        }
+        this.linkCredit = linkCredit;
+    }
+
+    @Override
+    public Connection newConnection(Connector connector, EndPoint endPoint) {
+        AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
+                serverName, linkCredit);
+        return configure(connection, connector, endPoint);
+    }
+}

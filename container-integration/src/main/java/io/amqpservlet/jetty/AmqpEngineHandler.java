@@ -1,0 +1,200 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.EngineHandler;
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EofException;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+
+/**
+ * The gateway's side of the AMQP engine: keeps credit open on the links clients send requests on, turns each
+ * complete request message into an {@link AmqpExchange} handed to Jetty, and, when an exchange comes back,
+ * sends its response on the reply link and settles the request (DESIGN.md §3 outcomes).
+ *
+ * <p>Every method runs on the connection's engine thread (whoever is running {@link AmqpConnection}'s serialised
+ * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected and
+ * completed by {@link #completeCallbacks()} after the engine work of a pass.
+ */
+final class AmqpEngineHandler implements EngineHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpEngineHandler.class);
+
+    private final AmqpConnection connection;
+    private final AmqpRequestMapper mapper;
+    private final String serverName;
+    private final int linkCredit;
+    private String openHostname;
+    private final ArrayList<Callback> succeeded = new ArrayList<>();
+    private final ArrayList<Callback> failed = new ArrayList<>();
+    private final ArrayList<Throwable> failures = new ArrayList<>();
+
+    AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
+        this.connection = connection;
+        this.mapper = new AmqpRequestMapper(secure);
+        this.serverName = serverName;
+        this.linkCredit = linkCredit;
+    }
+
+    @Override
+    public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+        openHostname = remoteOpen.hostname().isNull() ? null : remoteOpen.hostname().toString();
+        return null;
+    }
+
+    @Override
+    public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
+        if (!link.isSender()) {
+            // The client sends requests on this link: credit is the back-pressure (DESIGN.md §5).
+            link.autoCredit(linkCredit);
+        }
+        return null; // sending links are reply links; the engine has resolved their nodes
+    }
+
+    @Override
+    public void onClosed(Engine engine, ErrorCondition error) {
+        if (error != null && LOG.isDebugEnabled()) {
+            LOG.debug("AMQP connection {} ended: {}", connection, error);
+        }
+    }
+
+    @Override
+    public void onMessage(Link link, Delivery delivery, MessageView message) {
+        AmqpExchange exchange = new AmqpExchange();
+        exchange.delivery = delivery;
+        exchange.deliveryGeneration = delivery.generation();
+        Engine engine = link.session().engine();
+        try {
+            mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
+        } catch (DecodeException | IllegalArgumentException e) {
+            // DESIGN.md §3: a message that cannot produce a response at all (malformed sections, text that is not
+            // UTF-8) is rejected with amqp:decode-error.
+            engine.reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
+            return;
+        }
+        if (exchange.rejectStatus != 0) {
+            answerWithoutServlet(engine, exchange);
+            return;
+        }
+        connection.dispatch(exchange);
+    }
+
+    /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
+    private void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
+        exchange.status = exchange.rejectStatus;
+        if (exchange.wantsResponse()) {
+            HttpFields.Mutable headers = HttpFields.build();
+            headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+            AmqpResponseEncoder encoder = new AmqpResponseEncoder();
+            encoder.begin(exchange.status, headers, exchange.replyTo, exchange.correlationId);
+            encoder.data(ByteBuffer.wrap(exchange.rejectReason.getBytes(StandardCharsets.UTF_8)));
+            encoder.end();
+            exchange.response = encoder.array();
+            exchange.responseOffset = encoder.offset();
+            exchange.responseLength = encoder.length();
+        }
+        exchange.handBack();
+        complete(engine, exchange, false);
+    }
+
+    /**
+     * An exchange came back from Jetty: sends its response on the reply link and settles the request delivery
+     * (accepted once its response is on its way), or for a one-way request settles it by status.
+     */
+    void complete(Engine engine, AmqpExchange exchange, boolean transportClosing) {
+        Delivery request = liveDelivery(exchange);
+        if (exchange.failure != null) {
+            if (request != null) {
+                engine.modified(request, true, false); // no response was produced: the client may retry
+            }
+            return;
+        }
+        Callback callback = exchange.takeCallback();
+        if (!exchange.wantsResponse()) {
+            if (request != null) {
+                OneWayOutcome.settle(engine, request, exchange.status);
+            }
+            succeeded.add(callback);
+            return;
+        }
+        if (transportClosing || engine.isDone() || !engine.isOpen()) {
+            fail(callback, new EofException("the AMQP connection closed before the response was sent"));
+            return;
+        }
+        byte[] replyTo = exchange.replyTo;
+        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        if (replies == null) {
+            String address = new String(replyTo, StandardCharsets.UTF_8);
+            if (request != null) {
+                engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                        + " is not a reply node on this connection");
+            }
+            fail(callback, new IOException("no reply link for reply-to " + address));
+            return;
+        }
+        Delivery sent;
+        try {
+            sent = replies.send(exchange.response, exchange.responseOffset, exchange.responseLength, false);
+        } catch (IllegalArgumentException tooLarge) {
+            if (request != null) {
+                engine.modified(request, true, true); // the response exceeds the client's max-message-size
+            }
+            fail(callback, tooLarge);
+            return;
+        }
+        if (sent == null) {
+            // The reply link's buffer is full (the client grants no credit): overload, so released (DESIGN.md §3).
+            if (request != null) {
+                engine.release(request);
+            }
+            fail(callback, new IOException("the reply link to " + new String(replyTo, StandardCharsets.UTF_8)
+                    + " buffers too many responses"));
+            return;
+        }
+        if (request != null) {
+            engine.accept(request); // 404 and 500 are responses too: the request was processed
+        }
+        succeeded.add(callback);
+    }
+
+    /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
+    private static Delivery liveDelivery(AmqpExchange exchange) {
+        Delivery d = exchange.delivery;
+        return d.link() != null && d.generation() == exchange.deliveryGeneration ? d : null;
+    }
+
+    private void fail(Callback callback, Throwable failure) {
+        failed.add(callback);
+        failures.add(failure);
+    }
+
+    /** Completes the callbacks collected during the pass, outside any engine call. */
+    void completeCallbacks() {
+        int n = succeeded.size();
+        for (int i = 0; i < n; i++) {
+            succeeded.get(i).succeeded();
+        }
+        succeeded.clear();
+        n = failed.size();
+        for (int i = 0; i < n; i++) {
+            failed.get(i).failed(failures.get(i));
+        }
+        failed.clear();
+        failures.clear();
+    }
+}

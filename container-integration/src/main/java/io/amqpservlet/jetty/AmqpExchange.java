@@ -1,0 +1,75 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.protocol.types.messaging.MessageId;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.util.Callback;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One request message and its answer, seen from the AMQP side: what the connection needs to route the response
+ * (reply-to, correlation id) and to settle the request delivery, plus the response once it is complete.
+ *
+ * <p>Threads: the engine thread fills the request half ({@link AmqpRequestMapper}) before the exchange is handed
+ * to Jetty; the servlet side then fills the response half and hands the exchange back through the connection's
+ * queue ({@link AmqpConnection#complete(AmqpExchange)}), which orders those writes before the engine thread reads
+ * them. The delivery and link are touched only on the engine thread.
+ */
+final class AmqpExchange {
+    // ---------------------------------------------------------------- request (engine thread, before dispatch)
+    /** The request delivery; compare {@link #deliveryGeneration} before use, deliveries are pooled. */
+    Delivery delivery;
+    int deliveryGeneration;
+    /** The request's reply-to address (UTF-8), or null for a one-way request. */
+    byte[] replyTo;
+    /** The request's correlation-id, else its message-id, with its AMQP type (WD06 §4); null kind when neither. */
+    final MessageId correlationId = new MessageId();
+    MetaData.Request request;
+    byte[] body;
+    /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
+    int rejectStatus;
+    String rejectReason;
+
+    // ---------------------------------------------------------------- response (servlet side, then engine thread)
+    /** The HTTP status the response carried, or 0 when the exchange failed without one. */
+    int status;
+    /** The encoded response message, {@code [responseOffset, responseOffset + responseLength)}; null when one-way. */
+    byte[] response;
+    int responseOffset;
+    int responseLength;
+    /** The last send's callback: completed on the engine thread once the response is on its way, or failed. */
+    private final AtomicReference<Callback> callback = new AtomicReference<>();
+    /** Why the exchange ended without a response (the stream failed), or null. */
+    Throwable failure;
+    private final AtomicBoolean handedBack = new AtomicBoolean();
+
+    void callback(Callback value) {
+        callback.set(value);
+    }
+
+    /**
+     * Takes the last send's callback, once: the engine thread takes it to complete it, a cancelled send takes it
+     * to fail it, whichever comes first. {@link Callback#NOOP} when there is none (any more).
+     */
+    Callback takeCallback() {
+        Callback c = callback.getAndSet(null);
+        return c == null ? Callback.NOOP : c;
+    }
+
+    /** Whether this message asked for a response (has a reply-to). */
+    boolean wantsResponse() {
+        return replyTo != null;
+    }
+
+    /** Marks the exchange as handed back to the engine thread; true only the first time. */
+    boolean handBack() {
+        return handedBack.compareAndSet(false, true);
+    }
+
+    /** Whether the exchange was handed back (response or failure). */
+    boolean isHandedBack() {
+        return handedBack.get();
+    }
+}

@@ -1,0 +1,195 @@
+package io.amqpservlet.jetty;
+
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.HttpChannel;
+import org.eclipse.jetty.server.HttpStream;
+import org.eclipse.jetty.util.Callback;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Jetty's view of one AMQP request/response exchange: the {@link HttpStream} under an {@link HttpChannel}, as
+ * HTTP/2's stream is one of many on its connection.
+ *
+ * <p>Request content: the engine has assembled the whole message, so the body is one last
+ * {@link Content.Chunk}, always available; {@link #demand()} only has to say so. Response: each
+ * {@link #send} appends to an AMQP message being encoded on the calling (servlet) thread (properties and
+ * application-properties on commit, a data section per content buffer); the last send hands the finished exchange
+ * to the connection, whose engine thread sends it on the reply link and settles the request. One-way requests (no
+ * reply-to) encode nothing: only the status matters, for the outcome.
+ *
+ * <p>Jetty calls the methods of one stream one at a time (its channel serialises them), but not always on the same
+ * thread, so the little mutable state is guarded by the stream's monitor or published through the exchange queue.
+ */
+final class AmqpHttpStream implements HttpStream {
+    private final AmqpConnection connection;
+    private final HttpChannel channel;
+    private final AmqpExchange exchange;
+    private final String id;
+    private Content.Chunk chunk;
+    private MetaData.Response response;
+    private AmqpResponseEncoder encoder;
+    private volatile boolean committed;
+    private volatile long idleTimeoutMillis;
+
+    AmqpHttpStream(AmqpConnection connection, HttpChannel channel, AmqpExchange exchange, String id) {
+        this.connection = connection;
+        this.channel = channel;
+        this.exchange = exchange;
+        this.id = id;
+        byte[] body = exchange.body;
+        this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
+    }
+
+    HttpChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public synchronized Content.Chunk read() {
+        Content.Chunk c = chunk;
+        chunk = Content.Chunk.next(c);
+        return c;
+    }
+
+    @Override
+    public void demand() {
+        // The whole body is already here: content is always available. Run the demand callback on the executor
+        // rather than here, so a reader that demands from its callback does not recurse.
+        Runnable task = channel.onContentAvailable();
+        if (task != null) {
+            connection.execute(task);
+        }
+    }
+
+    @Override
+    public void prepareResponse(HttpFields.Mutable headers) {
+        // Nothing protocol-specific: AMQP has no connection-level headers.
+    }
+
+    @Override
+    public void send(MetaData.Request request, MetaData.Response response, boolean last, ByteBuffer content,
+                     Callback callback) {
+        boolean wantsResponse = exchange.wantsResponse();
+        synchronized (this) {
+            if (response != null) {
+                if (HttpStatus.isInterim(response.getStatus())) {
+                    // 1xx (100-continue, 103 hints) have no AMQP form: the client already sent the whole body.
+                    callback.succeeded();
+                    return;
+                }
+                this.response = response;
+                committed = true;
+                if (wantsResponse) {
+                    encoder = new AmqpResponseEncoder();
+                    encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
+                            exchange.correlationId);
+                }
+            }
+            if (this.response == null) {
+                callback.failed(new IllegalStateException("content sent before the response was committed"));
+                return;
+            }
+            if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
+                encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
+            }
+            if (content != null) {
+                content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
+            }
+            if (!last) {
+                callback.succeeded();
+                return;
+            }
+            exchange.status = this.response.getStatus();
+            if (encoder != null) {
+                encoder.end();
+                exchange.response = encoder.array();
+                exchange.responseOffset = encoder.offset();
+                exchange.responseLength = encoder.length();
+                encoder = null;
+            }
+            exchange.callback(callback);
+        }
+        if (!exchange.handBack()) {
+            callback.failed(new IllegalStateException("the exchange already ended"));
+            return;
+        }
+        connection.complete(exchange);
+    }
+
+    /**
+     * Jetty gave up on the response (a failure or timeout while the last send waits for the engine thread): fails
+     * that send's callback and {@code appCallback}. If the engine thread already took the callback, the response is
+     * on its way and only {@code appCallback} fails.
+     */
+    @Override
+    public Runnable cancelSend(Throwable cause, Callback appCallback) {
+        Callback inFlight = exchange.takeCallback();
+        return () -> Callback.combine(inFlight, appCallback).failed(cause);
+    }
+
+    @Override
+    public long getIdleTimeout() {
+        return idleTimeoutMillis;
+    }
+
+    @Override
+    public void setIdleTimeout(long idleTimeoutMs) {
+        // AMQP's idle timeout is per connection and the engine enforces it; the value is kept for Jetty's asking.
+        this.idleTimeoutMillis = idleTimeoutMs;
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return committed;
+    }
+
+    @Override
+    public Throwable consumeAvailable() {
+        Throwable result = HttpStream.consumeAvailable(this, channel.getConnectionMetaData().getHttpConfiguration());
+        if (result != null) {
+            synchronized (this) {
+                if (chunk != null) {
+                    chunk.release();
+                }
+                chunk = Content.Chunk.from(result, true);
+            }
+        }
+        return result;
+    }
+
+    /** The exchange completed: the response (or one-way status) is with the connection. */
+    @Override
+    public void succeeded() {
+        channel.recycle();
+        connection.onStreamEnded(this, true);
+    }
+
+    /**
+     * The exchange failed without a complete response (the handler failed after committing, or the response could
+     * not be sent): the request is settled as modified with delivery-failed, so the client may retry.
+     */
+    @Override
+    public void failed(Throwable x) {
+        if (exchange.handBack()) {
+            exchange.failure = x;
+            connection.complete(exchange);
+        }
+        connection.onStreamEnded(this, false);
+    }
+
+    @Override
+    public String toString() {
+        return "AmqpHttpStream[" + id + (committed ? ", committed" : "") + "]";
+    }
+}

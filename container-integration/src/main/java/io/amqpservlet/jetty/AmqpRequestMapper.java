@@ -1,0 +1,306 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.AmqpType;
+import io.amqpservlet.protocol.message.MapCursor;
+import io.amqpservlet.protocol.message.MessageSection;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.text.KnownStrings;
+import io.amqpservlet.protocol.text.PercentEncoder;
+import io.amqpservlet.protocol.text.Utf8;
+import io.amqpservlet.protocol.types.MutableBytes;
+import org.eclipse.jetty.http.HostPortHttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+
+import java.util.Arrays;
+
+/**
+ * Turns a request message into an HTTP request, following the projected mode of OASIS "HTTP Semantics and Content
+ * over AMQP" WD06 as DESIGN.md §3 states it: method from {@code subject}, target from {@code to} (else the link's
+ * target address), Host from {@code http:host}/{@code host}/the open's hostname/the server name, headers from
+ * application-properties, content type and coding from properties, body from the data sections (or an amqp-value
+ * string or binary).
+ *
+ * <p>A message that is a valid AMQP message but not a valid HTTP request is not rejected: the mapper sets
+ * {@link AmqpExchange#rejectStatus} (400, or 415 for a body it cannot read) and the connection answers with that
+ * status, as an HTTP server answers a bad request line. Malformed AMQP ({@code DecodeException}) propagates, for
+ * the caller to reject with {@code amqp:decode-error}.
+ *
+ * <p>One instance per connection, used only on its engine thread: the reader, cursor and byte holders are reused.
+ */
+final class AmqpRequestMapper {
+    private static final byte[] NO_BODY = new byte[0];
+    private static final String TEXT_UTF8 = "text/plain;charset=utf-8";
+
+    private final MutableBytes scratch = new MutableBytes();
+    private final MapCursor properties = new MapCursor();
+    private final AmqpReader reader = new AmqpReader();
+    private final String scheme;
+
+    AmqpRequestMapper(boolean secure) {
+        this.scheme = secure ? "https" : "http";
+    }
+
+    /**
+     * Fills the request half of {@code into} from {@code message}, received on {@code link}.
+     *
+     * @param openHostname the hostname of the client's open, or null
+     * @param serverName the configured name for requests that carry none
+     */
+    void map(MessageView message, Link link, String openHostname, String serverName, long beginNanoTime,
+             AmqpExchange into) {
+        // Routing fields first: even a request we answer with 400 is answered on its reply-to.
+        if (message.replyTo(scratch) && scratch.length() > 0) {
+            into.replyTo = Arrays.copyOf(scratch.array(), scratch.length());
+        }
+        if (!message.correlationId(into.correlationId)) {
+            message.messageId(into.correlationId); // WD06: the response correlates to the message-id instead
+        }
+
+        String method = method(message);
+        if (method == null) {
+            reject(into, HttpStatus.BAD_REQUEST_400, "the request message has no subject (the HTTP method) or it is not a token");
+            return;
+        }
+        String target = target(message, link);
+        if (target == null) {
+            reject(into, HttpStatus.BAD_REQUEST_400, "the request message has no to and its link no target address");
+            return;
+        }
+
+        HttpFields.Mutable fields = HttpFields.build();
+        String host = host(message, openHostname, serverName);
+        HostPortHttpField authority;
+        try {
+            authority = new HostPortHttpField(host);
+        } catch (IllegalArgumentException e) {
+            reject(into, HttpStatus.BAD_REQUEST_400, "invalid host " + host);
+            return;
+        }
+        fields.add(authority);
+        String badHeader = headers(message, fields);
+        if (badHeader != null) {
+            reject(into, HttpStatus.BAD_REQUEST_400, badHeader);
+            return;
+        }
+        String contentType = null;
+        if (message.contentType(scratch) && scratch.length() > 0) {
+            contentType = text(scratch);
+            fields.put(HttpHeader.CONTENT_TYPE, contentType);
+        }
+        if (message.contentEncoding(scratch) && scratch.length() > 0) {
+            fields.put(HttpHeader.CONTENT_ENCODING, text(scratch));
+        }
+
+        byte[] body = body(message);
+        if (body == null) {
+            reject(into, HttpStatus.UNSUPPORTED_MEDIA_TYPE_415,
+                    "the request body must be data sections or an amqp-value holding a string or binary");
+            return;
+        }
+        if (contentType == null && message.body().kind() == MessageSection.AMQP_VALUE
+                && reader.type() == AmqpType.STRING) {
+            fields.put(HttpHeader.CONTENT_TYPE, TEXT_UTF8);
+        }
+        if (body.length > 0) {
+            fields.put(HttpHeader.CONTENT_LENGTH, Integer.toString(body.length));
+        }
+        try {
+            into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, HttpVersion.HTTP_1_1,
+                    fields, body.length);
+        } catch (IllegalArgumentException e) {
+            reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
+            return;
+        }
+        into.body = body;
+    }
+
+    private static void reject(AmqpExchange into, int status, String reason) {
+        into.rejectStatus = status;
+        into.rejectReason = reason;
+    }
+
+    /** The subject as an HTTP method, or null when absent or not an RFC 9110 token. */
+    private String method(MessageView message) {
+        if (!message.subject(scratch) || scratch.length() == 0) {
+            return null;
+        }
+        byte[] b = scratch.array();
+        for (int i = 0; i < scratch.length(); i++) {
+            if (!HeaderSyntax.isTokenChar(b[i])) {
+                return null;
+            }
+        }
+        return KnownStrings.CACHE.get(b, 0, scratch.length());
+    }
+
+    /**
+     * The request-target: {@code to}, else the link's target address; any {@code amqp://host:port} prefix dropped,
+     * then percent-encoded where a URI forbids the character (WD06 §3.1: addresses are not URI-encoded on the wire),
+     * keeping valid escapes. An address without a leading slash (a plain node name) gets one.
+     */
+    private String target(MessageView message, Link link) {
+        String address;
+        if (message.to(scratch) && scratch.length() > 0) {
+            address = text(scratch);
+        } else {
+            MutableBytes linkAddress = link.target().address();
+            if (linkAddress.isNull() || linkAddress.length() == 0) {
+                return null;
+            }
+            address = text(linkAddress);
+        }
+        address = stripAmqpAuthority(address);
+        if (address.isEmpty() || address.charAt(0) != '/') {
+            address = "/" + address;
+        }
+        return PercentEncoder.REQUEST_TARGET.encode(address);
+    }
+
+    /** {@code amqp://host:5672/path?q} and {@code amqps://...} become {@code /path?q}; anything else is unchanged. */
+    static String stripAmqpAuthority(String address) {
+        int authority;
+        if (address.regionMatches(true, 0, "amqp://", 0, 7)) {
+            authority = 7;
+        } else if (address.regionMatches(true, 0, "amqps://", 0, 8)) {
+            authority = 8;
+        } else {
+            return address;
+        }
+        for (int i = authority; i < address.length(); i++) {
+            char c = address.charAt(i);
+            if (c == '/' || c == '?') {
+                return c == '/' ? address.substring(i) : "/" + address.substring(i);
+            }
+        }
+        return "/";
+    }
+
+    private String host(MessageView message, String openHostname, String serverName) {
+        if (message.applicationProperty("http:host", scratch) && scratch.length() > 0) {
+            return text(scratch);
+        }
+        if (message.applicationProperty("host", scratch) && scratch.length() > 0) {
+            return text(scratch);
+        }
+        if (openHostname != null && !openHostname.isEmpty()) {
+            return openHostname;
+        }
+        return serverName;
+    }
+
+    /**
+     * Copies the application-properties that are headers into {@code fields}: text keys not starting with
+     * {@code http:} or {@code :}, names lowercased, scalar values in their text form. Fields the connector derives
+     * itself (host, content-length, transfer-encoding) are skipped. Returns a reason when a name or value could
+     * not be an HTTP field (so it could be used to inject one downstream), else null.
+     */
+    private String headers(MessageView message, HttpFields.Mutable fields) {
+        if (!message.openApplicationProperties(properties)) {
+            return null;
+        }
+        while (properties.next()) {
+            if (!properties.isStringKey() && !properties.isSymbolKey()) {
+                continue; // AMQP 1.0 §3.2.5: keys are strings; anything else is not a header
+            }
+            byte[] kb = properties.keyBytes();
+            int ko = properties.keyOffset();
+            int kl = properties.keyLength();
+            if (kl == 0 || kb[ko] == ':' || startsWithHttpColon(kb, ko, kl)) {
+                continue;
+            }
+            for (int i = ko; i < ko + kl; i++) {
+                if (!HeaderSyntax.isTokenChar(kb[i])) {
+                    return "application-property " + Utf8.decode(kb, ko, kl) + " is not an HTTP field name";
+                }
+            }
+            String name = KnownStrings.CACHE.getLowerCase(kb, ko, kl);
+            if ("host".equals(name) || "content-length".equals(name) || "transfer-encoding".equals(name)) {
+                continue;
+            }
+            String value = scalarText(properties.value());
+            if (value == null) {
+                continue;
+            }
+            if (!HeaderSyntax.isFieldValue(value)) {
+                return "application-property " + name + " holds a control character";
+            }
+            fields.add(name, value);
+        }
+        return null;
+    }
+
+    private static boolean startsWithHttpColon(byte[] b, int offset, int length) {
+        return length >= 5 && (b[offset] | 0x20) == 'h' && (b[offset + 1] | 0x20) == 't'
+                && (b[offset + 2] | 0x20) == 't' && (b[offset + 3] | 0x20) == 'p' && b[offset + 4] == ':';
+    }
+
+    /** A string, symbol or scalar as text; null for null, binary and compound values (not headers). */
+    private static String scalarText(AmqpReader value) {
+        switch (value.type()) {
+            case STRING:
+            case SYMBOL:
+                return value.getString();
+            case BOOLEAN:
+                return value.getBoolean() ? "true" : "false";
+            case UBYTE:
+            case USHORT:
+            case UINT:
+            case BYTE:
+            case SHORT:
+            case INT:
+            case LONG:
+            case TIMESTAMP:
+                return Long.toString(value.type() == AmqpType.TIMESTAMP ? value.getTimestamp() : value.getLong());
+            case ULONG:
+                return Long.toUnsignedString(value.getLong());
+            case FLOAT:
+                return Float.toString(value.getFloat());
+            case DOUBLE:
+                return Double.toString(value.getDouble());
+            case UUID:
+                return value.getUuid().toString();
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * The body bytes: data sections concatenated, an amqp-value string's UTF-8 or binary's bytes, empty without a
+     * body; null for any other body (amqp-sequence, other amqp-value types). Leaves {@link #reader} on the
+     * amqp-value when there is one.
+     */
+    private byte[] body(MessageView message) {
+        MessageSection kind = message.body().kind();
+        if (kind == null) {
+            return NO_BODY;
+        }
+        if (kind == MessageSection.DATA) {
+            long length = message.body().dataLength();
+            byte[] body = new byte[(int) length]; // bounded by the engine's max message size
+            message.body().copyData(body, 0);
+            return body;
+        }
+        if (kind == MessageSection.AMQP_VALUE) {
+            message.positionOnAmqpValue(reader);
+            AmqpType type = reader.type();
+            if (type == AmqpType.STRING) {
+                reader.getString(); // validates the UTF-8; the body is the encoded bytes as they are
+                return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
+            }
+            if (type == AmqpType.BINARY) {
+                return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
+            }
+        }
+        return null;
+    }
+
+    private static String text(MutableBytes bytes) {
+        return KnownStrings.CACHE.get(bytes.array(), 0, bytes.length());
+    }
+}

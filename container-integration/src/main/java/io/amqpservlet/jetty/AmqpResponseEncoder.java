@@ -1,0 +1,152 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.message.MessageWriter;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.MessageId;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Encodes an HTTP response as an AMQP response message (WD06 projected mode, DESIGN.md §3): {@code subject} the
+ * status digits, {@code to} the request's reply-to, {@code correlation-id} the request's correlation-id or
+ * message-id with its AMQP type, content type and coding in properties, {@code http:response} = "1.1" and the other
+ * headers as lowercase application-properties (repeated values joined with ", ", {@code set-cookie} with "\n"
+ * because cookies may contain commas), then one data section per content buffer, or one empty data section for an
+ * empty body.
+ *
+ * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
+ * costs the connection nothing. One encoder per response; it owns the bytes until the engine copies them.
+ */
+final class AmqpResponseEncoder {
+    private static final byte[] NO_BYTES = new byte[0];
+
+    private final AmqpWriter writer = new AmqpWriter(512);
+    private final MessageWriter message = new MessageWriter();
+    private boolean bodyWritten;
+
+    /** Writes properties and application-properties; body sections follow with {@link #data(ByteBuffer)}. */
+    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId) {
+        writer.clear();
+        message.wrap(writer);
+        bodyWritten = false;
+        message.startProperties().to(new MutableBytes().set(replyTo, 0, replyTo.length)).subject(statusText(status));
+        if (!correlationId.isNull()) {
+            message.correlationId(correlationId);
+        }
+        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
+        if (contentType != null) {
+            message.contentType(contentType);
+        }
+        String contentEncoding = headers.get(HttpHeader.CONTENT_ENCODING);
+        if (contentEncoding != null) {
+            message.contentEncoding(contentEncoding);
+        }
+        message.endProperties();
+
+        message.startApplicationProperties().put("http:response", "1.1");
+        int n = headers.size();
+        for (int i = 0; i < n; i++) {
+            HttpField field = headers.getField(i);
+            if (isCarriedElsewhere(field) || seenBefore(headers, i)) {
+                continue;
+            }
+            String name = field.getLowerCaseName();
+            message.put(name, joinedValues(headers, i, "set-cookie".equals(name) ? "\n" : ", "));
+        }
+        message.endApplicationProperties();
+    }
+
+    /**
+     * Adds a data section with the remaining bytes of {@code content} and consumes them (a transport that wrote a
+     * buffer leaves it empty; Jetty's response buffers rely on that); nothing when empty.
+     */
+    void data(ByteBuffer content) {
+        if (content != null && content.hasRemaining()) {
+            message.data(content);
+            content.position(content.limit());
+            bodyWritten = true;
+        }
+    }
+
+    /** Finishes the message, adding the empty data section an empty body needs (AMQP 1.0 §3.2: a body is required). */
+    void end() {
+        if (!bodyWritten) {
+            message.data(NO_BYTES, 0, 0);
+        }
+        message.end();
+    }
+
+    byte[] array() {
+        return writer.array();
+    }
+
+    int offset() {
+        return writer.start();
+    }
+
+    int length() {
+        return writer.length();
+    }
+
+    private static String statusText(int status) {
+        return Integer.toString(status);
+    }
+
+    /** Properties carry these, or they describe HTTP/1 framing that has no meaning on an AMQP link. */
+    private static boolean isCarriedElsewhere(HttpField field) {
+        HttpHeader h = field.getHeader();
+        if (h == null) {
+            return "proxy-connection".equalsIgnoreCase(field.getName());
+        }
+        switch (h) {
+            case CONTENT_TYPE:
+            case CONTENT_ENCODING:
+            case CONNECTION:
+            case KEEP_ALIVE:
+            case TRANSFER_ENCODING:
+            case UPGRADE:
+            case TE:
+            case TRAILER:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static boolean seenBefore(HttpFields headers, int index) {
+        String name = headers.getField(index).getName();
+        for (int i = 0; i < index; i++) {
+            if (headers.getField(i).getName().equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String joinedValues(HttpFields headers, int first, String separator) {
+        HttpField field = headers.getField(first);
+        String value = field.getValue() == null ? "" : field.getValue();
+        String name = field.getName();
+        StringBuilder joined = null;
+        int n = headers.size();
+        for (int i = first + 1; i < n; i++) {
+            HttpField other = headers.getField(i);
+            if (other.getName().equalsIgnoreCase(name)) {
+                if (joined == null) {
+                    joined = new StringBuilder(value);
+                }
+                joined.append(separator).append(other.getValue() == null ? "" : other.getValue());
+            }
+        }
+        return joined == null ? value : joined.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "AmqpResponseEncoder[" + writer.length() + " bytes" + (bodyWritten ? "]" : ", no body yet]");
+    }
+}

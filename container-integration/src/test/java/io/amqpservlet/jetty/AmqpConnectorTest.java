@@ -1,0 +1,354 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.jetty.AmqpSocketClient.Outcome;
+import io.amqpservlet.jetty.AmqpSocketClient.Response;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.message.MessageWriter;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.messaging.MessageId;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The connector end to end: a real Jetty {@link Server} with a {@link ServerConnector} speaking AMQP on a loopback
+ * port, a servlet context, and our initiator engine as the client over a real socket.
+ */
+@Timeout(60)
+class AmqpConnectorTest {
+    private Server server;
+    private int port;
+    private final TestServlets.Echo echo = new TestServlets.Echo();
+    private final TestServlets.Barrier barrier = new TestServlets.Barrier(20);
+
+    @BeforeEach
+    void startServer() throws Exception {
+        QueuedThreadPool threads = new QueuedThreadPool(64, 8);
+        threads.setName("amqp-test");
+        server = new Server(threads);
+        try {
+            ServerConnector connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory());
+            connector.setHost("127.0.0.1");
+            connector.setPort(0);
+            server.addConnector(connector);
+            ServletContextHandler context = new ServletContextHandler();
+            context.setContextPath("/");
+            context.addServlet(new ServletHolder(echo), "/echo/*");
+            context.addServlet(new ServletHolder(new TestServlets.Throwing()), "/boom");
+            context.addServlet(new ServletHolder(barrier), "/barrier");
+            context.addServlet(new ServletHolder(new TestServlets.TwoFlushes()), "/flushes");
+            ServletHolder async = new ServletHolder(new TestServlets.Async());
+            async.setAsyncSupported(true);
+            context.addServlet(async, "/async");
+            server.setHandler(context);
+            server.start();
+            port = connector.getLocalPort();
+        } catch (Exception | Error e) {
+            server.stop();
+            throw e;
+        }
+    }
+
+    @AfterEach
+    void stopServer() throws Exception {
+        server.stop();
+    }
+
+    /** Waits until every exchange on the server's AMQP connections has ended (streams are not leaked). */
+    private void awaitNoActiveRequests() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (EndPoint endPoint : ((ServerConnector) server.getConnectors()[0]).getConnectedEndPoints()) {
+            AmqpConnection connection = (AmqpConnection) endPoint.getConnection();
+            while (connection.getActiveRequests() != 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(connection.getActiveRequests() + " requests still active");
+                }
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /** A request message; a null method omits the subject, a null replyTo makes it one-way. */
+    private static AmqpWriter request(String method, String to, String replyTo, String messageId,
+                                      Map<String, String> headers, String contentType, byte[] body) {
+        AmqpWriter w = new AmqpWriter();
+        MessageWriter m = new MessageWriter().wrap(w).startProperties();
+        if (messageId != null) {
+            m.messageId(messageId);
+        }
+        if (to != null) {
+            m.to(to);
+        }
+        if (method != null) {
+            m.subject(method);
+        }
+        if (replyTo != null) {
+            m.replyTo(replyTo);
+        }
+        if (contentType != null) {
+            m.contentType(contentType);
+        }
+        m.endProperties();
+        if (!headers.isEmpty()) {
+            m.startApplicationProperties();
+            for (Map.Entry<String, String> e : headers.entrySet()) {
+                m.put(e.getKey(), e.getValue());
+            }
+            m.endApplicationProperties();
+        }
+        if (body != null) {
+            m.data(body, 0, body.length);
+        }
+        m.end();
+        return w;
+    }
+
+    @Test
+    void getRoundTripsMethodPathHeadersAndMessageIdAsCorrelationId() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request("GET", "/echo/items?color=blue", client.replyAddress(), "m-1",
+                    Map.of("X-Trace", "abc", "x-lower", "v", "http:request", "1.1"), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals(client.replyAddress(), r.to);
+            assertEquals(MessageId.Kind.STRING, r.correlationId.kind());
+            assertEquals("m-1", r.correlationId.toString());
+            assertEquals("1.1", r.properties.get("http:response"));
+            assertEquals("GET", r.properties.get("x-echo-method"));
+            assertEquals("/echo/items", r.properties.get("x-echo-path"));
+            assertEquals("color=blue", r.properties.get("x-echo-query"));
+            assertEquals("amqp.test", r.properties.get("x-echo-host"), "Host comes from the open's hostname");
+            assertEquals("abc", r.properties.get("x-trace"), "header names arrive lowercased");
+            assertEquals("v", r.properties.get("x-lower"));
+            assertNull(r.properties.get("http:request"), "http: keys are not headers");
+            assertEquals(0, r.body.length);
+            assertEquals(1, r.dataSections, "an empty body is one empty data section");
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+        }
+    }
+
+    @Test
+    void postEchoesBodyAndKeepsTheCorrelationIdType() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            byte[] body = "{\"n\":42,\"text\":\"h\u00e9llo\"}".getBytes(StandardCharsets.UTF_8);
+            AmqpWriter w = new AmqpWriter();
+            new MessageWriter().wrap(w).startProperties().messageId("ignored-when-correlation-id-is-set")
+                    .to("/echo/orders").subject("POST").replyTo(client.replyAddress())
+                    .correlationId(new MessageId().setULong(42)).contentType("application/json").endProperties()
+                    .startApplicationProperties().put("x-request-id", "r-7").put("host", "orders.example")
+                    .endApplicationProperties()
+                    .data(body, 0, 10).data(body, 10, body.length - 10).end();
+            Outcome outcome = client.send(w);
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals(MessageId.Kind.ULONG, r.correlationId.kind(), "the correlation-id keeps its AMQP type");
+            assertEquals(42, r.correlationId.ulongValue());
+            assertArrayEquals(body, r.body, "data sections are concatenated into the request body");
+            assertEquals("application/json", r.contentType);
+            assertEquals("POST", r.properties.get("x-echo-method"));
+            assertEquals("r-7", r.properties.get("x-request-id"));
+            assertEquals("orders.example", r.properties.get("x-echo-host"), "the host application property wins");
+            assertNull(r.properties.get("content-type"), "content-type travels in properties only");
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+        }
+    }
+
+    @Test
+    void unknownPathIsAnOrdinary404Response() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request("GET", "/nothing-here", client.replyAddress(), "m-404",
+                    Map.of(), null, null));
+            client.awaitResponses(1);
+            assertEquals("404", client.responses.get(0).subject);
+            assertEquals("m-404", client.responses.get(0).correlationId.toString());
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind, "a 404 is a response, not a rejection");
+        }
+    }
+
+    @Test
+    void throwingServletGives500Response() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request("GET", "/boom", client.replyAddress(), "m-500", Map.of(), null, null));
+            client.awaitResponses(1);
+            assertEquals("500", client.responses.get(0).subject);
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+        }
+    }
+
+    @Test
+    void requestWithoutSubjectGets400WithoutReachingTheServlet() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request(null, "/echo/x", client.replyAddress(), "m-400", Map.of(), null,
+                    "body".getBytes(StandardCharsets.UTF_8)));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("400", r.subject);
+            assertEquals("m-400", r.correlationId.toString());
+            assertTrue(r.bodyText().contains("subject"), r.bodyText());
+            assertEquals(0, echo.calls.get());
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+        }
+    }
+
+    @Test
+    void oneWayRequestsReportTheStatusAsTheirOutcome() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome ok = client.send(request("POST", "/echo/event", null, "a", Map.of(), null, new byte[] {1, 2}));
+            Outcome missing = client.send(request("GET", "/missing", null, "b", Map.of(), null, null));
+            Outcome failing = client.send(request("POST", "/boom", null, "c", Map.of(), null, null));
+            Outcome noMethod = client.send(request(null, "/echo/event", null, "d", Map.of(), null, null));
+            client.pumpUntil(() -> ok.settled && missing.settled && failing.settled && noMethod.settled,
+                    "four outcomes");
+            assertEquals(DeliveryState.ACCEPTED, ok.kind, ok.toString());
+            assertEquals(DeliveryState.REJECTED, missing.kind, missing.toString());
+            assertEquals("amqp:not-found", missing.condition);
+            assertTrue(missing.description.startsWith("404"), missing.description);
+            assertEquals(DeliveryState.MODIFIED, failing.kind, failing.toString());
+            assertTrue(failing.deliveryFailed, "a 5xx lets the client retry");
+            assertEquals(DeliveryState.REJECTED, noMethod.kind, noMethod.toString());
+            assertTrue(noMethod.description.startsWith("400"), noMethod.description);
+            assertEquals(0, client.responses.size(), "one-way requests get no response message");
+            assertEquals(1, echo.calls.get());
+        }
+    }
+
+    @Test
+    void twentyRequestsAreInFlightAtOnceOnOneConnection() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Set<String> expected = new HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                String id = "req-" + i;
+                expected.add(id);
+                client.send(request("GET", "/barrier", client.replyAddress(), id, Map.of("x-request", id), null, null));
+            }
+            client.awaitResponses(20);
+            Set<String> correlated = new HashSet<>();
+            for (Response r : client.responses) {
+                assertEquals("200", r.subject, r.toString());
+                assertEquals(r.correlationId.toString(), r.properties.get("x-request"));
+                correlated.add(r.correlationId.toString());
+            }
+            assertEquals(expected, correlated);
+            awaitNoActiveRequests();
+        }
+    }
+
+    @Test
+    void preSettledRequestStillGetsItsResponse() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/fire", client.replyAddress(), "s-1", Map.of(), null, null), true);
+            client.send(request("GET", "/echo/fire", client.replyAddress(), "s-2", Map.of(), null, null), true);
+            client.awaitResponses(2);
+            assertEquals("200", client.responses.get(0).subject);
+            assertEquals("200", client.responses.get(1).subject);
+        }
+    }
+
+    @Test
+    void headerValueWithLineBreakIs400() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/x", client.replyAddress(), "h", Map.of("x-evil", "a\r\nset-cookie: b"),
+                    null, null));
+            client.awaitResponses(1);
+            assertEquals("400", client.responses.get(0).subject);
+            assertEquals(0, echo.calls.get());
+        }
+    }
+
+    @Test
+    void amqpSequenceBodyIs415() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            AmqpWriter w = new AmqpWriter();
+            MessageWriter m = new MessageWriter().wrap(w).startProperties().messageId("q").to("/echo/x").subject("POST")
+                    .replyTo(client.replyAddress()).endProperties().startAmqpSequence();
+            m.writer().writeInt(1);
+            m.endAmqpSequence().end();
+            client.send(w);
+            client.awaitResponses(1);
+            assertEquals("415", client.responses.get(0).subject);
+            assertEquals(0, echo.calls.get());
+        }
+    }
+
+    @Test
+    void targetComesFromTheLinkAddressWhenToIsAbsent() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, "/echo/from-link")) {
+            client.send(request("GET", null, client.replyAddress(), "m", Map.of(), null, null));
+            client.awaitResponses(1);
+            assertEquals("/echo/from-link", client.responses.get(0).properties.get("x-echo-path"));
+        }
+    }
+
+    @Test
+    void amqpAuthorityIsDroppedAndForbiddenCharactersAreEncoded() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "amqp://127.0.0.1:5672/echo/a b", client.replyAddress(), "m", Map.of(), null,
+                    null));
+            client.awaitResponses(1);
+            assertEquals("/echo/a%20b", client.responses.get(0).properties.get("x-echo-path"));
+        }
+    }
+
+    @Test
+    void amqpValueStringBodyIsUtf8Text() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            AmqpWriter w = new AmqpWriter();
+            new MessageWriter().wrap(w).startProperties().messageId("v").to("/echo/text").subject("PUT")
+                    .replyTo(client.replyAddress()).endProperties().amqpValue("gr\u00fc\u00df").end();
+            client.send(w);
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals("gr\u00fc\u00df", r.bodyText());
+            assertEquals("text/plain;charset=utf-8", r.contentType);
+        }
+    }
+
+    @Test
+    void asyncServletAnswersFromAnotherThread() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            Outcome outcome = client.send(request("GET", "/async", client.replyAddress(), "a-1", Map.of(), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("202", r.subject);
+            assertEquals("later", r.bodyText());
+            client.pumpUntil(() -> outcome.settled, "the request's outcome");
+            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+        }
+    }
+
+    @Test
+    void eachFlushIsOneDataSection() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/flushes", client.replyAddress(), "f", Map.of(), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("first,second", r.bodyText());
+            assertEquals(2, r.dataSections);
+        }
+    }
+}
