@@ -197,6 +197,48 @@ public final class AmqpReader extends AmqpCursor {
         return code;
     }
 
+    /**
+     * Moves to the next value and returns it as an int: {@code next()} then {@link #getInt()} in one call, with
+     * the same coercions and errors, for decoding runs of integers. The reader is left on the value as
+     * {@code next()} leaves it.
+     *
+     * @throws UnexpectedTypeException when the value is not an integer or does not fit 32 bits
+     * @throws IllegalStateException when there is no next value (check {@link #hasNext()})
+     */
+    public int nextInt() {
+        int p = pos;
+        // The common case inside a list or map: a smallint, int, smalluint or uint that fits its compound.
+        if (depth > 0 && curRemaining > 0 && curElementCode == 0 && p + 5 <= curEnd) {
+            byte[] b = buf;
+            int c = b[p] & 0xFF;
+            int v;
+            int end;
+            if (c == FormatCode.INT || c == FormatCode.UINT) {
+                v = (int) INT.get(b, p + 1);
+                end = p + 5;
+            } else if (c == FormatCode.SMALLINT) {
+                v = b[p + 1];
+                end = p + 2;
+            } else if (c == FormatCode.SMALLUINT) {
+                v = b[p + 1] & 0xFF;
+                end = p + 2;
+            } else {
+                next();
+                return getInt();
+            }
+            curRemaining--;
+            start = p;
+            code = c;
+            valueOffset = p + 1;
+            valueEnd = end;
+            count = 0;
+            pos = end;
+            return v;
+        }
+        next();
+        return getInt();
+    }
+
     /** The count promised more elements than the declared size holds. Out of line. */
     private InvalidEncodingException countOverrun(int bound) {
         return new InvalidEncodingException(FormatCode.name(curCode) + " has " + (curRemaining + 1)
