@@ -183,8 +183,7 @@ public class ListOfIntsAndUuidBenchmark {
         r.enter();
         long s = 0;
         for (int i = 0; i < INT_COUNT; i++) {
-            r.next();
-            s += r.getInt();
+            s += r.nextInt(); // next() and getInt() in one call
         }
         r.next();
         msb = r.getUuidMostSignificantBits();

@@ -59,7 +59,7 @@ final class OursRequestCodec {
         out.reset();
         r.wrap(bytes, offset, length);
         while (r.hasNext()) {
-            long section = enterSection(r);
+            long section = nextSection(r);
             if (section == Descriptors.PROPERTIES && !r.isNull()) {
                 r.enter();
                 r.nextField();
@@ -92,7 +92,6 @@ final class OursRequestCodec {
                 out.bodyOffset = r.valueOffset();
                 out.bodyLength = r.valueLength();
             }
-            r.exit();
         }
     }
 
@@ -104,7 +103,7 @@ final class OursRequestCodec {
         out.reset();
         r.wrap(bytes, offset, length);
         while (r.hasNext()) {
-            long section = enterSection(r);
+            long section = nextSection(r);
             if (section == Descriptors.PROPERTIES && !r.isNull()) {
                 r.enter();
                 r.nextField();
@@ -142,25 +141,16 @@ final class OursRequestCodec {
                 out.bodyOffset = r.valueOffset();
                 out.bodyLength = r.valueLength();
             }
-            r.exit();
         }
     }
 
     /**
-     * Moves to the next section, steps into it and onto its value; returns its descriptor code. The caller
-     * calls {@link AmqpReader#exit()} when done with the section.
+     * Moves to the next section and onto its value; returns its descriptor code. The reader stays at the
+     * section's depth: the caller exits only a list or map it enters.
      */
-    private static long enterSection(AmqpReader r) {
+    private static long nextSection(AmqpReader r) {
         // AMQP 1.0 §3.2: a bare message is a sequence of described sections.
-        if (r.next() != FormatCode.DESCRIBED) {
-            throw new InvalidEncodingException("message section is a " + FormatCode.name(r.formatCode())
-                    + ", not a described value", r.valueStart());
-        }
-        long code = Descriptors.codeOf(r);
-        r.enter();
-        r.next(); // the descriptor
-        r.next(); // the section's value
-        return code;
+        return Descriptors.codeOfStepped(r, r.nextDescribed());
     }
 
     private static boolean isString(int code) {

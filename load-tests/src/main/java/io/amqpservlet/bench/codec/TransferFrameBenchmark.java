@@ -202,14 +202,10 @@ public class TransferFrameBenchmark {
         d.frameSize = size;
         d.channel = ((b[6] & 0xFF) << 8) | (b[7] & 0xFF);
         AmqpReader r = reader.wrap(b, bodyStart, size - bodyStart);
-        r.next();
-        if (Descriptors.codeOf(r) != Descriptors.TRANSFER) {
+        // AMQP 1.0 §2.7.5: the transfer is a described list; one call checks and enters it.
+        if (r.enterDescribedList() != Descriptors.TRANSFER) {
             throw new InvalidEncodingException("frame body is not a transfer", r.valueStart());
         }
-        r.enter();
-        r.next(); // descriptor
-        r.next(); // the field list
-        r.enter();
         r.nextField();
         d.handle = r.getUnsignedInt();
         r.nextField();
@@ -221,7 +217,6 @@ public class TransferFrameBenchmark {
         d.tagLength = oursTag.length();
         r.nextField();
         d.messageFormat = r.getUnsignedInt();
-        r.exit();
         r.exit();
         d.payloadOffset = r.position();
         d.payloadLength = size - d.payloadOffset;

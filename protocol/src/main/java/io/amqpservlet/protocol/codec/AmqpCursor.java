@@ -119,7 +119,11 @@ public abstract class AmqpCursor {
         if (code != FormatCode.DESCRIBED) {
             return false;
         }
-        int p = start + 1;
+        return symbolAt(start + 1, name);
+    }
+
+    /** Whether the value whose constructor is at {@code p} (already measured) is the symbol {@code name}. */
+    final boolean symbolAt(int p, Symbol name) {
         int c = buf[p] & 0xFF;
         if (c == FormatCode.SYM8) {
             return name.matches(buf, p + 2, buf[p + 1] & 0xFF);
@@ -131,7 +135,7 @@ public abstract class AmqpCursor {
     }
 
     /** The value of the integral encoding whose constructor is at {@code p}, or -1 for any other type. */
-    private long integralAt(int p) {
+    final long integralAt(int p) {
         int c = buf[p] & 0xFF;
         int v = p + 1;
         switch (c) {

@@ -1,5 +1,7 @@
 package io.amqpservlet.protocol.codec;
 
+import io.amqpservlet.protocol.types.Symbol;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -42,6 +44,8 @@ public final class AmqpReader extends AmqpCursor {
     private final DecoderLimits limits;
     private int limit;
     private int pos;
+    // The descriptor nextDescribed() or unwrapDescribed() stepped over, for describedBy(Symbol); -1 before any.
+    private int steppedDescriptor = -1;
 
 
     // Open compounds.
@@ -93,6 +97,7 @@ public final class AmqpReader extends AmqpCursor {
         this.curElementCode = 0;
         this.curElementDescriptor = -1;
         this.code = -1;
+        this.steppedDescriptor = -1;
         return this;
     }
 
@@ -192,6 +197,48 @@ public final class AmqpReader extends AmqpCursor {
         return code;
     }
 
+    /**
+     * Moves to the next value and returns it as an int: {@code next()} then {@link #getInt()} in one call, with
+     * the same coercions and errors, for decoding runs of integers. The reader is left on the value as
+     * {@code next()} leaves it.
+     *
+     * @throws UnexpectedTypeException when the value is not an integer or does not fit 32 bits
+     * @throws IllegalStateException when there is no next value (check {@link #hasNext()})
+     */
+    public int nextInt() {
+        int p = pos;
+        // The common case inside a list or map: a smallint, int, smalluint or uint that fits its compound.
+        if (depth > 0 && curRemaining > 0 && curElementCode == 0 && p + 5 <= curEnd) {
+            byte[] b = buf;
+            int c = b[p] & 0xFF;
+            int v;
+            int end;
+            if (c == FormatCode.INT || c == FormatCode.UINT) {
+                v = (int) INT.get(b, p + 1);
+                end = p + 5;
+            } else if (c == FormatCode.SMALLINT) {
+                v = b[p + 1];
+                end = p + 2;
+            } else if (c == FormatCode.SMALLUINT) {
+                v = b[p + 1] & 0xFF;
+                end = p + 2;
+            } else {
+                next();
+                return getInt();
+            }
+            curRemaining--;
+            start = p;
+            code = c;
+            valueOffset = p + 1;
+            valueEnd = end;
+            count = 0;
+            pos = end;
+            return v;
+        }
+        next();
+        return getInt();
+    }
+
     /** The count promised more elements than the declared size holds. Out of line. */
     private InvalidEncodingException countOverrun(int bound) {
         return new InvalidEncodingException(FormatCode.name(curCode) + " has " + (curRemaining + 1)
@@ -219,6 +266,120 @@ public final class AmqpReader extends AmqpCursor {
             return code;
         }
         return next();
+    }
+
+    /**
+     * Moves to the next value, which must be described (AMQP 1.0 §1.2), steps over its descriptor and onto the
+     * value it describes, in one call: what {@code next()}, {@link #descriptorCode()}, {@code enter()},
+     * {@code next()}, {@code next()} do, without measuring the described value twice and without opening a
+     * compound for it. The described value counts as one element of the open compound, the reader stays at the
+     * same depth, and there is no {@code exit()} for the described value (only for a list or map you then
+     * enter). Inside an array of described values, moves to the next element and returns the array's descriptor.
+     *
+     * @return the descriptor as a number (such as 0x14 for transfer), or -1 when it is not an integral value
+     *         (a symbolic descriptor: ask {@link #describedBy(Symbol)})
+     * @throws UnexpectedTypeException when the next value is not described
+     * @throws IllegalStateException when there is no next value
+     */
+    public long nextDescribed() {
+        int p = pos;
+        int bound;
+        if (depth > 0) {
+            if (curElementCode != 0 || curRemaining == 0) {
+                return nextDescribedSlow();
+            }
+            bound = curEnd;
+        } else {
+            bound = limit;
+        }
+        // The common case, a small ulong descriptor (every performative and section): checked byte by byte here;
+        // anything else, and every error, takes the general path so that it reports as next() does.
+        if (p + 3 >= bound || buf[p] != (byte) FormatCode.DESCRIBED || buf[p + 1] != (byte) FormatCode.SMALLULONG) {
+            return nextDescribedSlow();
+        }
+        if (depth > 0) {
+            curRemaining--;
+        }
+        steppedDescriptor = p + 1;
+        valueAt(p + 3, bound);
+        return buf[p + 2] & 0xFF;
+    }
+
+    private long nextDescribedSlow() {
+        if (depth > 0 && curElementCode != 0) {
+            // AMQP 1.0 §1.2: the elements of an array of described values share the array's descriptor.
+            int descriptor = curElementDescriptor;
+            if (descriptor < 0) {
+                throw new UnexpectedTypeException("expected a described value but found an element of an array of "
+                        + FormatCode.name(curElementCode), pos);
+            }
+            next();
+            steppedDescriptor = descriptor;
+            return integralAt(descriptor);
+        }
+        if (next() != FormatCode.DESCRIBED) {
+            throw new UnexpectedTypeException("expected a described value but found " + FormatCode.name(code), start);
+        }
+        return unwrapDescribed();
+    }
+
+    /**
+     * Moves from the current described value (just returned by {@code next()}) onto the value it describes,
+     * without opening a compound: the reader stays at the same depth, and the described value needs no
+     * {@code exit()}. Cheaper than {@code enter()}, {@code next()}, {@code next()}, which it replaces.
+     *
+     * @return the descriptor as a number, or -1 when it is not an integral value (ask {@link #describedBy(Symbol)})
+     * @throws IllegalStateException when the current value is not described
+     */
+    public long unwrapDescribed() {
+        if (code != FormatCode.DESCRIBED) {
+            throw new IllegalStateException("cannot unwrap " + FormatCode.name(code) + " at offset " + start
+                    + ": it is not described");
+        }
+        int descriptor = start + 1;
+        steppedDescriptor = descriptor;
+        // next() measured the descriptor and the value (valueOffset is where the value starts): both fit.
+        valueAt(valueOffset, valueEnd);
+        return integralAt(descriptor);
+    }
+
+    /**
+     * {@link #nextDescribed()}, then {@code enter()} the list it describes: the way into a composite type
+     * (AMQP 1.0 §1.4) such as a performative or a message section. Leave the list with one {@code exit()}.
+     *
+     * @return the descriptor as a number, or -1 when it is not an integral value (ask {@link #describedBy(Symbol)})
+     * @throws UnexpectedTypeException when the next value is not a described list
+     */
+    public long enterDescribedList() {
+        long descriptor = nextDescribed();
+        int c = code;
+        if (c != FormatCode.LIST0 && c != FormatCode.LIST8 && c != FormatCode.LIST32) {
+            throw new UnexpectedTypeException("expected a described list but the described value is a "
+                    + FormatCode.name(c), start);
+        }
+        enter();
+        return descriptor;
+    }
+
+    /**
+     * Whether the descriptor stepped over by the last {@link #nextDescribed()}, {@link #unwrapDescribed()} or
+     * {@link #enterDescribedList()} is the symbol {@code name} (AMQP 1.0 §1.5: every descriptor has a symbolic
+     * form as well as a numeric one).
+     */
+    public boolean describedBy(Symbol name) {
+        return steppedDescriptor >= 0 && symbolAt(steppedDescriptor, name);
+    }
+
+    /** Makes the value at {@code q} (already known to start before {@code bound}) current, without counting it. */
+    private void valueAt(int q, int bound) {
+        start = q;
+        int c = buf[q] & 0xFF;
+        if (c == FormatCode.DESCRIBED) {
+            readDescribed(q, bound);
+        } else {
+            readPayload(c, q + 1, bound, false);
+        }
+        pos = valueEnd;
     }
 
     /**
@@ -315,7 +476,9 @@ public final class AmqpReader extends AmqpCursor {
         // AMQP 1.0 §1.2: constructor = format-code / %x00 descriptor constructor. The descriptor is any value and
         // the constructor may itself be described, so both are measured with endOf, which bounds that chain.
         boolean atInputEnd = depth == 0;
-        int descriptorEnd = endOf(p + 1, bound, 1, atInputEnd);
+        // A small ulong descriptor (every performative and section) is measured here; the rest by endOf.
+        int descriptorEnd = p + 3 <= bound && buf[p + 1] == (byte) FormatCode.SMALLULONG
+                ? p + 3 : endOf(p + 1, bound, 1, atInputEnd);
         int end = endOf(descriptorEnd, bound, 1, atInputEnd);
         code = FormatCode.DESCRIBED;
         valueOffset = descriptorEnd;

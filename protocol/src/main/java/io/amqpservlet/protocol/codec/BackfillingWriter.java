@@ -346,6 +346,22 @@ public abstract class BackfillingWriter {
 
     /** Ends the innermost list: list0 if empty, list8 if it fits, else widened in place to list32. */
     public void endList() {
+        int d = depth - 1;
+        // The common case, kept small enough to inline: a non-empty list opened by startList() (not an array
+        // element) whose size and count fit list8. Everything else, and every error, takes endCompound.
+        if (d >= 0 && openCode[d] == FormatCode.LIST8 && !(uncounted > 0 && uncountedDepth == depth)) {
+            int s = openStart[d];
+            int n = curCount;
+            int size = pos - s - 2; // the count byte and the elements
+            if (n > 0 && n <= 255 && size <= 255) {
+                restoreUncounted(d);
+                depth = d;
+                popCount(d);
+                buf[s + 1] = (byte) size;
+                buf[s + 2] = (byte) n;
+                return;
+            }
+        }
         endCompound(FormatCode.LIST8, FormatCode.LIST32, FormatCode.LIST0, "list");
     }
 

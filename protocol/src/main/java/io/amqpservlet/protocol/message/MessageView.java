@@ -47,8 +47,10 @@ public final class MessageView {
     private int offset;
     private int length;
 
-    // Each section's described value [start, end), by MessageSection ordinal; -1 when absent. The body kinds'
-    // entries span from the first body section to the end of the last.
+    // Each section's described value [start, end), by MessageSection ordinal, valid only where the section's bit
+    // is set in present: wrapping clears one int rather than refilling the arrays. The body kinds' entries span
+    // from the first body section to the end of the last.
+    private int present;
     private final int[] start = new int[MessageSection.COUNT];
     private final int[] end = new int[MessageSection.COUNT];
 
@@ -69,8 +71,6 @@ public final class MessageView {
     public MessageView(DecoderLimits limits) {
         this.scan = new AmqpReader(limits);
         this.own = new AmqpReader(limits);
-        Arrays.fill(start, -1);
-        Arrays.fill(end, -1);
     }
 
     // ------------------------------------------------------------------------------------------ indexing
@@ -88,16 +88,14 @@ public final class MessageView {
         this.buf = bytes;
         this.offset = offset;
         this.length = length;
-        Arrays.fill(start, -1);
-        Arrays.fill(end, -1);
+        present = 0;
         body.reset(bytes);
         propertiesIndexed = false;
         try {
             index();
         } catch (RuntimeException e) {
             // Leave an empty view rather than a half-indexed one.
-            Arrays.fill(start, -1);
-            Arrays.fill(end, -1);
+            present = 0;
             body.reset(bytes);
             throw e;
         }
@@ -114,14 +112,15 @@ public final class MessageView {
 
     private void index() {
         MessageSection last = null;
+        byte[] b = buf;
         while (scan.hasNext()) {
             int at = scan.position();
-            int code = scan.next();
-            if (code != FormatCode.DESCRIBED) {
+            if (b[at] != (byte) FormatCode.DESCRIBED) {
                 throw new InvalidEncodingException("a message holds only described sections but found "
-                        + FormatCode.name(code), at);
+                        + FormatCode.name(scan.next()), at);
             }
-            long descriptor = Descriptors.codeOf(scan);
+            // One step over the section's descriptor onto its value, which stays at the top level.
+            long descriptor = Descriptors.codeOfStepped(scan, scan.nextDescribed());
             MessageSection s = MessageSection.ofDescriptor(descriptor);
             if (s == null) {
                 throw new InvalidEncodingException("unknown message section descriptor "
@@ -129,17 +128,15 @@ public final class MessageView {
             }
             checkOrder(last, s, at);
             int sectionEnd = scan.valueEnd();
-            scan.enter();
-            scan.next(); // descriptor
-            int valueCode = scan.next();
+            int valueCode = scan.formatCode();
             checkValue(s, valueCode);
             if (s.isBody()) {
                 addBody(s, at, sectionEnd, valueCode);
             } else {
                 start[s.ordinal()] = at;
                 end[s.ordinal()] = sectionEnd;
+                present |= 1 << s.ordinal();
             }
-            scan.exit();
             last = s;
         }
     }
@@ -201,6 +198,7 @@ public final class MessageView {
         }
         if (body.count() == 1) {
             start[s.ordinal()] = at;
+            present |= 1 << s.ordinal();
         }
         end[s.ordinal()] = sectionEnd;
     }
@@ -224,7 +222,7 @@ public final class MessageView {
 
     /** Whether the message has the section (for a body kind: whether the body is of that kind). */
     public boolean hasSection(MessageSection section) {
-        return start[section.ordinal()] >= 0;
+        return (present & (1 << section.ordinal())) != 0;
     }
 
     /**
@@ -232,12 +230,12 @@ public final class MessageView {
      * kind, the first body section.
      */
     public int sectionStart(MessageSection section) {
-        return start[section.ordinal()];
+        return hasSection(section) ? start[section.ordinal()] : -1;
     }
 
     /** Offset just after the section, or -1 when absent. For a body kind, after the last body section. */
     public int sectionEnd(MessageSection section) {
-        return end[section.ordinal()];
+        return hasSection(section) ? end[section.ordinal()] : -1;
     }
 
     /** Where the body sections are: their kind, count, and each data section's offset and length. */
@@ -249,7 +247,7 @@ public final class MessageView {
 
     /** Positions {@code reader} on the section's described value (for a body kind, the first); false when absent. */
     public boolean positionOnSection(MessageSection section, AmqpReader reader) {
-        int s = start[section.ordinal()];
+        int s = sectionStart(section);
         if (s < 0) {
             return false;
         }
@@ -340,7 +338,9 @@ public final class MessageView {
 
     private void indexProperties() {
         int n = 0;
-        if (enterListSection(MessageSection.PROPERTIES, own)) {
+        if (positionOnSection(MessageSection.PROPERTIES, own)) {
+            own.unwrapDescribed();
+            own.enter();
             while (n < Properties.FIELD_COUNT && own.hasNext()) {
                 own.next();
                 propertiesFieldStart[n] = own.valueStart();
@@ -579,7 +579,7 @@ public final class MessageView {
     }
 
     private boolean open(MessageSection section, MapCursor cursor) {
-        int s = start[section.ordinal()];
+        int s = sectionStart(section);
         if (s < 0) {
             cursor.close();
             return false;
@@ -593,7 +593,7 @@ public final class MessageView {
         StringBuilder sb = new StringBuilder("MessageView[").append(length).append(" bytes");
         for (MessageSection s : MessageSection.values()) {
             int i = s.ordinal();
-            if (start[i] >= 0) {
+            if (hasSection(s)) {
                 sb.append(", ").append(s.specName()).append('@').append(start[i]).append('-').append(end[i]);
                 if (s.isBody() && body.count() > 1) {
                     sb.append(" (").append(body.count()).append(" sections)");

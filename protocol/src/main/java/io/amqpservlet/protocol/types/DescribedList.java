@@ -71,9 +71,9 @@ public abstract class DescribedList {
      * @throws UnexpectedTypeException when the described value is not a list
      */
     protected static void enterBody(AmqpReader reader, String typeName) {
-        reader.enter();
-        reader.next(); // the descriptor
-        int body = reader.next();
+        // Onto the list without opening a compound for the described value: one exit() leaves the fields.
+        reader.unwrapDescribed();
+        int body = reader.formatCode();
         if (body != FormatCode.LIST0 && body != FormatCode.LIST8 && body != FormatCode.LIST32) {
             throw new UnexpectedTypeException(typeName + " must be a described list but its value is "
                     + FormatCode.name(body), reader.valueStart());
@@ -81,9 +81,8 @@ public abstract class DescribedList {
         reader.enter();
     }
 
-    /** Leaves the list (skipping fields a later spec version may have added) and the described value. */
+    /** Leaves the list, skipping fields a later spec version may have added (and with it the described value). */
     protected static void exitFields(AmqpReader reader) {
-        reader.exit();
         reader.exit();
     }
 

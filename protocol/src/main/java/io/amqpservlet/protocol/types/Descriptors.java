@@ -133,4 +133,24 @@ public final class Descriptors {
         }
         return -1;
     }
+
+    /**
+     * The numeric code of the descriptor the reader last stepped over ({@code nextDescribed()},
+     * {@code unwrapDescribed()}, {@code enterDescribedList()}), found by matching its symbolic form against the names
+     * above when it was not numeric; -1 for any other descriptor. Allocates nothing.
+     *
+     * @param numeric what the stepping call returned
+     */
+    public static long codeOfStepped(io.amqpservlet.protocol.codec.AmqpReader reader, long numeric) {
+        if (numeric >= 0) {
+            return numeric;
+        }
+        for (int i = 0; i < SYMBOLIC.length; i++) {
+            Symbol s = SYMBOLIC[i];
+            if (s != null && reader.describedBy(s)) {
+                return i;
+            }
+        }
+        return -1;
+    }
 }

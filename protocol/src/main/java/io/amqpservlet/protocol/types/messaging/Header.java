@@ -136,8 +136,7 @@ public final class Header {
         firstAcquirer = reader.getBoolean(false);
         reader.nextField();
         deliveryCount = reader.isNull() ? 0 : reader.getUnsignedInt();
-        reader.exit(); // the list, skipping fields a later version may add
-        reader.exit(); // the described value
+        reader.exit(); // the list (and the section), skipping fields a later version may add
         return this;
     }
 

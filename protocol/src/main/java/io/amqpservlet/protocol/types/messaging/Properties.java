@@ -234,8 +234,8 @@ public final class Properties {
         groupSequence = reader.isNull() ? -1 : reader.getUnsignedInt();
         reader.nextField();
         replyToGroupId.read(reader);
-        reader.exit();
-        reader.exit();
+        reader.exit(); // the list, and with it the section
+
         return this;
     }
 

@@ -16,7 +16,7 @@ final class SectionDescriptor {
     /**
      * With the reader on a described value whose descriptor is {@code code}, enters it and moves to the value it
      * describes, checking that this value is a list ({@code list}) or a map; the caller then enters that value
-     * and finally exits twice.
+     * and finally exits it once.
      */
     static void enter(AmqpReader reader, long code, String what, boolean list) {
         if (reader.formatCode() != FormatCode.DESCRIBED) {
@@ -29,9 +29,9 @@ final class SectionDescriptor {
                     + Long.toHexString(code) + ") but found descriptor " + (found < 0 ? "of another domain"
                     : "0x" + Long.toHexString(found)), reader.valueStart());
         }
-        reader.enter();
-        reader.next(); // the descriptor
-        int c = reader.next();
+        // Onto the value without opening a compound for the described value: one exit() leaves the section.
+        reader.unwrapDescribed();
+        int c = reader.formatCode();
         boolean ok = list
                 ? c == FormatCode.LIST0 || c == FormatCode.LIST8 || c == FormatCode.LIST32
                 : c == FormatCode.MAP8 || c == FormatCode.MAP32;
