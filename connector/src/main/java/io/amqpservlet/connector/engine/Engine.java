@@ -16,11 +16,13 @@ import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.transport.Begin;
 import io.amqpservlet.protocol.types.transport.Close;
+import io.amqpservlet.protocol.types.transport.Disposition;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Performative;
 import io.amqpservlet.protocol.types.transport.Performatives;
+import io.amqpservlet.protocol.types.transport.Role;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -59,6 +61,7 @@ public final class Engine {
     final Performatives in = new Performatives();
     final Performatives out = new Performatives();
     private final EngineOutput output = new EngineOutput();
+    private final PendingDisposition pendingDisposition = new PendingDisposition();
     final MessageView view;
     private final AdaptiveBuffer leftover;
     final FrameTracer tracer;
@@ -276,6 +279,8 @@ public final class Engine {
             fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
             return length;
         }
+        // Settlements made while processing this input leave as ranges, one frame per range.
+        flushDispositions();
         return phase == PHASE_DONE ? length : p - offset;
     }
 
@@ -333,6 +338,7 @@ public final class Engine {
      * then call {@link #endFlush()}; until then this returns the same buffer, its position showing progress.
      */
     public ByteBuffer beginFlush() {
+        flushDispositions();
         return output.beginFlush();
     }
 
@@ -343,7 +349,7 @@ public final class Engine {
 
     /** Whether output waits to be written. */
     public boolean hasOutput() {
-        return output.hasPending();
+        return output.hasPending() || pendingDisposition.isPending();
     }
 
     AmqpWriter writer() {
@@ -356,6 +362,7 @@ public final class Engine {
 
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
     void writeFrame(int channel, Performative p) {
+        flushDispositions();
         if (closeSent || phase == PHASE_DONE) {
             // AMQP 1.0 §2.4.3: nothing follows our close; the application may still settle or grant credit
             // from a callback that closed the connection.
@@ -368,6 +375,41 @@ public final class Engine {
         lastOutputMillis = now;
         if (tracer != null) {
             tracer.sent(channel, p, 0);
+        }
+    }
+
+    /**
+     * Writes a settled disposition of one delivery on {@code channel}, merged with the settlements just before it
+     * when they form a range (see {@link PendingDisposition}).
+     */
+    void writeSettlement(int channel, Role role, int deliveryId, DeliveryState state) {
+        if (closeSent || phase == PHASE_DONE) {
+            return;
+        }
+        PendingDisposition pd = pendingDisposition;
+        if (pd.extendsRange(channel, role, deliveryId, state)) {
+            pd.extend();
+            return;
+        }
+        flushDispositions();
+        if (PendingDisposition.batchable(state)) {
+            pd.start(channel, role, deliveryId, state);
+            return;
+        }
+        Disposition disp = out.disposition().clear();
+        disp.role(role).first(deliveryId).settled(true);
+        if (state != null && !state.isNull()) {
+            disp.state().set(state);
+        }
+        writeFrame(channel, disp);
+    }
+
+    /** Writes the held range of settlements, if any: before every other frame, and when output is collected. */
+    void flushDispositions() {
+        PendingDisposition pd = pendingDisposition;
+        if (pd.isPending()) {
+            int channel = pd.channel();
+            writeFrame(channel, pd.takeInto(out.disposition().clear()));
         }
     }
 
@@ -415,6 +457,7 @@ public final class Engine {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
+                flushDispositions();
                 FrameWriter.writeEmpty(output.writer());
                 lastOutputMillis = nowMillis;
                 if (tracer != null) {

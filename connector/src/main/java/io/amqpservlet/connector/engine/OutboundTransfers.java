@@ -25,7 +25,8 @@ final class OutboundTransfers {
         Delivery d = engine.takeDelivery(link, 0);
         d.locallySettled(settled);
         int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
-        long framesNeeded = Math.max(1, (length + (long) payloadPerFrame - 1) / payloadPerFrame);
+        // No division for the common message that fits in one frame.
+        long framesNeeded = length <= payloadPerFrame ? 1 : (length + (long) payloadPerFrame - 1) / payloadPerFrame;
         if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
             // The common case: everything can go now, straight from the caller's bytes, without a copy.
             int sent = 0;
@@ -91,6 +92,25 @@ final class OutboundTransfers {
      */
     private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
                               boolean settled) {
+        engine.flushDispositions();
+        int maxFrame = engine.remoteMaxFrameSize();
+        if (first && engine.tracer == null && FirstTransferFrame.fits(length, 8, maxFrame)) {
+            // The whole message in one frame: written directly, without the generic performative encoder.
+            int id = session.takeDeliveryId();
+            d.deliveryId(id);
+            byte[] tag = link.nextTag();
+            d.tag().set(tag, 0, tag.length);
+            if (!settled) {
+                session.outgoing.put(id, d);
+            }
+            link.credit().onSent();
+            FirstTransferFrame.write(engine.writer(), session.localChannel(), link.localHandle(), id, tag, tag.length,
+                    settled, message, offset, length);
+            window.onTransferSent();
+            engine.wroteFrame();
+            d.addBytes(length);
+            return length;
+        }
         Transfer t = engine.out.transfer().clear();
         t.handle(link.localHandle());
         if (first) {
@@ -108,7 +128,6 @@ final class OutboundTransfers {
             }
             link.credit().onSent();
         }
-        int maxFrame = engine.remoteMaxFrameSize();
         AmqpWriter w = engine.writer();
         int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, session.localChannel());
         int performativeStart = w.position();

@@ -448,12 +448,7 @@ public final class Session {
     }
 
     void writeDisposition(Role role, int deliveryId, DeliveryState state) {
-        Disposition disp = engine.out.disposition().clear();
-        disp.role(role).first(deliveryId).settled(true);
-        if (state != null && !state.isNull()) {
-            disp.state().set(state);
-        }
-        engine.writeFrame(localChannel, disp);
+        engine.writeSettlement(localChannel, role, deliveryId, state);
     }
 
     private void onDisposition(Disposition disp) {
