@@ -62,6 +62,7 @@ public final class Engine {
     final Performatives out = new Performatives();
     private final EngineOutput output = new EngineOutput();
     private final PendingDisposition pendingDisposition = new PendingDisposition();
+    private final FirstTransferReader transferReader = new FirstTransferReader();
     final MessageView view;
     private final AdaptiveBuffer leftover;
     final FrameTracer tracer;
@@ -291,9 +292,15 @@ public final class Engine {
             }
             return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
         }
-        reader.wrap(bytes, bodyOffset, bodyLength);
-        Performative p = in.decode(reader);
-        int payloadOffset = reader.position();
+        Performative p;
+        int payloadOffset = transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
+        if (payloadOffset >= 0) {
+            p = in.transfer(); // the common transfer shape, read without the generic decoder
+        } else {
+            reader.wrap(bytes, bodyOffset, bodyLength);
+            p = in.decode(reader);
+            payloadOffset = reader.position();
+        }
         int payloadLength = bodyOffset + bodyLength - payloadOffset;
         if (tracer != null) {
             tracer.received(channel, p, payloadLength);
