@@ -14,6 +14,11 @@ final class OutboundTransfers {
     private final Session session;
     private final Engine engine;
     private final SessionWindow window;
+    /**
+     * Whether a link stopped sending because the peer's session window was closed: only then can a session flow
+     * that reopens it let another link send, so only then does a flow visit every link of the session.
+     */
+    private boolean blockedOnWindow;
 
     OutboundTransfers(Session session) {
         this.session = session;
@@ -54,6 +59,7 @@ final class OutboundTransfers {
                 break;
             }
             if (!window.canSend()) {
+                blockedOnWindow = true;
                 break;
             }
             Delivery d = link.headDelivery();
@@ -74,6 +80,20 @@ final class OutboundTransfers {
             }
             if (link.credit().canSend()) {
                 engine.handler.onSendable(link);
+            }
+        }
+    }
+
+    /** Pumps every link that waits for session window, after a flow that may have reopened it. */
+    void pumpWindowBlocked() {
+        if (!blockedOnWindow || !window.canSend()) {
+            return;
+        }
+        blockedOnWindow = false;
+        Link[] all = session.links();
+        for (Link l : all) {
+            if (l != null && l.isSender() && l.hasQueued()) {
+                pump(l); // sets blockedOnWindow again if the window closes before every link is done
             }
         }
     }

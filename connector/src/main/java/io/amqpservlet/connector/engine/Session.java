@@ -354,13 +354,8 @@ public final class Session {
         } else if (f.echo()) {
             writeSessionFlow();
         }
-        // The session window may have opened for every sending link.
-        Link[] all = links();
-        for (Link l : all) {
-            if (l != null && l.isSender() && l.hasQueued()) {
-                pump(l);
-            }
-        }
+        // The session window may have opened for every sending link that waited for it.
+        outbound.pumpWindowBlocked();
     }
 
     void writeLinkFlow(Link link, boolean echo) {
