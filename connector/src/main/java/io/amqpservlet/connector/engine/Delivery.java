@@ -32,8 +32,12 @@ public final class Delivery {
         this.messageFormat = 0;
         this.remotelySettled = false;
         this.locallySettled = false;
-        this.remoteState.clear();
-        this.localState.clear();
+        if (!remoteState.isNull()) {
+            remoteState.clear(); // most deliveries never get a state: skip the call
+        }
+        if (!localState.isNull()) {
+            localState.clear();
+        }
         this.sizeBytes = 0;
         this.complete = false;
         this.aborted = false;

@@ -239,20 +239,14 @@ public final class Engine {
         try {
             while (p < end && phase != PHASE_DONE) {
                 if (phase == PHASE_HEADER || phase == PHASE_AMQP_HEADER) {
-                    int available = end - p;
-                    if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
-                        handshake.rejectHeader("not an AMQP protocol header");
+                    int used = onHeaderBytes(bytes, p, end - p);
+                    if (used < 0) {
                         return length;
                     }
-                    if (available < ProtocolHeader.LENGTH) {
+                    if (used == 0) {
                         break;
                     }
-                    ProtocolHeader header = ProtocolHeader.parse(bytes, p);
-                    p += ProtocolHeader.LENGTH;
-                    if (tracer != null) {
-                        tracer.header(true, header.toString());
-                    }
-                    handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
+                    p += used;
                     continue;
                 }
                 if (!frames.read(bytes, p, end - p)) {
@@ -285,6 +279,26 @@ public final class Engine {
         return phase == PHASE_DONE ? length : p - offset;
     }
 
+    /**
+     * Reads a protocol header where one is due: returns the bytes used, 0 when more are needed, -1 when the bytes
+     * are not an AMQP header (the transport is then being closed).
+     */
+    private int onHeaderBytes(byte[] bytes, int p, int available) {
+        if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
+            handshake.rejectHeader("not an AMQP protocol header");
+            return -1;
+        }
+        if (available < ProtocolHeader.LENGTH) {
+            return 0;
+        }
+        ProtocolHeader header = ProtocolHeader.parse(bytes, p);
+        if (tracer != null) {
+            tracer.header(true, header.toString());
+        }
+        handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
+        return ProtocolHeader.LENGTH;
+    }
+
     private void onAmqpFrame(int channel, byte[] bytes, int bodyOffset, int bodyLength) {
         if (bodyLength == 0) {
             if (tracer != null) {
@@ -297,14 +311,32 @@ public final class Engine {
         if (payloadOffset >= 0) {
             p = in.transfer(); // the common transfer shape, read without the generic decoder
         } else {
-            reader.wrap(bytes, bodyOffset, bodyLength);
-            p = in.decode(reader);
+            p = decode(bytes, bodyOffset, bodyLength);
             payloadOffset = reader.position();
         }
         int payloadLength = bodyOffset + bodyLength - payloadOffset;
         if (tracer != null) {
             tracer.received(channel, p, payloadLength);
         }
+        if (!closeSent && phase == PHASE_OPENED && p != in.close() && p != in.begin() && p != in.open()) {
+            // The common case, a frame of an established session, kept short so that the JIT inlines it.
+            Session s = channel < byRemoteChannel.length ? byRemoteChannel[channel] : null;
+            if (s != null) {
+                s.onFrame(p, bytes, payloadOffset, payloadLength);
+                return;
+            }
+        }
+        onConnectionFrame(channel, p, bytes, payloadOffset, payloadLength);
+    }
+
+    /** Decodes any performative with the generic decoder; {@link #reader} is then at the payload. */
+    private Performative decode(byte[] bytes, int bodyOffset, int bodyLength) {
+        reader.wrap(bytes, bodyOffset, bodyLength);
+        return in.decode(reader);
+    }
+
+    /** Every frame but one for an established session: the handshake, begin, close, and protocol violations. */
+    private void onConnectionFrame(int channel, Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
         if (closeSent) {
             // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
             if (p == in.close()) {
@@ -413,11 +445,14 @@ public final class Engine {
 
     /** Writes the held range of settlements, if any: before every other frame, and when output is collected. */
     void flushDispositions() {
-        PendingDisposition pd = pendingDisposition;
-        if (pd.isPending()) {
-            int channel = pd.channel();
-            writeFrame(channel, pd.takeInto(out.disposition().clear()));
+        if (pendingDisposition.isPending()) {
+            writePendingDisposition(); // small enough here for the JIT to inline the check everywhere
         }
+    }
+
+    private void writePendingDisposition() {
+        PendingDisposition pd = pendingDisposition;
+        writeFrame(pd.channel(), pd.takeInto(out.disposition().clear()));
     }
 
     void writeHeader(ProtocolHeader header) {

@@ -34,6 +34,11 @@ final class OutboundTransfers {
         long framesNeeded = length <= payloadPerFrame ? 1 : (length + (long) payloadPerFrame - 1) / payloadPerFrame;
         if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
             // The common case: everything can go now, straight from the caller's bytes, without a copy.
+            if (engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+                writeWhole(link, d, message, offset, length, settled);
+                finishSent(d, settled);
+                return d;
+            }
             int sent = 0;
             boolean first = true;
             do {
@@ -106,31 +111,40 @@ final class OutboundTransfers {
     }
 
     /**
+     * Writes a whole message as one transfer frame, directly, without the generic performative encoder (kept
+     * apart from {@link #writeTransfer} so that the JIT inlines this, the path of nearly every message).
+     */
+    private void writeWhole(Link link, Delivery d, byte[] message, int offset, int length, boolean settled) {
+        engine.flushDispositions();
+        int id = session.takeDeliveryId();
+        d.deliveryId(id);
+        byte[] tag = link.nextTag();
+        if (!settled) {
+            // A pre-settled delivery is recycled as soon as it is written: nobody can read its tag.
+            d.tag().set(tag, 0, tag.length);
+            session.outgoing.put(id, d);
+        }
+        link.credit().onSent();
+        FirstTransferFrame.write(engine.writer(), session.localChannel(), link.localHandle(), id, tag, tag.length,
+                settled, message, offset, length);
+        window.onTransferSent();
+        engine.wroteFrame();
+        d.addBytes(length);
+    }
+
+    /**
      * Writes one transfer frame of {@code message} starting at byte {@code sent}, as much as the peer's
      * max-frame-size allows, and returns the new count of bytes sent. The first frame carries the delivery-id,
      * tag and settlement (§2.7.5); continuations carry only the handle and {@code more}.
      */
     private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
                               boolean settled) {
-        engine.flushDispositions();
         int maxFrame = engine.remoteMaxFrameSize();
-        if (first && engine.tracer == null && FirstTransferFrame.fits(length, 8, maxFrame)) {
-            // The whole message in one frame: written directly, without the generic performative encoder.
-            int id = session.takeDeliveryId();
-            d.deliveryId(id);
-            byte[] tag = link.nextTag();
-            d.tag().set(tag, 0, tag.length);
-            if (!settled) {
-                session.outgoing.put(id, d);
-            }
-            link.credit().onSent();
-            FirstTransferFrame.write(engine.writer(), session.localChannel(), link.localHandle(), id, tag, tag.length,
-                    settled, message, offset, length);
-            window.onTransferSent();
-            engine.wroteFrame();
-            d.addBytes(length);
+        if (first && engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, maxFrame)) {
+            writeWhole(link, d, message, offset, length, settled);
             return length;
         }
+        engine.flushDispositions();
         Transfer t = engine.out.transfer().clear();
         t.handle(link.localHandle());
         if (first) {
