@@ -45,6 +45,18 @@ public final class Delivery {
         this.generation++;
     }
 
+    /**
+     * Resets the engine's record of pre-settled sends for one more message: no link (settled, as if recycled),
+     * and none of the reference writes a pooled delivery needs, which the garbage collector's write barrier makes
+     * the dearest part of taking one.
+     */
+    void initSettledSend() {
+        this.locallySettled = true;
+        this.complete = true;
+        this.sizeBytes = 0;
+        this.generation++;
+    }
+
     /** Marks the object free (in its engine's pool). */
     void release() {
         this.link = null;

@@ -777,6 +777,12 @@ public final class Engine {
 
     // ------------------------------------------------------------------------------------------ deliveries
 
+    /**
+     * What {@link Link#send} returns for a pre-settled message written at once: settled on both sides, so already
+     * without a link, like a delivery that was recycled. Reused for every such message, never pooled.
+     */
+    final Delivery settledSend = new Delivery();
+
     Delivery takeDelivery(Link link, int deliveryId) {
         Delivery d = freeDeliveries;
         if (d != null) {

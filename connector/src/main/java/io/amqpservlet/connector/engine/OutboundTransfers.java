@@ -27,6 +27,15 @@ final class OutboundTransfers {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
+        if (settled && !link.hasQueued() && link.credit().canSend() && window.canSend() && engine.tracer == null
+                && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+            // A pre-settled message that goes now, in one frame, is settled and forgotten the moment it is written:
+            // it needs no pooled delivery, only a record of what was sent to hand back (AMQP 1.0 §2.6.12).
+            Delivery d = engine.settledSend;
+            d.initSettledSend();
+            writeWhole(link, d, message, offset, length, true);
+            return d;
+        }
         Delivery d = engine.takeDelivery(link, 0);
         d.locallySettled(settled);
         int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
