@@ -16,7 +16,6 @@ import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.transport.Begin;
 import io.amqpservlet.protocol.types.transport.Close;
-import io.amqpservlet.protocol.types.transport.Disposition;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
@@ -61,7 +60,7 @@ public final class Engine {
     final Performatives in = new Performatives();
     final Performatives out = new Performatives();
     private final EngineOutput output = new EngineOutput();
-    private final PendingDisposition pendingDisposition = new PendingDisposition();
+    private final PendingDisposition pendingDisposition = new PendingDisposition(this);
     private final FirstTransferReader transferReader = new FirstTransferReader();
     final MessageView view;
     private final AdaptiveBuffer leftover;
@@ -422,37 +421,16 @@ public final class Engine {
      * when they form a range (see {@link PendingDisposition}).
      */
     void writeSettlement(int channel, Role role, int deliveryId, DeliveryState state) {
-        if (closeSent || phase == PHASE_DONE) {
-            return;
+        if (!closeSent && phase != PHASE_DONE) {
+            pendingDisposition.settle(channel, role, deliveryId, state);
         }
-        PendingDisposition pd = pendingDisposition;
-        if (pd.extendsRange(channel, role, deliveryId, state)) {
-            pd.extend();
-            return;
-        }
-        flushDispositions();
-        if (PendingDisposition.batchable(state)) {
-            pd.start(channel, role, deliveryId, state);
-            return;
-        }
-        Disposition disp = out.disposition().clear();
-        disp.role(role).first(deliveryId).settled(true);
-        if (state != null && !state.isNull()) {
-            disp.state().set(state);
-        }
-        writeFrame(channel, disp);
     }
 
     /** Writes the held range of settlements, if any: before every other frame, and when output is collected. */
     void flushDispositions() {
         if (pendingDisposition.isPending()) {
-            writePendingDisposition(); // small enough here for the JIT to inline the check everywhere
+            pendingDisposition.flush(); // the check alone is small enough for the JIT to inline everywhere
         }
-    }
-
-    private void writePendingDisposition() {
-        PendingDisposition pd = pendingDisposition;
-        writeFrame(pd.channel(), pd.takeInto(out.disposition().clear()));
     }
 
     void writeHeader(ProtocolHeader header) {

@@ -14,6 +14,7 @@ import io.amqpservlet.protocol.types.transport.Role;
  * the next flush; only consecutive settlements of the same channel, role and simple outcome merge.
  */
 final class PendingDisposition {
+    private final Engine engine;
     private boolean pending;
     private int channel;
     private Role role;
@@ -23,6 +24,10 @@ final class PendingDisposition {
     private int kind;
     private final DeliveryState outcome = new DeliveryState();
 
+    PendingDisposition(Engine engine) {
+        this.engine = engine;
+    }
+
     boolean isPending() {
         return pending;
     }
@@ -31,7 +36,7 @@ final class PendingDisposition {
      * Whether a settled disposition of one delivery can be held in a range at all: only outcomes without fields
      * (none, accepted, released) compare equal by their kind alone.
      */
-    static boolean batchable(DeliveryState state) {
+    private static boolean batchable(DeliveryState state) {
         if (state == null) {
             return true;
         }
@@ -39,34 +44,37 @@ final class PendingDisposition {
         return k == DeliveryState.NONE || k == DeliveryState.ACCEPTED || k == DeliveryState.RELEASED;
     }
 
-    /** Whether the settlement of {@code deliveryId} extends the held range. */
-    boolean extendsRange(int channel, Role role, int deliveryId, DeliveryState state) {
-        return pending && this.channel == channel && this.role == role && deliveryId == last + 1
-                && kindOf(state) == kind;
+    /** Settles one delivery: extends the held range, or writes it and holds a new one, or writes one frame. */
+    void settle(int channel, Role role, int deliveryId, DeliveryState state) {
+        if (pending && this.channel == channel && this.role == role && deliveryId == last + 1
+                && kindOf(state) == kind) {
+            last++;
+            return;
+        }
+        if (pending) {
+            flush();
+        }
+        if (batchable(state)) {
+            this.pending = true;
+            this.channel = channel;
+            this.role = role;
+            this.first = deliveryId;
+            this.last = deliveryId;
+            this.kind = kindOf(state);
+            return;
+        }
+        Disposition disp = engine.out.disposition().clear();
+        disp.role(role).first(deliveryId).settled(true);
+        if (state != null && !state.isNull()) {
+            disp.state().set(state);
+        }
+        engine.writeFrame(channel, disp);
     }
 
-    /** Extends the range by one delivery; {@link #extendsRange} must have said yes. */
-    void extend() {
-        last++;
-    }
-
-    /** Starts a range with one delivery; the caller has written any range held before. */
-    void start(int channel, Role role, int deliveryId, DeliveryState state) {
-        this.pending = true;
-        this.channel = channel;
-        this.role = role;
-        this.first = deliveryId;
-        this.last = deliveryId;
-        this.kind = kindOf(state);
-    }
-
-    int channel() {
-        return channel;
-    }
-
-    /** Fills {@code disp} (cleared by the caller) with the held range and forgets it. */
-    Disposition takeInto(Disposition disp) {
-        pending = false;
+    /** Writes the held range and forgets it. */
+    void flush() {
+        pending = false; // first: writeFrame flushes pending settlements before it writes
+        Disposition disp = engine.out.disposition().clear();
         disp.role(role).first(first).settled(true);
         if (last != first) {
             disp.last(last);
@@ -76,7 +84,7 @@ final class PendingDisposition {
         } else if (kind == DeliveryState.RELEASED) {
             disp.state().set(outcome.released());
         }
-        return disp;
+        engine.writeFrame(channel, disp);
     }
 
     private static int kindOf(DeliveryState state) {
