@@ -32,12 +32,28 @@ public final class Delivery {
         this.messageFormat = 0;
         this.remotelySettled = false;
         this.locallySettled = false;
-        this.remoteState.clear();
-        this.localState.clear();
+        if (!remoteState.isNull()) {
+            remoteState.clear(); // most deliveries never get a state: skip the call
+        }
+        if (!localState.isNull()) {
+            localState.clear();
+        }
         this.sizeBytes = 0;
         this.complete = false;
         this.aborted = false;
         this.attachment = null;
+        this.generation++;
+    }
+
+    /**
+     * Resets the engine's record of pre-settled sends for one more message: no link (settled, as if recycled),
+     * and none of the reference writes a pooled delivery needs, which the garbage collector's write barrier makes
+     * the dearest part of taking one.
+     */
+    void initSettledSend() {
+        this.locallySettled = true;
+        this.complete = true;
+        this.sizeBytes = 0;
         this.generation++;
     }
 

@@ -21,6 +21,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Performative;
 import io.amqpservlet.protocol.types.transport.Performatives;
+import io.amqpservlet.protocol.types.transport.Role;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -59,6 +60,8 @@ public final class Engine {
     final Performatives in = new Performatives();
     final Performatives out = new Performatives();
     private final EngineOutput output = new EngineOutput();
+    private final PendingDisposition pendingDisposition = new PendingDisposition(this);
+    private final FirstTransferReader transferReader = new FirstTransferReader();
     final MessageView view;
     private final AdaptiveBuffer leftover;
     final FrameTracer tracer;
@@ -235,20 +238,14 @@ public final class Engine {
         try {
             while (p < end && phase != PHASE_DONE) {
                 if (phase == PHASE_HEADER || phase == PHASE_AMQP_HEADER) {
-                    int available = end - p;
-                    if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
-                        handshake.rejectHeader("not an AMQP protocol header");
+                    int used = onHeaderBytes(bytes, p, end - p);
+                    if (used < 0) {
                         return length;
                     }
-                    if (available < ProtocolHeader.LENGTH) {
+                    if (used == 0) {
                         break;
                     }
-                    ProtocolHeader header = ProtocolHeader.parse(bytes, p);
-                    p += ProtocolHeader.LENGTH;
-                    if (tracer != null) {
-                        tracer.header(true, header.toString());
-                    }
-                    handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
+                    p += used;
                     continue;
                 }
                 if (!frames.read(bytes, p, end - p)) {
@@ -276,7 +273,29 @@ public final class Engine {
             fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
             return length;
         }
+        // Settlements made while processing this input leave as ranges, one frame per range.
+        flushDispositions();
         return phase == PHASE_DONE ? length : p - offset;
+    }
+
+    /**
+     * Reads a protocol header where one is due: returns the bytes used, 0 when more are needed, -1 when the bytes
+     * are not an AMQP header (the transport is then being closed).
+     */
+    private int onHeaderBytes(byte[] bytes, int p, int available) {
+        if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
+            handshake.rejectHeader("not an AMQP protocol header");
+            return -1;
+        }
+        if (available < ProtocolHeader.LENGTH) {
+            return 0;
+        }
+        ProtocolHeader header = ProtocolHeader.parse(bytes, p);
+        if (tracer != null) {
+            tracer.header(true, header.toString());
+        }
+        handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
+        return ProtocolHeader.LENGTH;
     }
 
     private void onAmqpFrame(int channel, byte[] bytes, int bodyOffset, int bodyLength) {
@@ -286,13 +305,37 @@ public final class Engine {
             }
             return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
         }
-        reader.wrap(bytes, bodyOffset, bodyLength);
-        Performative p = in.decode(reader);
-        int payloadOffset = reader.position();
+        Performative p;
+        int payloadOffset = transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
+        if (payloadOffset >= 0) {
+            p = in.transfer(); // the common transfer shape, read without the generic decoder
+        } else {
+            p = decode(bytes, bodyOffset, bodyLength);
+            payloadOffset = reader.position();
+        }
         int payloadLength = bodyOffset + bodyLength - payloadOffset;
         if (tracer != null) {
             tracer.received(channel, p, payloadLength);
         }
+        if (!closeSent && phase == PHASE_OPENED && p != in.close() && p != in.begin() && p != in.open()) {
+            // The common case, a frame of an established session, kept short so that the JIT inlines it.
+            Session s = channel < byRemoteChannel.length ? byRemoteChannel[channel] : null;
+            if (s != null) {
+                s.onFrame(p, bytes, payloadOffset, payloadLength);
+                return;
+            }
+        }
+        onConnectionFrame(channel, p, bytes, payloadOffset, payloadLength);
+    }
+
+    /** Decodes any performative with the generic decoder; {@link #reader} is then at the payload. */
+    private Performative decode(byte[] bytes, int bodyOffset, int bodyLength) {
+        reader.wrap(bytes, bodyOffset, bodyLength);
+        return in.decode(reader);
+    }
+
+    /** Every frame but one for an established session: the handshake, begin, close, and protocol violations. */
+    private void onConnectionFrame(int channel, Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
         if (closeSent) {
             // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
             if (p == in.close()) {
@@ -333,6 +376,7 @@ public final class Engine {
      * then call {@link #endFlush()}; until then this returns the same buffer, its position showing progress.
      */
     public ByteBuffer beginFlush() {
+        flushDispositions();
         return output.beginFlush();
     }
 
@@ -343,7 +387,7 @@ public final class Engine {
 
     /** Whether output waits to be written. */
     public boolean hasOutput() {
-        return output.hasPending();
+        return output.hasPending() || pendingDisposition.isPending();
     }
 
     AmqpWriter writer() {
@@ -356,6 +400,7 @@ public final class Engine {
 
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
     void writeFrame(int channel, Performative p) {
+        flushDispositions();
         if (closeSent || phase == PHASE_DONE) {
             // AMQP 1.0 §2.4.3: nothing follows our close; the application may still settle or grant credit
             // from a callback that closed the connection.
@@ -368,6 +413,23 @@ public final class Engine {
         lastOutputMillis = now;
         if (tracer != null) {
             tracer.sent(channel, p, 0);
+        }
+    }
+
+    /**
+     * Writes a settled disposition of one delivery on {@code channel}, merged with the settlements just before it
+     * when they form a range (see {@link PendingDisposition}).
+     */
+    void writeSettlement(int channel, Role role, int deliveryId, DeliveryState state) {
+        if (!closeSent && phase != PHASE_DONE) {
+            pendingDisposition.settle(channel, role, deliveryId, state);
+        }
+    }
+
+    /** Writes the held range of settlements, if any: before every other frame, and when output is collected. */
+    void flushDispositions() {
+        if (pendingDisposition.isPending()) {
+            pendingDisposition.flush(); // the check alone is small enough for the JIT to inline everywhere
         }
     }
 
@@ -415,6 +477,7 @@ public final class Engine {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
+                flushDispositions();
                 FrameWriter.writeEmpty(output.writer());
                 lastOutputMillis = nowMillis;
                 if (tracer != null) {
@@ -691,6 +754,12 @@ public final class Engine {
     }
 
     // ------------------------------------------------------------------------------------------ deliveries
+
+    /**
+     * What {@link Link#send} returns for a pre-settled message written at once: settled on both sides, so already
+     * without a link, like a delivery that was recycled. Reused for every such message, never pooled.
+     */
+    final Delivery settledSend = new Delivery();
 
     Delivery takeDelivery(Link link, int deliveryId) {
         Delivery d = freeDeliveries;

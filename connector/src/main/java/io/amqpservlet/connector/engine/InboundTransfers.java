@@ -44,18 +44,55 @@ final class InboundTransfers {
 
     private void onCountedTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         Link link = session.linkByRemoteHandle(t.handle());
-        if (link == null) {
-            session.sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
-                    + Integer.toUnsignedString(t.handle()) + ", which is not attached");
-            return;
-        }
-        if (link.isSender()) {
-            session.sessionError(ErrorConditions.SESSION_ERRANT_LINK, "transfer on a link where the peer receives");
+        if (link == null || link.isSender()) {
+            unusableLink(t, link);
             return;
         }
         if (link.localDetachSent()) {
             return; // we detached: the peer has not seen it yet
         }
+        if (link.incoming() == null && !t.more() && !t.aborted() && !link.streaming()) {
+            onWholeMessage(link, t, bytes, payloadOffset, payloadLength);
+            return;
+        }
+        onPartOfMessage(link, t, bytes, payloadOffset, payloadLength);
+    }
+
+    /**
+     * The common case, a message in one frame, kept apart from the rest so that the JIT inlines it: the same steps
+     * as {@link #onPartOfMessage} takes for such a frame.
+     */
+    private void onWholeMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
+        Delivery d = startDelivery(link, t);
+        if (d == null) {
+            return;
+        }
+        d.addBytes(payloadLength);
+        if (payloadLength > engine.config.maxMessageSizeBytes()) {
+            tooLarge(link);
+        } else if (link.discarding()) {
+            onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
+        } else {
+            deliverWhole(link, d, bytes, payloadOffset, payloadLength);
+        }
+    }
+
+    private void unusableLink(Transfer t, Link link) {
+        if (link == null) {
+            session.sessionError(ErrorConditions.SESSION_UNATTACHED_HANDLE, "transfer for handle "
+                    + Integer.toUnsignedString(t.handle()) + ", which is not attached");
+        } else {
+            session.sessionError(ErrorConditions.SESSION_ERRANT_LINK, "transfer on a link where the peer receives");
+        }
+    }
+
+    private void tooLarge(Link link) {
+        session.links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
+                + engine.config.maxMessageSizeBytes() + " bytes");
+    }
+
+    /** A frame of a multi-frame, streamed or aborted message, or one being discarded. */
+    private void onPartOfMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         Delivery d = link.incoming();
         if (d == null) {
             d = startDelivery(link, t);
@@ -78,11 +115,14 @@ final class InboundTransfers {
         }
         d.addBytes(payloadLength);
         if (d.sizeBytes() > engine.config.maxMessageSizeBytes()) {
-            session.links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
-                    + engine.config.maxMessageSizeBytes() + " bytes");
+            tooLarge(link);
             return;
         }
-        boolean last = !t.more();
+        onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, !t.more());
+    }
+
+    private void onPartOfMessage(Link link, Delivery d, Transfer t, byte[] bytes, int payloadOffset,
+                                 int payloadLength, boolean last) {
         if (link.discarding()) {
             if (last) {
                 // Refused for overload: released, so the peer may send it again later.

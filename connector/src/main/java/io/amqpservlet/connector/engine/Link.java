@@ -50,7 +50,9 @@ public final class Link {
     private int queueSize;
     private int sentOfHead;
     private long nextTag;
-    private final byte[] tagBytes = new byte[8];
+    /** The length of the delivery tags this engine makes (§2.8.7: at most 32 bytes). */
+    static final int TAG_BYTES = 8;
+    private final byte[] tagBytes = new byte[TAG_BYTES];
 
     ReplyNode node;
 

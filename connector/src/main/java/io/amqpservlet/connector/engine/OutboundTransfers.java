@@ -14,6 +14,11 @@ final class OutboundTransfers {
     private final Session session;
     private final Engine engine;
     private final SessionWindow window;
+    /**
+     * Whether a link stopped sending because the peer's session window was closed: only then can a session flow
+     * that reopens it let another link send, so only then does a flow visit every link of the session.
+     */
+    private boolean blockedOnWindow;
 
     OutboundTransfers(Session session) {
         this.session = session;
@@ -22,12 +27,27 @@ final class OutboundTransfers {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
+        if (settled && !link.hasQueued() && link.credit().canSend() && window.canSend() && engine.tracer == null
+                && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+            // A pre-settled message that goes now, in one frame, is settled and forgotten the moment it is written:
+            // it needs no pooled delivery, only a record of what was sent to hand back (AMQP 1.0 §2.6.12).
+            Delivery d = engine.settledSend;
+            d.initSettledSend();
+            writeWhole(link, d, message, offset, length, true);
+            return d;
+        }
         Delivery d = engine.takeDelivery(link, 0);
         d.locallySettled(settled);
         int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
-        long framesNeeded = Math.max(1, (length + (long) payloadPerFrame - 1) / payloadPerFrame);
+        // No division for the common message that fits in one frame.
+        long framesNeeded = length <= payloadPerFrame ? 1 : (length + (long) payloadPerFrame - 1) / payloadPerFrame;
         if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
             // The common case: everything can go now, straight from the caller's bytes, without a copy.
+            if (engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+                writeWhole(link, d, message, offset, length, settled);
+                finishSent(d, settled);
+                return d;
+            }
             int sent = 0;
             boolean first = true;
             do {
@@ -53,6 +73,7 @@ final class OutboundTransfers {
                 break;
             }
             if (!window.canSend()) {
+                blockedOnWindow = true;
                 break;
             }
             Delivery d = link.headDelivery();
@@ -77,11 +98,47 @@ final class OutboundTransfers {
         }
     }
 
+    /** Pumps every link that waits for session window, after a flow that may have reopened it. */
+    void pumpWindowBlocked() {
+        if (!blockedOnWindow || !window.canSend()) {
+            return;
+        }
+        blockedOnWindow = false;
+        Link[] all = session.links();
+        for (Link l : all) {
+            if (l != null && l.isSender() && l.hasQueued()) {
+                pump(l); // sets blockedOnWindow again if the window closes before every link is done
+            }
+        }
+    }
+
     private void finishSent(Delivery d, boolean settled) {
         d.complete(true);
         if (settled) {
             engine.recycle(d);
         }
+    }
+
+    /**
+     * Writes a whole message as one transfer frame, directly, without the generic performative encoder (kept
+     * apart from {@link #writeTransfer} so that the JIT inlines this, the path of nearly every message).
+     */
+    private void writeWhole(Link link, Delivery d, byte[] message, int offset, int length, boolean settled) {
+        engine.flushDispositions();
+        int id = session.takeDeliveryId();
+        d.deliveryId(id);
+        byte[] tag = link.nextTag();
+        if (!settled) {
+            // A pre-settled delivery is recycled as soon as it is written: nobody can read its tag.
+            d.tag().set(tag, 0, tag.length);
+            session.outgoing.put(id, d);
+        }
+        link.credit().onSent();
+        FirstTransferFrame.write(engine.writer(), session.localChannel(), link.localHandle(), id, tag, tag.length,
+                settled, message, offset, length);
+        window.onTransferSent();
+        engine.wroteFrame();
+        d.addBytes(length);
     }
 
     /**
@@ -91,6 +148,12 @@ final class OutboundTransfers {
      */
     private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
                               boolean settled) {
+        int maxFrame = engine.remoteMaxFrameSize();
+        if (first && engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, maxFrame)) {
+            writeWhole(link, d, message, offset, length, settled);
+            return length;
+        }
+        engine.flushDispositions();
         Transfer t = engine.out.transfer().clear();
         t.handle(link.localHandle());
         if (first) {
@@ -108,7 +171,6 @@ final class OutboundTransfers {
             }
             link.credit().onSent();
         }
-        int maxFrame = engine.remoteMaxFrameSize();
         AmqpWriter w = engine.writer();
         int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, session.localChannel());
         int performativeStart = w.position();

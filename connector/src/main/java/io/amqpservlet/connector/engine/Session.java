@@ -354,13 +354,8 @@ public final class Session {
         } else if (f.echo()) {
             writeSessionFlow();
         }
-        // The session window may have opened for every sending link.
-        Link[] all = links();
-        for (Link l : all) {
-            if (l != null && l.isSender() && l.hasQueued()) {
-                pump(l);
-            }
-        }
+        // The session window may have opened for every sending link that waited for it.
+        outbound.pumpWindowBlocked();
     }
 
     void writeLinkFlow(Link link, boolean echo) {
@@ -422,7 +417,7 @@ public final class Session {
         int id = d.deliveryId();
         d.locallySettled(true);
         if (outcome != null) {
-            d.localState().set(outcome);
+            copyState(outcome, d.localState());
         }
         if (!link.isSender()) {
             if (incoming.remove(id) == d) {
@@ -448,12 +443,7 @@ public final class Session {
     }
 
     void writeDisposition(Role role, int deliveryId, DeliveryState state) {
-        Disposition disp = engine.out.disposition().clear();
-        disp.role(role).first(deliveryId).settled(true);
-        if (state != null && !state.isNull()) {
-            disp.state().set(state);
-        }
-        engine.writeFrame(localChannel, disp);
+        engine.writeSettlement(localChannel, role, deliveryId, state);
     }
 
     private void onDisposition(Disposition disp) {
@@ -487,10 +477,24 @@ public final class Session {
         }
     }
 
+    /**
+     * Copies a delivery state; accepted, the commonest outcome by far, has no fields (AMQP 1.0 §3.4.2), so it is
+     * set by its kind alone instead of a field-by-field copy for every delivery of a disposition range.
+     */
+    private static void copyState(DeliveryState from, DeliveryState to) {
+        if (from.kind() == DeliveryState.ACCEPTED) {
+            if (to.kind() != DeliveryState.ACCEPTED) {
+                to.accepted();
+            }
+        } else {
+            to.set(from);
+        }
+    }
+
     /** Applies the peer's disposition to one delivery; returns true when it left the map. */
     private boolean applyDisposition(DeliveryMap map, Delivery d, Disposition disp, boolean peerIsReceiver) {
         if (!disp.state().isNull()) {
-            d.remoteState().set(disp.state());
+            copyState(disp.state(), d.remoteState());
         }
         if (disp.settled()) {
             d.remotelySettled(true);
