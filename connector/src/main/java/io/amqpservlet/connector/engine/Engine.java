@@ -14,7 +14,6 @@ import io.amqpservlet.protocol.text.AdaptiveBuffer;
 import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
-import io.amqpservlet.protocol.types.transport.Begin;
 import io.amqpservlet.protocol.types.transport.Close;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
@@ -24,7 +23,6 @@ import io.amqpservlet.protocol.types.transport.Performatives;
 import io.amqpservlet.protocol.types.transport.Role;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -79,8 +77,7 @@ public final class Engine {
     private final ErrorCondition remoteError = new ErrorCondition();
     private final ErrorCondition localError = new ErrorCondition();
 
-    private Session[] byLocalChannel = new Session[4];
-    private Session[] byRemoteChannel = new Session[4];
+    private final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
     private long nodeCounter;
     private Delivery freeDeliveries;
@@ -171,6 +168,11 @@ public final class Engine {
     /** The error the peer sent in its close, when it did. */
     public ErrorCondition remoteError() {
         return remoteError;
+    }
+
+    /** The highest channel the peer accepts (from its open; 65535 before). */
+    int remoteChannelMax() {
+        return remoteChannelMax;
     }
 
     /** The largest frame the peer accepts (from its open; 512 before). */
@@ -319,7 +321,7 @@ public final class Engine {
         }
         if (!closeSent && phase == PHASE_OPENED && p != in.close() && p != in.begin() && p != in.open()) {
             // The common case, a frame of an established session, kept short so that the JIT inlines it.
-            Session s = channel < byRemoteChannel.length ? byRemoteChannel[channel] : null;
+            Session s = sessions.byRemoteChannel(channel);
             if (s != null) {
                 s.onFrame(p, bytes, payloadOffset, payloadLength);
                 return;
@@ -355,11 +357,11 @@ public final class Engine {
         if (p == in.close()) {
             onRemoteClose(in.close());
         } else if (p == in.begin()) {
-            onBegin(channel, in.begin());
+            sessions.onBegin(channel, in.begin());
         } else if (p == in.open()) {
             connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
         } else {
-            Session s = channel < byRemoteChannel.length ? byRemoteChannel[channel] : null;
+            Session s = sessions.byRemoteChannel(channel);
             if (s == null) {
                 connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, p.typeName() + " on channel " + channel
                         + ", which has no session");
@@ -561,7 +563,7 @@ public final class Engine {
 
     private void onRemoteClose(Close close) {
         remoteError.set(close.error());
-        endAllSessions(close.error().isNull() ? null : remoteError);
+        sessions.abandonAll(close.error().isNull() ? null : remoteError);
         if (!closeSent) {
             writeFrame(0, out.close().clear());
             closeSent = true;
@@ -596,7 +598,7 @@ public final class Engine {
         if (error != null && !error.isNull()) {
             c.error().set(error);
         }
-        endAllSessions(null);
+        sessions.abandonAll(null);
         writeFrame(0, c);
         closeSent = true;
     }
@@ -624,105 +626,26 @@ public final class Engine {
         phase = PHASE_DONE;
         if (!closedReported) {
             closedReported = true;
-            endAllSessions(null);
+            sessions.abandonAll(null);
             handler.onClosed(this, remoteError.isNull() ? (localError.isNull() ? null : localError) : remoteError);
         }
     }
 
     // ------------------------------------------------------------------------------------------ sessions
 
-    private void onBegin(int channel, Begin begin) {
-        if (channel > config.channelMax()) {
-            connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "channel " + channel + " exceeds channel-max "
-                    + config.channelMax());
-            return;
-        }
-        if (channel < byRemoteChannel.length && byRemoteChannel[channel] != null) {
-            connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin on channel " + channel + ", already in use");
-            return;
-        }
-        Session s;
-        if (begin.hasRemoteChannel()) {
-            int local = begin.remoteChannel();
-            s = local < byLocalChannel.length ? byLocalChannel[local] : null;
-            if (s == null || s.remoteChannel() >= 0) {
-                connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin answers channel " + local
-                        + ", where no session waits for one");
-                return;
-            }
-            mapRemoteChannel(channel, s);
-            s.onRemoteBegin(begin);
-            return;
-        }
-        int local = freeLocalChannel();
-        if (local < 0) {
-            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no channel free within the peer's channel-max");
-            return;
-        }
-        s = newSession(local);
-        mapRemoteChannel(channel, s);
-        s.onRemoteBegin(begin);
-        ErrorCondition refusal = handler.onSessionBegin(s);
-        s.sendBegin();
-        if (refusal != null) {
-            s.end(refusal);
-        }
-    }
-
-    private int freeLocalChannel() {
-        int max = Math.min(remoteChannelMax, 0xFFFF);
-        for (int c = 0; c <= max; c++) {
-            if (c >= byLocalChannel.length || byLocalChannel[c] == null) {
-                return c;
-            }
-        }
-        return -1;
-    }
-
-    private Session newSession(int localChannel) {
-        if (localChannel >= byLocalChannel.length) {
-            byLocalChannel = Arrays.copyOf(byLocalChannel, Math.max(localChannel + 1, byLocalChannel.length * 2));
-        }
-        Session s = new Session(this, localChannel, config.sessionIncomingWindowFrames(), config.handleMax());
-        byLocalChannel[localChannel] = s;
-        return s;
-    }
-
-    private void mapRemoteChannel(int channel, Session s) {
-        if (channel >= byRemoteChannel.length) {
-            byRemoteChannel = Arrays.copyOf(byRemoteChannel, Math.max(channel + 1, byRemoteChannel.length * 2));
-        }
-        byRemoteChannel[channel] = s;
-        s.remoteChannel(channel);
-    }
-
     /** Forgets a session that ended on both sides. */
     void removeSession(Session s) {
-        if (s.localChannel() < byLocalChannel.length && byLocalChannel[s.localChannel()] == s) {
-            byLocalChannel[s.localChannel()] = null;
-        }
-        int rc = s.remoteChannel();
-        if (rc >= 0 && rc < byRemoteChannel.length && byRemoteChannel[rc] == s) {
-            byRemoteChannel[rc] = null;
-        }
-    }
-
-    private void endAllSessions(ErrorCondition error) {
-        for (Session s : byLocalChannel) {
-            if (s != null) {
-                s.abandon(error);
-            }
-        }
+        sessions.remove(s);
     }
 
     /** Begins a session from this side; the peer's begin completes it. */
     public Session beginSession() {
         requireOpenForWork();
-        int local = freeLocalChannel();
+        int local = sessions.freeLocalChannel(remoteChannelMax);
         if (local < 0) {
             throw new IllegalStateException("no channel free within the peer's channel-max " + remoteChannelMax);
         }
-        Session s = newSession(local);
+        Session s = sessions.create(local);
         s.sendBegin();
         return s;
     }
