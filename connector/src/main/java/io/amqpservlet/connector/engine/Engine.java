@@ -190,21 +190,33 @@ public final class Engine {
         if (!started) {
             start(nowMillis);
         }
-        if (leftover.readable() == 0) {
-            int used = process(bytes, offset, length, nowMillis);
-            if (used < length && phase != PHASE_DONE) {
-                leftover.ensureWritable(length - used);
-                System.arraycopy(bytes, offset + used, leftover.array(), leftover.writeIndex(), length - used);
-                leftover.commitWrite(length - used);
-            }
-        } else {
-            leftover.ensureWritable(length);
-            System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), length);
-            leftover.commitWrite(length);
+        int end = offset + length;
+        // Finish a frame kept from an earlier read first. Append no more than the buffer holds: the kept bytes are
+        // less than one frame, but a read may carry any number of frames after them.
+        while (leftover.readable() > 0 && offset < end && phase != PHASE_DONE) {
+            int n = Math.min(end - offset, leftover.maxCapacity() - leftover.readable());
+            offset += keep(bytes, offset, n);
             int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
             leftover.consume(used);
+            if (used == 0 && n == 0) {
+                break; // a full buffer without a whole frame: process has already failed the connection
+            }
+        }
+        if (leftover.readable() == 0 && offset < end && phase != PHASE_DONE) {
+            int used = process(bytes, offset, end - offset, nowMillis);
+            if (used < end - offset && phase != PHASE_DONE) {
+                keep(bytes, offset + used, end - offset - used);
+            }
         }
         leftover.maybeShrink(nowMillis * 1_000_000L);
+    }
+
+    /** Appends {@code n} bytes to the kept input; returns n. */
+    private int keep(byte[] bytes, int offset, int n) {
+        leftover.ensureWritable(n);
+        System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), n);
+        leftover.commitWrite(n);
+        return n;
     }
 
     /** Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position. */
@@ -213,16 +225,24 @@ public final class Engine {
         if (buffer.hasArray()) {
             ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), n, nowMillis);
             buffer.position(buffer.position() + n);
-        } else {
-            leftover.ensureWritable(n);
-            buffer.get(leftover.array(), leftover.writeIndex(), n);
-            leftover.commitWrite(n);
-            if (!started) {
-                start(nowMillis);
-            }
+            return;
+        }
+        if (!started) {
+            start(nowMillis);
+        }
+        // A direct buffer is copied in slices that fit beside the kept bytes, as above.
+        while (buffer.hasRemaining() && phase != PHASE_DONE) {
+            int slice = Math.min(buffer.remaining(), leftover.maxCapacity() - leftover.readable());
+            leftover.ensureWritable(slice);
+            buffer.get(leftover.array(), leftover.writeIndex(), slice);
+            leftover.commitWrite(slice);
             int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
             leftover.consume(used);
+            if (used == 0 && slice == 0) {
+                break;
+            }
         }
+        buffer.position(buffer.limit());
     }
 
     /**
