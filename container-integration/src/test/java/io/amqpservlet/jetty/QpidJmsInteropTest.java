@@ -155,6 +155,29 @@ class QpidJmsInteropTest {
     }
 
     @Test
+    void plainMessageWithoutBodyIsAGet() throws Exception {
+        Message request = session.createMessage();
+        request.setStringProperty("x-trace", "plain");
+        Message response = call(producer("echo"), request, "GET");
+        assertEquals("200", response.getJMSType());
+        assertEquals("GET", response.getStringProperty("x-echo-method"));
+        assertEquals("plain", response.getStringProperty("x-trace"));
+    }
+
+    @Test
+    void applicationCorrelationIdIsEchoedInsteadOfTheMessageId() throws Exception {
+        TextMessage request = session.createTextMessage("c");
+        request.setJMSCorrelationID("order-77");
+        request.setJMSType("POST");
+        request.setJMSReplyTo(replies);
+        producer("echo").send(request);
+        Message response = replyConsumer.receive(RECEIVE_MILLIS);
+        assertNotNull(response);
+        assertEquals("order-77", response.getJMSCorrelationID());
+        assertEquals("200", response.getJMSType());
+    }
+
+    @Test
     void unknownQueueIsA404Response() throws Exception {
         Message response = call(producer("missing"), session.createTextMessage(""), "GET");
         assertEquals("404", response.getJMSType());
