@@ -50,8 +50,8 @@ final class InteropServer implements AutoCloseable {
     /**
      * 200 with the request body, buffered whole (a response buffer as large as the body) so that Jetty hands it to
      * the connector in one last write, which becomes one data section. Jetty writes a body larger than the response
-     * buffer (32 KiB by default) in buffer-size pieces, one data section each, and Qpid JMS keeps only one data
-     * section of a message.
+     * buffer (32 KiB by default) in buffer-size pieces, one data section each, and Qpid JMS keeps only the last
+     * data section of a message (a 40,000-byte echo reads as its last 7,232 bytes).
      */
     static final class WholeBodyEcho extends HttpServlet {
         @Override

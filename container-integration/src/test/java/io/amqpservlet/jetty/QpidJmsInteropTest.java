@@ -190,8 +190,8 @@ class QpidJmsInteropTest {
     }
 
     /**
-     * The response goes to {@code /whole}, which writes it in one data section: Qpid JMS (through proton-j's
-     * message decoding) keeps only the first data section of a message, and a servlet that lets Jetty flush in
+     * The response goes to {@code /whole}, which writes it in one data section: Qpid JMS keeps only the last data
+     * section of a message, and a servlet that lets Jetty flush in
      * pieces produces one section per flush (DESIGN.md §3).
      */
     @Test

@@ -4,6 +4,8 @@ import io.amqpservlet.protocol.frame.FrameHeader;
 import io.amqpservlet.protocol.types.transport.Transfer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,6 +59,21 @@ class IngestChunkingTest {
         peer.engine.ingest(bytes, 0, first, peer.now);
         peer.engine.ingest(bytes, first, bytes.length - first, peer.now);
         peer.collect();
+        assertEquals(2, handler.messages, handler.events.toString());
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
+    void directBuffersAreSlicedBesideTheKeptBytesToo() {
+        RawPeer peer = openPeerWithSenderLink();
+        byte[] bytes = twoFullFrames(peer);
+        int first = MAX_FRAME - 24;
+        ByteBuffer a = ByteBuffer.allocateDirect(first).put(bytes, 0, first).flip();
+        ByteBuffer b = ByteBuffer.allocateDirect(bytes.length - first).put(bytes, first, bytes.length - first).flip();
+        peer.engine.ingest(a, peer.now);
+        peer.engine.ingest(b, peer.now);
+        peer.collect();
+        assertEquals(0, b.remaining(), "the buffer is consumed");
         assertEquals(2, handler.messages, handler.events.toString());
         assertTrue(peer.engine.isOpen());
     }
