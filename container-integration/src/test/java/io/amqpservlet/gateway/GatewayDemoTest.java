@@ -165,6 +165,14 @@ class GatewayDemoTest {
     }
 
     @Test
+    void localhostFindsTheLoopbackAddressTheGatewayListensOn() {
+        // localhost may resolve to ::1 first; the gateway binds 127.0.0.1 only.
+        Cli r = Cli.request("amqp://localhost:" + gateway.amqpPort() + "/whoami");
+        assertEquals(0, r.exit, r.toString());
+        assertEquals("anonymous", r.text());
+    }
+
+    @Test
     void closedPortExits7() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -17,7 +17,7 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -74,29 +74,14 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      */
     public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
                                             long deadlineMillis) throws IOException {
-        Socket socket = new Socket();
+        Socket socket = open(host, port, deadlineMillis);
+        AmqpRequestClient c;
         try {
-            long left = deadlineMillis - now();
-            if (left <= 0) {
-                throw new AmqpClientException(AmqpClientException.TIMEOUT, "timed out before connecting");
-            }
-            socket.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, left));
-        } catch (UnknownHostException e) {
-            socket.close();
-            throw new AmqpClientException(AmqpClientException.UNKNOWN_HOST, "could not resolve host " + host, e);
-        } catch (SocketTimeoutException e) {
-            socket.close();
-            throw new AmqpClientException(AmqpClientException.TIMEOUT, "connect to " + host + ":" + port
-                    + " timed out", e);
-        } catch (ConnectException e) {
-            socket.close();
-            throw new AmqpClientException(AmqpClientException.CONNECT_FAILED, "failed to connect to " + host + ":"
-                    + port + ": " + e.getMessage(), e);
-        } catch (IOException e) {
+            c = new AmqpRequestClient(socket, config);
+        } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
         }
-        AmqpRequestClient c = new AmqpRequestClient(socket, config);
         try {
             c.pumpUntil(c.engine::isOpen, "the connection to open", deadlineMillis);
             c.session = c.engine.beginSession();
@@ -110,6 +95,41 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             c.closeQuietly();
             throw e;
         }
+    }
+
+    /**
+     * Connects to the first of the host's addresses that accepts, as curl does ({@code localhost} may resolve to
+     * {@code ::1} first while the gateway listens on 127.0.0.1 only).
+     */
+    private static Socket open(String host, int port, long deadlineMillis) throws IOException {
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new AmqpClientException(AmqpClientException.UNKNOWN_HOST, "could not resolve host " + host, e);
+        }
+        IOException last = null;
+        for (InetAddress address : addresses) {
+            long left = deadlineMillis - now();
+            if (left <= 0) {
+                throw new AmqpClientException(AmqpClientException.TIMEOUT, "connect to " + host + ":" + port
+                        + " timed out", last);
+            }
+            Socket socket = new Socket();
+            try {
+                socket.connect(new InetSocketAddress(address, port), (int) Math.min(Integer.MAX_VALUE, left));
+                return socket;
+            } catch (SocketTimeoutException e) {
+                socket.close();
+                throw new AmqpClientException(AmqpClientException.TIMEOUT, "connect to " + host + ":" + port
+                        + " timed out", e);
+            } catch (IOException e) {
+                socket.close();
+                last = e;
+            }
+        }
+        throw new AmqpClientException(AmqpClientException.CONNECT_FAILED, "failed to connect to " + host + ":" + port
+                + ": " + (last == null ? "no address" : last.getMessage()), last);
     }
 
     /**

@@ -174,6 +174,9 @@ public final class RequestCommand {
                 err.println("> " + method + " " + target);
             }
             AmqpResponse response = client.exchange(method, target, headers, contentType, data, deadline);
+            if (verbose) {
+                err.println("< " + response.status() + " (" + response.body().length + " bytes)");
+            }
             if (include) {
                 out.print(statusAndHeaders(response));
             }
