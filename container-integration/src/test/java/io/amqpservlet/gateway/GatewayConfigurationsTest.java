@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -70,6 +73,26 @@ class GatewayConfigurationsTest {
 
     @Test
     void warDirectoryIsDeployedAtRoot() throws Exception {
+        assertWarServed(webApp());
+    }
+
+    @Test
+    void warFileIsDeployedAtRoot() throws Exception {
+        Path app = webApp();
+        Path war = dir.resolve("app.war");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(war));
+             Stream<Path> files = Files.walk(app)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                zip.putNextEntry(new ZipEntry(app.relativize(f).toString().replace('\\', '/')));
+                zip.write(Files.readAllBytes(f));
+                zip.closeEntry();
+            }
+        }
+        assertWarServed(war);
+    }
+
+    /** An exploded web application: a static file and WhoAmIServlet mapped by web.xml. */
+    private Path webApp() throws Exception {
         Path war = dir.resolve("app");
         Files.createDirectories(war.resolve("WEB-INF"));
         Files.writeString(war.resolve("hello.txt"), "static hello\n");
@@ -79,6 +102,10 @@ class GatewayConfigurationsTest {
                 "    <servlet-class>io.amqpservlet.gateway.demo.WhoAmIServlet</servlet-class></servlet>",
                 "  <servlet-mapping><servlet-name>who</servlet-name><url-pattern>/who</url-pattern></servlet-mapping>",
                 "</web-app>"));
+        return war;
+    }
+
+    private static void assertWarServed(Path war) throws Exception {
         Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--war", war.toString());
         try {
             String base = "amqp://127.0.0.1:" + g.amqpPort();
