@@ -6,7 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 
-/** {@code /status/{code}}: answers with that status (100 to 599 excepting 1xx) and a short text body. */
+/** {@code /status/{code}}: answers with that status (200 to 599) and a short text body; 400 for another code. */
 public final class StatusServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
