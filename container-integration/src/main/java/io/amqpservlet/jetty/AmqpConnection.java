@@ -328,6 +328,14 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         getExecutor().execute(task);
     }
 
+    /**
+     * The client's SASL identity ({@code anonymous} for ANONYMOUS or no SASL), or null before SASL ends. It is set
+     * once, before the first request can arrive, so request threads may read it.
+     */
+    public String getSaslIdentity() {
+        return engine.identity();
+    }
+
     /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */
     public int getActiveRequests() {
         return streams.size();

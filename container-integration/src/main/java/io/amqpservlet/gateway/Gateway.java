@@ -1,0 +1,143 @@
+package io.amqpservlet.gateway;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.gateway.demo.DemoApp;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.LoginServicePlainAuthenticator;
+import jakarta.servlet.Servlet;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.ee11.webapp.WebAppContext;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.security.HashLoginService;
+import org.eclipse.jetty.security.UserStore;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.security.Credential;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.util.Map;
+
+/**
+ * The standalone gateway: one Jetty {@link Server} serving the same servlets over AMQP 1.0 (an
+ * {@link AmqpConnectionFactory} on its own port) and over HTTP/1.1 and h2c (a second port). Built from
+ * {@link GatewayOptions}; {@link #start()} binds both ports, {@link #stop()} stops accepting and waits up to the
+ * stop timeout for requests in flight.
+ */
+public final class Gateway {
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final GatewayOptions options;
+    private final Server server;
+    private final ServerConnector amqp;
+    private final ServerConnector http;
+
+    /** Builds the server (nothing is bound until {@link #start()}). */
+    public Gateway(GatewayOptions options) throws ReflectiveOperationException {
+        this.options = options;
+        QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+        threads.setName("gateway");
+        server = new Server(threads);
+        server.setStopTimeout(options.stopTimeoutMillis());
+        server.setStopAtShutdown(false); // GatewayMain's hook stops it, after logging
+
+        HashLoginService logins = null;
+        if (!options.users().isEmpty()) {
+            UserStore store = new UserStore();
+            for (GatewayOptions.User u : options.users()) {
+                store.addUser(u.name(), Credential.getCredential(u.password()), new String[] {"user"});
+            }
+            logins = new HashLoginService("amqp-servlet");
+            logins.setUserStore(store);
+            server.addBean(logins);
+        }
+
+        HttpConfiguration httpConfig = new HttpConfiguration();
+        httpConfig.setSendServerVersion(false);
+        EngineConfig engineConfig = new EngineConfig().containerId("amqp-servlet-gateway")
+                .anonymousAllowed(logins == null);
+        AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
+        if (logins != null) {
+            amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
+        }
+        amqp = options.amqpPort() < 0 ? null : connector(options.amqpPort(), amqpFactory);
+        http = options.httpPort() < 0 ? null : connector(options.httpPort(),
+                new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
+        if (amqp == null && http == null) {
+            throw new IllegalArgumentException("both ports are off: nothing to serve");
+        }
+
+        ServletContextHandler context;
+        if (options.war() != null) {
+            WebAppContext webapp = new WebAppContext();
+            webapp.setWar(new File(options.war()).getAbsolutePath());
+            context = webapp;
+        } else {
+            context = new ServletContextHandler();
+        }
+        context.setContextPath("/");
+        if (options.demo()) {
+            DemoApp.install(context);
+        }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        for (Map.Entry<String, String> e : options.servlets().entrySet()) {
+            Class<? extends Servlet> type = Class.forName(e.getValue(), true, loader).asSubclass(Servlet.class);
+            ServletHolder holder = new ServletHolder(type);
+            holder.setAsyncSupported(true);
+            context.addServlet(holder, e.getKey());
+        }
+        // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
+        server.setHandler(new GracefulHandler(new SaslPrincipalHandler(context)));
+    }
+
+    private ServerConnector connector(int port, ConnectionFactory... factories) {
+        ServerConnector c = new ServerConnector(server, 1, 1, factories);
+        c.setHost(options.bind());
+        c.setPort(port);
+        server.addConnector(c);
+        return c;
+    }
+
+    /** Binds the ports and starts serving; logs the endpoints and the SASL mode. */
+    public void start() throws Exception {
+        server.start();
+        String sasl = options.users().isEmpty() ? "SASL ANONYMOUS (no users configured)"
+                : "SASL PLAIN for " + options.users().size() + " user(s), ANONYMOUS refused";
+        if (amqp != null) {
+            LOG.info("AMQP 1.0 on amqp://{}:{} ({})", options.bind(), amqp.getLocalPort(), sasl);
+        }
+        if (http != null) {
+            LOG.info("HTTP/1.1 and h2c on http://{}:{}", options.bind(), http.getLocalPort());
+        }
+        LOG.info("serving {}", options.demo() ? "the demo app" : options.war() != null
+                ? "war " + options.war() + (options.servlets().isEmpty() ? "" : " and " + options.servlets())
+                : options.servlets().toString());
+    }
+
+    /** Stops accepting, lets requests in flight finish (up to the stop timeout), then stops. */
+    public void stop() throws Exception {
+        server.stop();
+    }
+
+    /** The bound AMQP port, or -1 when off or not started. */
+    public int amqpPort() {
+        return amqp == null ? -1 : amqp.getLocalPort();
+    }
+
+    /** The bound HTTP port, or -1 when off or not started. */
+    public int httpPort() {
+        return http == null ? -1 : http.getLocalPort();
+    }
+
+    /** The Jetty server, for embedding and tests. */
+    public Server server() {
+        return server;
+    }
+}

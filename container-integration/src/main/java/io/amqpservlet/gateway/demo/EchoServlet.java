@@ -1,0 +1,40 @@
+package io.amqpservlet.gateway.demo;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.util.Enumeration;
+import java.util.Locale;
+
+/**
+ * {@code /echo}: any method gets 200 with the request body and content type back. The headers
+ * {@code x-echo-method} and {@code x-echo-path} (path and query as the servlet saw them) say what arrived, and
+ * every request header whose name starts with {@code x-} is copied into the response.
+ */
+public final class EchoServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        byte[] body = request.getInputStream().readAllBytes();
+        response.setStatus(200);
+        if (request.getContentType() != null) {
+            response.setContentType(request.getContentType());
+        }
+        response.setHeader("x-echo-method", request.getMethod());
+        String query = request.getQueryString();
+        response.setHeader("x-echo-path", request.getRequestURI() + (query == null ? "" : "?" + query));
+        for (Enumeration<String> names = request.getHeaderNames(); names.hasMoreElements(); ) {
+            String name = names.nextElement();
+            if (name.toLowerCase(Locale.ROOT).startsWith("x-")) {
+                for (Enumeration<String> values = request.getHeaders(name); values.hasMoreElements(); ) {
+                    response.addHeader(name, values.nextElement());
+                }
+            }
+        }
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+}

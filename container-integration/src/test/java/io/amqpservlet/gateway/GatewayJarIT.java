@@ -1,0 +1,76 @@
+package io.amqpservlet.gateway;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The shaded jar as users run it: the gateway in one process (ports 0, the printed ports read back), the CLI in
+ * another, then SIGTERM ({@link Process#destroy()}) and the gateway exits. Runs in {@code integration-test}
+ * (failsafe), after {@code package} has built the jar.
+ */
+@Timeout(120)
+class GatewayJarIT {
+    private static final Path JAR = Path.of("target", "amqp-servlet-gateway.jar");
+    private static final Pattern LISTENING = Pattern.compile("amqp-servlet listening amqp=(\\d+) http=(-?\\d+)");
+
+    @TempDir
+    Path dir;
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    @Test
+    void jarServesTheDemoAndStopsOnSigterm() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
+        Process gateway = new ProcessBuilder(java(), "-jar", JAR.toString(), "--amqp-port", "0", "--http-port", "0")
+                .redirectError(dir.resolve("gateway.err").toFile()).start();
+        try {
+            int amqpPort = -1;
+            BufferedReader out = new BufferedReader(new InputStreamReader(gateway.getInputStream(),
+                    StandardCharsets.UTF_8));
+            for (String line; (line = out.readLine()) != null; ) {
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    amqpPort = Integer.parseInt(m.group(1));
+                    assertTrue(Integer.parseInt(m.group(2)) > 0, line);
+                    break;
+                }
+            }
+            assertTrue(amqpPort > 0, "no ports printed; stderr: " + Files.readString(dir.resolve("gateway.err")));
+
+            Process cli = new ProcessBuilder(java(), "-jar", JAR.toString(), "request",
+                    "amqp://127.0.0.1:" + amqpPort + "/echo?from=jar", "-d", "hello", "-i")
+                    .redirectError(dir.resolve("cli.err").toFile()).start();
+            byte[] printed = cli.getInputStream().readAllBytes();
+            assertTrue(cli.waitFor(30, TimeUnit.SECONDS), "the CLI did not exit");
+            String text = new String(printed, StandardCharsets.UTF_8);
+            assertEquals(0, cli.exitValue(), text + Files.readString(dir.resolve("cli.err")));
+            assertTrue(text.startsWith("HTTP/1.1 200\r\n"), text);
+            assertTrue(text.contains("\r\nx-echo-path: /echo?from=jar\r\n"), text);
+            assertTrue(text.endsWith("\r\n\r\nhello"), text);
+
+            gateway.destroy(); // SIGTERM: the shutdown hook stops the server
+            assertTrue(gateway.waitFor(30, TimeUnit.SECONDS), "the gateway did not exit after SIGTERM");
+            List<String> err = Files.readAllLines(dir.resolve("gateway.err"));
+            assertTrue(err.stream().anyMatch(l -> l.contains("amqp-servlet: stopping")), String.join("\n", err));
+        } finally {
+            gateway.destroyForcibly();
+        }
+    }
+}
