@@ -190,19 +190,30 @@ public final class Engine {
         if (!started) {
             start(nowMillis);
         }
-        if (leftover.readable() == 0) {
+        // The leftover holds the start of one frame at most, so it is capped at a frame: top it up only as far
+        // as that cap (a read may bring many frames at once), then take the rest in place once it is empty.
+        while (leftover.readable() > 0 && length > 0 && phase != PHASE_DONE) {
+            int n = Math.min(length, leftover.maxCapacity() - leftover.readable());
+            leftover.ensureWritable(n);
+            System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), n);
+            leftover.commitWrite(n);
+            offset += n;
+            length -= n;
+            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
+            leftover.consume(used);
+            if (used == 0 && n == 0) {
+                // Unreachable while process() refuses frames over max-frame-size: a full leftover is a frame.
+                throw new IllegalStateException("a frame larger than the input buffer's " + leftover.maxCapacity()
+                        + " bytes was not refused");
+            }
+        }
+        if (leftover.readable() == 0 && length > 0 && phase != PHASE_DONE) {
             int used = process(bytes, offset, length, nowMillis);
             if (used < length && phase != PHASE_DONE) {
                 leftover.ensureWritable(length - used);
                 System.arraycopy(bytes, offset + used, leftover.array(), leftover.writeIndex(), length - used);
                 leftover.commitWrite(length - used);
             }
-        } else {
-            leftover.ensureWritable(length);
-            System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), length);
-            leftover.commitWrite(length);
-            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
-            leftover.consume(used);
         }
         leftover.maybeShrink(nowMillis * 1_000_000L);
     }
