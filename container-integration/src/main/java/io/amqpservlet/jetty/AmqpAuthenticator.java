@@ -33,7 +33,9 @@ import java.util.function.Function;
  * covers and replaces any authentication state the request already had, so the connection cannot simply set one.
  * An AMQP connection authenticates once, by SASL, before any request: there is nothing to challenge. A request of
  * a connection without an identity (SASL ANONYMOUS) is unauthenticated; a constraint that requires a user then
- * answers it with 403 (there is no challenge to send an AMQP client).
+ * answers it with 403 (there is no challenge to send an AMQP client). AMQP requests never reach the wrapped
+ * authenticator, so an {@code authorization} application-property (a header) authenticates nothing: the SASL
+ * identity is the only one an AMQP request has.
  *
  * <p>It is a {@link LoginAuthenticator} (so its {@code SecurityHandler} needs a {@code LoginService}) because
  * Jetty defers authentication of requests no constraint covers only for login authenticators: that is how a
@@ -112,8 +114,9 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     @Override
     public AuthenticationState validateRequest(Request request, Response response, Callback callback)
             throws ServerAuthException {
-        if (request.getConnectionMetaData().getConnection() instanceof AmqpConnection amqp) {
-            Request.AuthenticationState state = amqp.authentication();
+        if (isAmqp(request)) {
+            Request.AuthenticationState state = ((AmqpConnection) request.getConnectionMetaData().getConnection())
+                    .authentication();
             return state instanceof AuthenticationState succeeded ? succeeded : null;
         }
         return delegate == null ? null : delegate.validateRequest(request, response, callback);

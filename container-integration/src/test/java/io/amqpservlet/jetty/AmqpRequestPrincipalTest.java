@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.util.Base64;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -96,10 +97,19 @@ class AmqpRequestPrincipalTest {
     }
 
     private Response get(EngineConfig clientConfig, String path) throws IOException {
+        return get(clientConfig, path, null);
+    }
+
+    /** A GET on a new connection; {@code authorization}, when not null, is sent as that application-property. */
+    private Response get(EngineConfig clientConfig, String path, String authorization) throws IOException {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null, clientConfig)) {
             AmqpWriter w = new AmqpWriter();
-            new MessageWriter().wrap(w).startProperties().messageId("m").to(path).subject("GET")
-                    .replyTo(client.replyAddress()).endProperties().end();
+            MessageWriter m = new MessageWriter().wrap(w).startProperties().messageId("m").to(path).subject("GET")
+                    .replyTo(client.replyAddress()).endProperties();
+            if (authorization != null) {
+                m.startApplicationProperties().put("authorization", authorization).endApplicationProperties();
+            }
+            m.end();
             client.send(w);
             client.awaitResponses(1);
             return client.responses.get(0);
@@ -135,6 +145,15 @@ class AmqpRequestPrincipalTest {
         start(true);
         // No user and no challenge an AMQP client could answer: Jetty's SecurityHandler forbids.
         assertEquals("403", get(AmqpSocketClient.defaultConfig(), "/admin/panel").subject);
+    }
+
+    @Test
+    void basicCredentialsInAnApplicationPropertyDoNotAuthenticate() throws Exception {
+        start(true);
+        String alice = "Basic " + Base64.getEncoder().encodeToString("alice:a-pw".getBytes(StandardCharsets.UTF_8));
+        assertEquals("403", get(AmqpSocketClient.defaultConfig(), "/admin/panel", alice).subject,
+                "only the SASL identity authenticates an AMQP request");
+        assertEquals("403", get(plain("bob", "b-pw"), "/admin/panel", alice).subject);
     }
 
     @Test
