@@ -11,6 +11,7 @@ import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Attributes;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
@@ -48,6 +49,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class AmqpConnection extends AbstractMetaDataConnection {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
+    /**
+     * Whether jetty-security (an optional dependency) is there: only then can the SASL identity become a Jetty
+     * authentication; {@link AmqpAuthenticator} is not loaded without it.
+     */
+    private static final boolean SECURITY = isPresent("org.eclipse.jetty.security.AuthenticationState");
 
     private final Engine engine;
     private final AmqpEngineHandler handler;
@@ -55,6 +61,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private final String id;
+    /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
+    private volatile Request.AuthenticationState authentication;
 
     // Events from other threads, each set before drive() counts it in.
     private final AtomicInteger work = new AtomicInteger();
@@ -289,6 +297,33 @@ public class AmqpConnection extends AbstractMetaDataConnection {
 
     // ------------------------------------------------------------------------------------------ exchanges
 
+    /**
+     * Engine thread: SASL established the peer's identity (before any request can arrive). With jetty-security
+     * present it becomes the authentication of every request of this connection (see {@link AmqpAuthenticator}).
+     */
+    void authenticated(String identity) {
+        if (SECURITY) {
+            authentication = AmqpAuthenticator.authenticationOf(identity);
+        }
+    }
+
+    /**
+     * The authentication of this connection's requests (a jetty-security {@code AuthenticationState.Succeeded}),
+     * or null when the peer is anonymous or jetty-security is absent.
+     */
+    public Request.AuthenticationState authentication() {
+        return authentication;
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, AmqpConnection.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
     void dispatch(AmqpExchange exchange) {
         HttpChannel channel = idleChannels.poll();
@@ -302,11 +337,33 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
+            // Before the task runs, nothing else sees the request: the fixed attributes and the user are set now,
+            // ahead of customizers and handlers (which a SecurityHandler then re-checks through AmqpAuthenticator).
+            setRequestAttributes(channel.getRequest(), exchange);
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
         if (task != null) {
             execute(task);
+        }
+    }
+
+    /** Sets the fixed {@link AmqpRequestAttributes} and the connection's user on a request about to be handled. */
+    private void setRequestAttributes(Request request, AmqpExchange exchange) {
+        if (exchange.messageIdAttribute != null) {
+            request.setAttribute(AmqpRequestAttributes.MESSAGE_ID, exchange.messageIdAttribute);
+        }
+        if (exchange.correlationIdAttribute != null) {
+            request.setAttribute(AmqpRequestAttributes.CORRELATION_ID, exchange.correlationIdAttribute);
+        }
+        if (exchange.linkAddress != null) {
+            request.setAttribute(AmqpRequestAttributes.LINK_ADDRESS, exchange.linkAddress);
+        }
+        request.setAttribute(AmqpRequestAttributes.DELIVERY_COUNT, exchange.deliveryCount);
+        Request.AuthenticationState user = authentication;
+        if (user != null) {
+            // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
+            Request.setAuthenticationState(request, user);
         }
     }
 

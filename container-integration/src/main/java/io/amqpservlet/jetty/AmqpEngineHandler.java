@@ -58,6 +58,11 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     @Override
+    public void onAuthenticated(Engine engine, String identity) {
+        connection.authenticated(identity);
+    }
+
+    @Override
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         if (!link.isSender()) {
             // The client sends requests on this link: credit is the back-pressure (DESIGN.md §5).

@@ -28,6 +28,11 @@ final class AmqpExchange {
     final MessageId correlationId = new MessageId();
     MetaData.Request request;
     byte[] body;
+    /** The values of the {@link AmqpRequestAttributes}; null (or 0) when the message has no such field. */
+    Object messageIdAttribute;
+    Object correlationIdAttribute;
+    String linkAddress;
+    long deliveryCount;
     /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
     int rejectStatus;
     String rejectReason;

@@ -10,6 +10,8 @@ import io.amqpservlet.protocol.text.KnownStrings;
 import io.amqpservlet.protocol.text.PercentEncoder;
 import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.Header;
+import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -18,6 +20,7 @@ import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 
 import java.util.Arrays;
+import java.util.UUID;
 
 /**
  * Turns a request message into an HTTP request, following the projected mode of OASIS "HTTP Semantics and Content
@@ -39,6 +42,7 @@ final class AmqpRequestMapper {
 
     private final MutableBytes scratch = new MutableBytes();
     private final MapCursor properties = new MapCursor();
+    private final MessageId id = new MessageId();
     private final AmqpReader reader = new AmqpReader();
     private final String scheme;
 
@@ -61,6 +65,7 @@ final class AmqpRequestMapper {
         if (!message.correlationId(into.correlationId)) {
             message.messageId(into.correlationId); // WD06: the response correlates to the message-id instead
         }
+        attributes(message, link, into);
 
         String method = method(message);
         if (method == null) {
@@ -118,6 +123,38 @@ final class AmqpRequestMapper {
             return;
         }
         into.body = body;
+    }
+
+    /** The values of the fixed {@link AmqpRequestAttributes}: message fields only, never a peer-chosen name. */
+    private void attributes(MessageView message, Link link, AmqpExchange into) {
+        if (message.messageId(id.clear())) {
+            into.messageIdAttribute = idValue(id);
+        }
+        if (message.correlationId(id.clear())) {
+            into.correlationIdAttribute = idValue(id);
+        }
+        MutableBytes linkAddress = link.target().address();
+        if (!linkAddress.isNull() && linkAddress.length() > 0) {
+            into.linkAddress = text(linkAddress);
+        }
+        // AMQP 1.0 §3.2.1: delivery-count is a uint, 0 when the header (or the field) is absent.
+        into.deliveryCount = message.positionOnHeaderField(Header.DELIVERY_COUNT, reader) ? reader.getUnsignedInt() : 0;
+    }
+
+    /** A message-id or correlation-id as the Java value its attribute holds; null when absent. */
+    private static Object idValue(MessageId id) {
+        switch (id.kind()) {
+            case ULONG:
+                return id.ulongValue();
+            case UUID:
+                return new UUID(id.uuidMostSignificantBits(), id.uuidLeastSignificantBits());
+            case BINARY:
+                return id.bytes().toByteArray();
+            case STRING:
+                return id.bytes().toString();
+            default:
+                return null;
+        }
     }
 
     private static void reject(AmqpExchange into, int status, String reason) {

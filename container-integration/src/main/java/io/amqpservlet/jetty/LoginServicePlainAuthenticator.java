@@ -19,6 +19,15 @@ import java.util.Objects;
  * answer from memory (as {@code HashLoginService} does) rather than block on a remote directory.
  */
 public final class LoginServicePlainAuthenticator implements PlainAuthenticator {
+    /**
+     * The last login this authenticator accepted on this thread, for the connection whose SASL exchange it
+     * belongs to: the engine calls {@link #authenticate} and then, on the same thread and before it returns from
+     * parsing, reports the identity to the connection ({@code EngineHandler.onAuthenticated}), which takes it to
+     * keep the user's roles. The {@link PlainAuthenticator} contract returns only a name, so the roles travel
+     * beside it; taking clears it, and each login overwrites it, so nothing leaks to another connection.
+     */
+    private static final ThreadLocal<UserIdentity> LAST_LOGIN = new ThreadLocal<>();
+
     private final LoginService loginService;
 
     public LoginServicePlainAuthenticator(LoginService loginService) {
@@ -31,10 +40,27 @@ public final class LoginServicePlainAuthenticator implements PlainAuthenticator 
      */
     @Override
     public String authenticate(String authorizationId, String username, String password) {
+        LAST_LOGIN.remove();
         if (authorizationId != null && !authorizationId.isEmpty() && !authorizationId.equals(username)) {
             return null;
         }
         UserIdentity user = loginService.login(username, password, null, null);
-        return user == null ? null : user.getUserPrincipal().getName();
+        if (user == null) {
+            return null;
+        }
+        LAST_LOGIN.set(user);
+        return user.getUserPrincipal().getName();
+    }
+
+    /**
+     * Takes this thread's last accepted login if it is {@code identity}'s (see {@link #LAST_LOGIN}), else null.
+     */
+    static UserIdentity takeLogin(String identity) {
+        UserIdentity user = LAST_LOGIN.get();
+        if (user == null) {
+            return null;
+        }
+        LAST_LOGIN.remove();
+        return identity != null && identity.equals(user.getUserPrincipal().getName()) ? user : null;
     }
 }

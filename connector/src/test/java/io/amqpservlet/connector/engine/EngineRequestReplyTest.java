@@ -5,6 +5,7 @@ import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -87,6 +88,31 @@ class EngineRequestReplyTest {
         for (int i = 0; i < body.length; i++) {
             assertEquals(body[i], client.bodies.get(0)[i], "byte " + i);
         }
+    }
+
+    @Test
+    void readsLargerThanAFrameAreTakenWhateverTheFramesSplitAt() {
+        // A socket read often brings many frames and ends inside one; the next read must not need a buffer for
+        // that partial frame plus the whole read (the engine's input buffer is capped at a frame).
+        EngineConfig s = serverConfig().maxFrameSizeBytes(512).sessionIncomingWindowFrames(100);
+        EngineConfig c = clientConfig().maxFrameSizeBytes(600).sessionIncomingWindowFrames(100);
+        EnginePair pair = new EnginePair(c, client, s, server);
+        pair.sliceBytes = 3001; // several frames per slice, and slices end mid-frame
+        pair.pump();
+        Session session = pair.client.beginSession();
+        Link replies = session.attachDynamicReceiver("replies");
+        replies.autoCredit(10);
+        Link requests = session.attachSender("requests", "/echo");
+        pair.pump();
+        byte[] body = new byte[50_000];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i % 253);
+        }
+        byte[] req = request("big", "/echo", replies.source().address().toString(), body);
+        requests.send(req, 0, req.length, false);
+        pair.pump();
+        assertEquals(1, client.bodies.size());
+        assertArrayEquals(body, client.bodies.get(0));
     }
 
     @Test
