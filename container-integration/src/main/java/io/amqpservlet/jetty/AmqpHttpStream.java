@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * <p>Request content: the engine has assembled the whole message, so the body is one last
  * {@link Content.Chunk}, always available; {@link #demand()} only has to say so. Response: each
  * {@link #send} appends to an AMQP message being encoded on the calling (servlet) thread (properties and
- * application-properties on commit, a data section per content buffer); the last send hands the finished exchange
+ * application-properties on commit, the content buffers appended to one data section); the last send hands the finished exchange
  * to the connection, whose engine thread sends it on the reply link and settles the request. One-way requests (no
  * reply-to) encode nothing: only the status matters, for the outcome.
  *

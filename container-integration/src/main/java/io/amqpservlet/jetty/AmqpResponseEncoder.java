@@ -15,8 +15,9 @@ import java.nio.ByteBuffer;
  * status digits, {@code to} the request's reply-to, {@code correlation-id} the request's correlation-id or
  * message-id with its AMQP type, content type and coding in properties, {@code http:response} = "1.1" and the other
  * headers as lowercase application-properties (repeated values joined with ", ", {@code set-cookie} with "\n"
- * because cookies may contain commas), then one data section per content buffer, or one empty data section for an
- * empty body.
+ * because cookies may contain commas), then the body as ONE data section however many buffers it was written in
+ * (its size backfilled at the end), or one empty data section for an empty body. One section because clients built
+ * on proton-j (Qpid JMS among them) keep only the last data section of a message.
  *
  * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
  * costs the connection nothing. One encoder per response; it owns the bytes until the engine copies them.
@@ -61,20 +62,25 @@ final class AmqpResponseEncoder {
     }
 
     /**
-     * Adds a data section with the remaining bytes of {@code content} and consumes them (a transport that wrote a
-     * buffer leaves it empty; Jetty's response buffers rely on that); nothing when empty.
+     * Appends the remaining bytes of {@code content} to the body's data section and consumes them (a transport that
+     * wrote a buffer leaves it empty; Jetty's response buffers rely on that); nothing when empty.
      */
     void data(ByteBuffer content) {
         if (content != null && content.hasRemaining()) {
-            message.data(content);
+            if (!bodyWritten) {
+                message.startData();
+                bodyWritten = true;
+            }
+            message.appendData(content);
             content.position(content.limit());
-            bodyWritten = true;
         }
     }
 
     /** Finishes the message, adding the empty data section an empty body needs (AMQP 1.0 §3.2: a body is required). */
     void end() {
-        if (!bodyWritten) {
+        if (bodyWritten) {
+            message.endData();
+        } else {
             message.data(NO_BYTES, 0, 0);
         }
         message.end();

@@ -342,13 +342,13 @@ class AmqpConnectorTest {
     }
 
     @Test
-    void eachFlushIsOneDataSection() throws Exception {
+    void flushesAreJoinedIntoOneDataSection() throws Exception {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
             client.send(request("GET", "/flushes", client.replyAddress(), "f", Map.of(), null, null));
             client.awaitResponses(1);
             Response r = client.responses.get(0);
             assertEquals("first,second", r.bodyText());
-            assertEquals(2, r.dataSections);
+            assertEquals(1, r.dataSections, "proton-j based clients read only the last data section");
         }
     }
 }

@@ -111,7 +111,7 @@ final class TestServlets {
         }
     }
 
-    /** Writes the body in two flushes: the response carries one data section per flush. */
+    /** Writes the body in two flushes: the response still carries one data section holding both. */
     static final class TwoFlushes extends HttpServlet {
         @Override
         protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {

@@ -1,6 +1,7 @@
 package io.amqpservlet.protocol.message;
 
 import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.FormatCode;
 import io.amqpservlet.protocol.types.MutableBytes;
 import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.messaging.Header;
@@ -32,11 +33,15 @@ public final class MessageWriter {
     private int nextField;
     private int messageStart;
 
+    // Offset of the reserved vbin32 header of a data section opened by startData(), or -1.
+    private int openDataAt = -1;
+
     /** Starts a message at the writer's current position. */
     public MessageWriter wrap(AmqpWriter writer) {
         this.out = writer;
         this.last = null;
         this.open = null;
+        this.openDataAt = -1;
         this.messageStart = writer.position();
         return this;
     }
@@ -52,6 +57,9 @@ public final class MessageWriter {
     public int end() {
         if (open != null) {
             throw new IllegalStateException("the " + open.specName() + " section is still open");
+        }
+        if (openDataAt >= 0) {
+            throw new IllegalStateException("a data section started with startData() was not ended");
         }
         return out.position() - messageStart;
     }
@@ -477,6 +485,55 @@ public final class MessageWriter {
         begin(MessageSection.DATA);
         out.writeBinary(bytes, offset, length);
         return this;
+    }
+
+    /**
+     * Starts a data section whose length is not known yet: its vbin32 header is reserved now, bytes follow with
+     * {@link #appendData(ByteBuffer)} (as many times as they arrive) and {@link #endData()} backfills the size.
+     * One section however many pieces: some clients (proton-j based, such as Qpid JMS) keep only the last data
+     * section of a message.
+     */
+    public MessageWriter startData() {
+        begin(MessageSection.DATA);
+        openDataAt = out.reserve(5);
+        out.array()[openDataAt] = (byte) FormatCode.VBIN32;
+        return this;
+    }
+
+    /** Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position. */
+    public MessageWriter appendData(ByteBuffer bytes) {
+        requireOpenData();
+        int n = bytes.remaining();
+        int at = out.reserve(n);
+        bytes.get(bytes.position(), out.array(), at, n);
+        return this;
+    }
+
+    /** Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened. */
+    public MessageWriter appendData(byte[] bytes, int offset, int length) {
+        requireOpenData();
+        int at = out.reserve(length);
+        System.arraycopy(bytes, offset, out.array(), at, length);
+        return this;
+    }
+
+    /** Ends the data section {@link #startData()} opened, backfilling its size. */
+    public MessageWriter endData() {
+        requireOpenData();
+        int size = out.position() - openDataAt - 5;
+        byte[] a = out.array();
+        a[openDataAt + 1] = (byte) (size >>> 24);
+        a[openDataAt + 2] = (byte) (size >>> 16);
+        a[openDataAt + 3] = (byte) (size >>> 8);
+        a[openDataAt + 4] = (byte) size;
+        openDataAt = -1;
+        return this;
+    }
+
+    private void requireOpenData() {
+        if (openDataAt < 0) {
+            throw new IllegalStateException("no data section started with startData()");
+        }
     }
 
     /** Adds a data section with the remaining bytes of {@code bytes}, without changing its position. */
