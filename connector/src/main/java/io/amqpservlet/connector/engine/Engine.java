@@ -61,7 +61,7 @@ public final class Engine {
     private final PendingDisposition pendingDisposition = new PendingDisposition(this);
     private final FirstTransferReader transferReader = new FirstTransferReader();
     final MessageView view;
-    private final AdaptiveBuffer leftover;
+    private final KeptInput input;
     final FrameTracer tracer;
     private final Handshake handshake;
 
@@ -104,7 +104,7 @@ public final class Engine {
         this.view = new MessageView(config.decoderLimits());
         this.frames = new FrameReader(config.maxFrameSizeBytes());
         int initial = Math.min(4096, config.maxFrameSizeBytes());
-        this.leftover = new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L);
+        this.input = new KeptInput(this, new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L));
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
         SaslServer saslServer = null;
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
@@ -190,59 +190,15 @@ public final class Engine {
         if (!started) {
             start(nowMillis);
         }
-        int end = offset + length;
-        // Finish a frame kept from an earlier read first. Append no more than the buffer holds: the kept bytes are
-        // less than one frame, but a read may carry any number of frames after them.
-        while (leftover.readable() > 0 && offset < end && phase != PHASE_DONE) {
-            int n = Math.min(end - offset, leftover.maxCapacity() - leftover.readable());
-            offset += keep(bytes, offset, n);
-            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
-            leftover.consume(used);
-            if (used == 0 && n == 0) {
-                break; // a full buffer without a whole frame: process has already failed the connection
-            }
-        }
-        if (leftover.readable() == 0 && offset < end && phase != PHASE_DONE) {
-            int used = process(bytes, offset, end - offset, nowMillis);
-            if (used < end - offset && phase != PHASE_DONE) {
-                keep(bytes, offset + used, end - offset - used);
-            }
-        }
-        leftover.maybeShrink(nowMillis * 1_000_000L);
-    }
-
-    /** Appends {@code n} bytes to the kept input; returns n. */
-    private int keep(byte[] bytes, int offset, int n) {
-        leftover.ensureWritable(n);
-        System.arraycopy(bytes, offset, leftover.array(), leftover.writeIndex(), n);
-        leftover.commitWrite(n);
-        return n;
+        input.ingest(bytes, offset, length, nowMillis);
     }
 
     /** Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position. */
     public void ingest(ByteBuffer buffer, long nowMillis) {
-        int n = buffer.remaining();
-        if (buffer.hasArray()) {
-            ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), n, nowMillis);
-            buffer.position(buffer.position() + n);
-            return;
-        }
         if (!started) {
             start(nowMillis);
         }
-        // A direct buffer is copied in slices that fit beside the kept bytes, as above.
-        while (buffer.hasRemaining() && phase != PHASE_DONE) {
-            int slice = Math.min(buffer.remaining(), leftover.maxCapacity() - leftover.readable());
-            leftover.ensureWritable(slice);
-            buffer.get(leftover.array(), leftover.writeIndex(), slice);
-            leftover.commitWrite(slice);
-            int used = process(leftover.array(), leftover.readIndex(), leftover.readable(), nowMillis);
-            leftover.consume(used);
-            if (used == 0 && slice == 0) {
-                break;
-            }
-        }
-        buffer.position(buffer.limit());
+        input.ingest(buffer, nowMillis);
     }
 
     /**
