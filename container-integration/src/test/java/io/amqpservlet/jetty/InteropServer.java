@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.gateway.demo.BytesServlet;
+import io.amqpservlet.gateway.demo.ThrowServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -12,8 +14,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * A real Jetty server with the AMQP connector on an ephemeral loopback port, for the tests that drive it with AMQP
  * clients from other projects: {@code /echo/*} echoes, {@code /whole} echoes the body in one write with its
- * length declared, {@code /boom} throws, {@code /barrier} holds requests until {@code barrierParties} of them are
- * inside it at once.
+ * length declared, {@code /boom} and the demo app's {@code /throw} throw, the demo app's {@code /bytes/{n}} writes
+ * n patterned bytes (byte i is {@code i mod 251}) flushing every 64 KiB, {@code /barrier} holds requests until
+ * {@code barrierParties} of them are inside it at once.
  */
 final class InteropServer implements AutoCloseable {
     final TestServlets.Echo echo = new TestServlets.Echo();
@@ -37,6 +40,8 @@ final class InteropServer implements AutoCloseable {
             context.addServlet(new ServletHolder(echo), "/echo/*");
             context.addServlet(new ServletHolder(new WholeBodyEcho()), "/whole");
             context.addServlet(new ServletHolder(new TestServlets.Throwing()), "/boom");
+            context.addServlet(new ServletHolder(new ThrowServlet()), "/throw");
+            context.addServlet(new ServletHolder(new BytesServlet()), "/bytes/*");
             context.addServlet(new ServletHolder(barrier), "/barrier");
             server.setHandler(context);
             server.start();
@@ -68,6 +73,15 @@ final class InteropServer implements AutoCloseable {
     /** Starts a server whose barrier servlet waits for {@code barrierParties} requests. */
     static InteropServer start(int barrierParties) throws Exception {
         return new InteropServer(barrierParties);
+    }
+
+    /** The body {@code /bytes/{n}} answers with: byte i is {@code i mod 251}. */
+    static byte[] patternedBytes(int n) {
+        byte[] bytes = new byte[n];
+        for (int i = 0; i < n; i++) {
+            bytes[i] = (byte) (i % 251);
+        }
+        return bytes;
     }
 
     int port() {

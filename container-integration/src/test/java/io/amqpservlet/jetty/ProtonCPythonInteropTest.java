@@ -1,0 +1,143 @@
+package io.amqpservlet.jetty;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Proton-C 0.37 through its Python binding (Debian's python3-qpid-proton), an AMQP 1.0 client from another
+ * project, against the connector: {@code proton.utils.BlockingConnection} with {@code SyncRequestResponse} (an
+ * anonymous sender, a dynamic reply receiver, a string correlation-id the client waits for), run as
+ * {@code src/test/python/proton_client.py PORT SCENARIO}, which prints each response as a JSON line.
+ *
+ * <p>Missing Proton-C fails the class with a pointer to {@code .ci/install-peers}; it never skips.
+ */
+@Timeout(120)
+class ProtonCPythonInteropTest {
+    private static final long SCRIPT_SECONDS = 90;
+    private static final int FIVE_MIB = 5 * 1024 * 1024;
+
+    private InteropServer server;
+
+    @BeforeAll
+    static void protonIsInstalled() throws Exception {
+        PeerClientProcess.requireProtonPython();
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        server = InteropServer.start(100);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private List<Map<String, Object>> run(String scenario) throws Exception {
+        return PeerClientProcess.run(Path.of("src", "test", "python"), SCRIPT_SECONDS,
+                PeerClientProcess.DEBIAN_PYTHON, "proton_client.py", Integer.toString(server.port()), scenario);
+    }
+
+    private Map<String, Object> runOne(String scenario) throws Exception {
+        List<Map<String, Object>> lines = run(scenario);
+        assertEquals(1, lines.size(), "one response expected: " + lines);
+        Map<String, Object> response = lines.get(0);
+        // SyncRequestResponse waits for a response whose correlation-id is the one it set; check it all the same.
+        assertEquals(response.get("sent_correlation_id"), response.get("correlation_id"));
+        assertEquals(response.get("reply_to"), response.get("to"), "the response goes to the request's reply-to");
+        return response;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> properties(Map<String, Object> response) {
+        return (Map<String, Object>) response.get("properties");
+    }
+
+    @Test
+    void getWithHeadersRoundTrips() throws Exception {
+        Map<String, Object> response = runOne("echo-get");
+        assertEquals("200", response.get("status"));
+        Map<String, Object> props = properties(response);
+        assertEquals("GET", props.get("x-echo-method"));
+        assertEquals("/echo", props.get("x-echo-path"));
+        assertEquals("py-get-1", props.get("x-trace"));
+        assertEquals("blue", props.get("x-tenant"));
+        assertEquals("1.1", props.get("http:response"));
+        assertEquals(0L, response.get("body_length"));
+        assertEquals(1, server.echo.calls.get());
+    }
+
+    @Test
+    void postWithTextBodyAndHeadersRoundTrips() throws Exception {
+        Map<String, Object> response = runOne("echo-post");
+        assertEquals("200", response.get("status"));
+        Map<String, Object> props = properties(response);
+        assertEquals("POST", props.get("x-echo-method"));
+        assertEquals("/echo", props.get("x-echo-path"));
+        assertEquals("lang=py", props.get("x-echo-query"));
+        assertEquals("py-post-1", props.get("x-trace"));
+        // An amqp-value string body arrives as UTF-8 text; the echo is one data section, which Python reads as bytes.
+        assertEquals("grüße, 世界", response.get("body_text"));
+        assertEquals("bytes", response.get("body_type"));
+        assertTrue(((String) response.get("content_type")).startsWith("text/plain"), (String) response.get("content_type"));
+    }
+
+    @Test
+    void unknownPathIs404() throws Exception {
+        assertEquals("404", runOne("missing").get("status"));
+    }
+
+    @Test
+    void throwingServletIs500() throws Exception {
+        assertEquals("500", runOne("throw").get("status"));
+    }
+
+    @Test
+    void fiveMebibyteRequestIsEchoedWhole() throws Exception {
+        Map<String, Object> response = runOne("big-post");
+        assertEquals("200", response.get("status"));
+        assertEquals((long) FIVE_MIB, response.get("sent_length"));
+        assertEquals((long) FIVE_MIB, response.get("body_length"));
+        assertEquals(response.get("sent_sha256"), response.get("body_sha256"));
+        assertEquals("application/octet-stream", response.get("content_type"));
+    }
+
+    @Test
+    void fiveMebibyteResponseArrivesWhole() throws Exception {
+        Map<String, Object> response = runOne("big-get");
+        assertEquals("200", response.get("status"));
+        assertEquals((long) FIVE_MIB, response.get("body_length"));
+        assertEquals(PeerClientProcess.sha256(InteropServer.patternedBytes(FIVE_MIB)), response.get("body_sha256"));
+    }
+
+    @Test
+    void hundredRequestsInFlightOnOneConnection() throws Exception {
+        List<Map<String, Object>> lines = run("in-flight");
+        assertEquals(101, lines.size(), "100 responses and the settlement count expected: " + lines);
+        Set<String> answered = new HashSet<>();
+        for (Map<String, Object> response : lines.subList(0, 100)) {
+            assertEquals("200", response.get("status"), "the barrier saw fewer than 100 requests at once");
+            String request = (String) properties(response).get("x-request");
+            assertNotNull(request);
+            assertEquals("m-" + request, response.get("correlation_id"), "the response answers its own request");
+            assertEquals(response.get("reply_to"), response.get("to"));
+            assertTrue(answered.add(request), "request " + request + " answered twice");
+        }
+        assertEquals(100, answered.size());
+        assertEquals(100L, lines.get(100).get("settled"), "every request settled after its response");
+    }
+}

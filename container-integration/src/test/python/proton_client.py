@@ -1,0 +1,115 @@
+"""Proton-C's Python binding (Debian's python3-qpid-proton) as an AMQP client of the connector.
+
+Run by ProtonCPythonInteropTest as ``/usr/bin/python3 proton_client.py PORT SCENARIO``. Each scenario talks to the
+server over one BlockingConnection and prints one JSON object per response on stdout; the Java test checks them.
+Anything going wrong raises, so the process exits non-zero with a traceback on stderr.
+
+Scenarios:
+  echo-get      GET /echo with x- headers, through SyncRequestResponse
+  echo-post     POST /echo with a text body (an amqp-value string), through SyncRequestResponse
+  missing       GET /missing, through SyncRequestResponse
+  throw         GET /throw, through SyncRequestResponse
+  big-post      POST 5 MiB of random bytes (one data section) to /echo
+  big-get       GET /bytes/5242880
+  in-flight     100 requests to /barrier sent before any response is read, on one sender and one reply receiver
+"""
+import hashlib
+import json
+import os
+import sys
+
+from proton import Message
+from proton.utils import BlockingConnection, SyncRequestResponse
+
+TIMEOUT_SECONDS = 30
+FIVE_MIB = 5 * 1024 * 1024
+
+
+def describe(response, **extra):
+    """The response as a JSON-friendly dict: what the test asserts on."""
+    body = response.body
+    if isinstance(body, memoryview):
+        body = body.tobytes()
+    out = {
+        "status": response.subject,
+        "correlation_id": response.correlation_id,
+        "to": response.address,
+        "content_type": response.content_type,
+        "properties": dict(response.properties or {}),
+        "body_type": type(body).__name__,
+    }
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if isinstance(body, bytes):
+        out["body_length"] = len(body)
+        out["body_sha256"] = hashlib.sha256(body).hexdigest()
+        if len(body) <= 1024:
+            out["body_text"] = body.decode("utf-8", errors="replace")
+    out.update(extra)
+    return out
+
+
+def emit(obj):
+    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+def call(connection, request, **extra):
+    """One request through SyncRequestResponse (anonymous sender, dynamic reply receiver)."""
+    client = SyncRequestResponse(connection)
+    response = client.call(request)
+    # SyncRequestResponse sets its own string correlation-id and waits for a response carrying it.
+    emit(describe(response, reply_to=client.reply_to, sent_correlation_id=request.correlation_id, **extra))
+
+
+def in_flight(connection, count):
+    sender = connection.create_sender(None)  # anonymous: each message names its node in `to`
+    receiver = connection.create_receiver(None, dynamic=True, credit=count)
+    reply_to = receiver.link.remote_source.address
+    deliveries = []
+    for i in range(count):
+        request = Message(address="/barrier", subject="GET", reply_to=reply_to, id="m-%d" % i,
+                          properties={"x-request": str(i)})
+        # Not BlockingSender.send: it waits for settlement, which the connector gives only with the response.
+        deliveries.append(sender.link.send(request))
+    for _ in range(count):
+        response = receiver.receive(timeout=TIMEOUT_SECONDS)
+        receiver.accept()
+        emit(describe(response, reply_to=reply_to))
+    # At-least-once: every request is settled by the server once its response has been sent.
+    connection.wait(lambda: all(d.settled for d in deliveries), timeout=TIMEOUT_SECONDS,
+                    msg="waiting for the requests to be settled")
+    emit({"settled": sum(1 for d in deliveries if d.settled)})
+
+
+def main():
+    port, scenario = sys.argv[1], sys.argv[2]
+    connection = BlockingConnection("amqp://127.0.0.1:%s" % port, timeout=TIMEOUT_SECONDS)
+    try:
+        if scenario == "echo-get":
+            call(connection, Message(address="/echo", subject="GET",
+                                     properties={"x-trace": "py-get-1", "x-tenant": "blue"}))
+        elif scenario == "echo-post":
+            call(connection, Message(address="/echo?lang=py", subject="POST", body="grüße, 世界",
+                                     properties={"x-trace": "py-post-1"}))
+        elif scenario == "missing":
+            call(connection, Message(address="/missing", subject="GET"))
+        elif scenario == "throw":
+            call(connection, Message(address="/throw", subject="GET"))
+        elif scenario == "big-post":
+            body = os.urandom(FIVE_MIB)
+            request = Message(address="/echo", subject="POST", body=body, content_type="application/octet-stream")
+            request.inferred = True  # a binary body as a data section rather than an amqp-value
+            call(connection, request, sent_length=len(body), sent_sha256=hashlib.sha256(body).hexdigest())
+        elif scenario == "big-get":
+            call(connection, Message(address="/bytes/%d" % FIVE_MIB, subject="GET"))
+        elif scenario == "in-flight":
+            in_flight(connection, 100)
+        else:
+            raise ValueError("unknown scenario " + scenario)
+    finally:
+        connection.close()
+
+
+if __name__ == "__main__":
+    main()
