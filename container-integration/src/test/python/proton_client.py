@@ -37,6 +37,8 @@ def describe(response, **extra):
         "content_type": response.content_type,
         "properties": dict(response.properties or {}),
         "body_type": type(body).__name__,
+        # Proton reads a binary body as inferred when it came in data sections rather than an amqp-value.
+        "inferred": bool(response.inferred),
     }
     if isinstance(body, str):
         body = body.encode("utf-8")

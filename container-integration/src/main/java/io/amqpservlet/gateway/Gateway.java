@@ -62,7 +62,7 @@ public final class Gateway {
         HttpConfiguration httpConfig = new HttpConfiguration();
         httpConfig.setSendServerVersion(false);
         EngineConfig engineConfig = new EngineConfig().containerId("amqp-servlet-gateway")
-                .anonymousAllowed(logins == null);
+                .anonymousAllowed(logins == null).saslRequired(logins != null); // no users: SASL optional, as for rhea
         AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));

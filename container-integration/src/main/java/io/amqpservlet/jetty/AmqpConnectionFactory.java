@@ -36,9 +36,13 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
     private String serverName = "localhost";
     private int linkCredit = 100;
 
-    /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
+    /**
+     * A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed, and so is a client that
+     * skips SASL (AMQP 1.0 §5.1 leaves that to the server): it would be anonymous anyway, and rhea, for one, opens
+     * without SASL unless given a user.
+     */
     public AmqpConnectionFactory() {
-        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true));
+        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true).saslRequired(false));
     }
 
     /**

@@ -309,7 +309,7 @@ final class AmqpRequestMapper {
 
     /**
      * The body bytes: data sections concatenated, an amqp-value string's UTF-8 or binary's bytes, empty without a
-     * body; null for any other body (amqp-sequence, other amqp-value types). Leaves {@link #reader} on the
+     * body or with an amqp-value null; null for any other body (amqp-sequence, other amqp-value types). Leaves {@link #reader} on the
      * amqp-value when there is one.
      */
     private byte[] body(MessageView message) {
@@ -332,6 +332,10 @@ final class AmqpRequestMapper {
             }
             if (type == AmqpType.BINARY) {
                 return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
+            }
+            if (type == AmqpType.NULL) {
+                // rhea (and other clients) encode a message without a body as amqp-value null (AMQP 1.0 §3.2.8).
+                return NO_BODY;
             }
         }
         return null;

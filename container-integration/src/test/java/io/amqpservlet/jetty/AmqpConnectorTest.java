@@ -294,6 +294,25 @@ class AmqpConnectorTest {
         }
     }
 
+    /** rhea sends a message without a body as an amqp-value null: that is a request without a body, not a 415. */
+    @Test
+    void amqpValueNullBodyIsNoBody() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            AmqpWriter w = new AmqpWriter();
+            MessageWriter m = new MessageWriter().wrap(w).startProperties().messageId("n").to("/echo/null")
+                    .subject("GET").replyTo(client.replyAddress()).endProperties().startAmqpValue();
+            m.writer().writeNull();
+            m.end();
+            client.send(w);
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals("GET", r.properties.get("x-echo-method"));
+            assertEquals(0, r.body.length);
+            assertEquals(1, echo.calls.get());
+        }
+    }
+
     @Test
     void targetComesFromTheLinkAddressWhenToIsAbsent() throws Exception {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, "/echo/from-link")) {

@@ -93,6 +93,7 @@ class ProtonCPythonInteropTest {
         // An amqp-value string body arrives as UTF-8 text; the echo is one data section, which Python reads as bytes.
         assertEquals("grüße, 世界", response.get("body_text"));
         assertEquals("bytes", response.get("body_type"));
+        assertEquals(true, response.get("inferred"), "the body came as a data section");
         assertTrue(((String) response.get("content_type")).startsWith("text/plain"), (String) response.get("content_type"));
     }
 
@@ -113,6 +114,7 @@ class ProtonCPythonInteropTest {
         assertEquals((long) FIVE_MIB, response.get("sent_length"));
         assertEquals((long) FIVE_MIB, response.get("body_length"));
         assertEquals(response.get("sent_sha256"), response.get("body_sha256"));
+        assertEquals(true, response.get("inferred"), "the body came as a data section");
         assertEquals("application/octet-stream", response.get("content_type"));
     }
 
