@@ -114,6 +114,26 @@ class ProtonJ2ClientInteropTest {
     }
 
     @Test
+    void getAndPostWithHeadersRoundTrip() throws Exception {
+        Message<Object> get = call(Message.create().to("/echo").subject("GET").messageId("get-1")
+                .property("x-trace", "j2-get").property("x-tenant", "blue"));
+        assertEquals("200", get.subject());
+        assertEquals("get-1", get.correlationId());
+        assertEquals("GET", get.property("x-echo-method"));
+        assertEquals("j2-get", get.property("x-trace"));
+        assertEquals("blue", get.property("x-tenant"));
+        assertEquals(0, dataBody(get).length);
+
+        Message<Object> post = call(Message.create("body").to("/echo").subject("POST").messageId("post-1")
+                .property("x-trace", "j2-post"));
+        assertEquals("200", post.subject());
+        assertEquals("post-1", post.correlationId());
+        assertEquals("POST", post.property("x-echo-method"));
+        assertEquals("j2-post", post.property("x-trace"));
+        assertEquals("body", new String(dataBody(post), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void correlationIdOfTheRequestWinsAndKeepsItsType() throws Exception {
         Message<byte[]> request = Message.create(new byte[] {1, 2, 3}).to("/echo").subject("POST")
                 .messageId(UUID.fromString("6f0c9a43-3c5e-4a5e-9d8e-0b0c2b7f1a11"))
@@ -149,6 +169,20 @@ class ProtonJ2ClientInteropTest {
         byte[] echoed = dataBody(response);
         assertEquals(body.length, echoed.length);
         assertArrayEquals(body, echoed);
+    }
+
+    @Test
+    void demoThrowServletIs500() throws Exception {
+        assertEquals("500", call(Message.create().to("/throw").subject("GET").messageId("t-500")).subject());
+    }
+
+    @Test
+    void fiveMebibyteGeneratedResponseIsOneDataSection() throws Exception {
+        int n = 5 * 1024 * 1024;
+        Message<Object> response = call(Message.create().to("/bytes/" + n).subject("GET").messageId("bytes"));
+        assertEquals("200", response.subject());
+        assertEquals(1, response.toAdvancedMessage().bodySections().size(), "one data section for all the flushes");
+        assertArrayEquals(InteropServer.patternedBytes(n), dataBody(response));
     }
 
     @Test

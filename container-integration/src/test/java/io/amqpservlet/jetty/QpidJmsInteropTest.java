@@ -63,6 +63,8 @@ class QpidJmsInteropTest {
         env.put("queue.whole", "/whole");
         env.put("queue.boom", "/boom");
         env.put("queue.barrier", "/barrier");
+        env.put("queue.bytes5m", "/bytes/" + (5 * 1024 * 1024));
+        env.put("queue.throw", "/throw");
         jndi = new InitialContext(env);
         ConnectionFactory factory = (ConnectionFactory) jndi.lookup("x");
         connection = factory.createConnection();
@@ -205,6 +207,25 @@ class QpidJmsInteropTest {
         byte[] read = new byte[body.length];
         assertEquals(body.length, response.readBytes(read));
         assertArrayEquals(body, read);
+    }
+
+    @Test
+    void demoThrowServletIsA500Response() throws Exception {
+        Message response = call(producer("throw"), session.createMessage(), "GET");
+        assertEquals("500", response.getJMSType());
+    }
+
+    /** /bytes/{n} flushes every 64 KiB; Qpid JMS would keep only the last piece were they separate data sections. */
+    @Test
+    void fiveMebibyteGeneratedResponse() throws Exception {
+        BytesMessage response = assertInstanceOf(BytesMessage.class,
+                call(producer("bytes5m"), session.createMessage(), "GET"));
+        assertEquals("200", response.getJMSType());
+        byte[] expected = InteropServer.patternedBytes(5 * 1024 * 1024);
+        assertEquals(expected.length, response.getBodyLength());
+        byte[] read = new byte[expected.length];
+        assertEquals(expected.length, response.readBytes(read));
+        assertArrayEquals(expected, read);
     }
 
     @Test
