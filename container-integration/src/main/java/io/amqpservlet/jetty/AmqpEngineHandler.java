@@ -96,7 +96,23 @@ final class AmqpEngineHandler implements EngineHandler {
             answerWithoutServlet(engine, exchange);
             return;
         }
+        if (replyBufferFull(engine, exchange)) {
+            // The client is not taking its responses (no credit on the reply link): overload, so the request is
+            // released before any servlet acts on it (AMQP 1.0 §3.4.5), and the client may send it again later.
+            engine.release(delivery);
+            return;
+        }
         connection.dispatch(exchange);
+    }
+
+    /** Whether the request's reply link already holds as many unsent responses as the engine lets it buffer. */
+    private static boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
+        byte[] replyTo = exchange.replyTo;
+        if (replyTo == null) {
+            return false;
+        }
+        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        return replies != null && replies.queued() >= engine.config().maxBufferedMessagesPerLink();
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
@@ -163,9 +179,11 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         if (sent == null) {
-            // The reply link's buffer is full (the client grants no credit): overload, so released (DESIGN.md §3).
+            // The reply link's buffer filled up while the servlet ran (the client grants no credit). The servlet has
+            // acted on the request, so it is not "released" (§3.4.5: not acted upon) but modified with
+            // delivery-failed: the client may retry, knowing it may have been processed.
             if (request != null) {
-                engine.release(request);
+                engine.modified(request, true, false);
             }
             fail(callback, new IOException("the reply link to " + new String(replyTo, StandardCharsets.UTF_8)
                     + " buffers too many responses"));

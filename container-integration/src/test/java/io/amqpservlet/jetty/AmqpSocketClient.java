@@ -108,12 +108,23 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
 
     /** As {@link #connect(int, String)}, with a client configuration of the caller's (SASL, limits). */
     static AmqpSocketClient connect(int port, String target, EngineConfig config) throws IOException {
+        return connect(port, target, config, 100);
+    }
+
+    /**
+     * As {@link #connect(int, String, EngineConfig)}, keeping {@code replyCredit} open on the reply receiver; 0
+     * grants none until {@link #grantReplyCredit} (a client that does not read its replies).
+     */
+    static AmqpSocketClient connect(int port, String target, EngineConfig config, int replyCredit)
+            throws IOException {
         AmqpSocketClient c = new AmqpSocketClient(port, config);
         try {
             c.pumpUntil(c.engine::isOpen, "the connection to open");
             c.session = c.engine.beginSession();
             c.replies = c.session.attachDynamicReceiver("replies");
-            c.replies.autoCredit(100);
+            if (replyCredit > 0) {
+                c.replies.autoCredit(replyCredit);
+            }
             c.sender = c.session.attachSender("requests", target);
             c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
                     "the reply node and request credit");
@@ -122,6 +133,11 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
             c.close();
             throw e;
         }
+    }
+
+    /** Grants {@code credit} on the reply receiver once (no automatic top-up). */
+    void grantReplyCredit(int credit) {
+        replies.flow(credit);
     }
 
     /** The address of the dynamic reply node the server generated. */

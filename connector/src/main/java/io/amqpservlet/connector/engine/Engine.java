@@ -435,9 +435,11 @@ public final class Engine {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
-        if (phase < PHASE_OPEN && acceptor) {
+        if (phase < PHASE_OPENED && acceptor) {
+            // The deadline runs until the peer's open: a peer that sends only a protocol header, with or without
+            // SASL, must not hold a connection until the idle timeout.
             if (nowMillis >= saslDeadlineMillis) {
-                handshake.fail("SASL handshake not finished within " + config.saslTimeoutMillis() + " ms");
+                handshake.fail("handshake (SASL and open) not finished within " + config.saslTimeoutMillis() + " ms");
                 return Long.MAX_VALUE;
             }
             next = saslDeadlineMillis;
@@ -488,7 +490,6 @@ public final class Engine {
         if (anonymous && identity == null) {
             identity = "anonymous";
         }
-        saslDeadlineMillis = Long.MAX_VALUE;
         phase = PHASE_OPEN;
     }
 
@@ -528,6 +529,7 @@ public final class Engine {
             sendOpen();
         }
         phase = PHASE_OPENED;
+        saslDeadlineMillis = Long.MAX_VALUE;
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
             remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
             connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");

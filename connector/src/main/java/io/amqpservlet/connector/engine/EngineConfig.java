@@ -9,7 +9,7 @@ import io.amqpservlet.protocol.codec.DecoderLimits;
  * more engines; an engine reads it once at construction, so changing it later affects only new engines.
  *
  * <p>Defaults suit a gateway on a small machine: 64 KiB frames, 256 channels, 1,024 links per session, 16 MiB
- * messages, 1,024 deliveries in flight per connection, 60 s idle timeout, 10 s to finish SASL.
+ * messages, 1,024 deliveries in flight per connection, 60 s idle timeout, 10 s from connect to the peer's open.
  */
 public final class EngineConfig {
     /** Which side of the connection the engine plays. */
@@ -185,7 +185,10 @@ public final class EngineConfig {
         return this;
     }
 
-    /** Time from the first byte until SASL must have finished; an acceptor closes the transport after it. */
+    /**
+     * Time from the first byte until the peer's open must have arrived (SASL included, when used); an acceptor
+     * closes the transport after it.
+     */
     public long saslTimeoutMillis() {
         return saslTimeoutMillis;
     }

@@ -137,6 +137,27 @@ class HandshakeConformanceTest {
     }
 
     @Test
+    void aPeerThatSendsTheAmqpHeaderButNoOpenIsDroppedAtTheSameDeadline() {
+        RawPeer peer = new RawPeer(plain().saslRequired(false).saslTimeoutMillis(5_000), handler);
+        peer.header(ProtocolHeader.AMQP).flush();
+        assertEquals(List.of(ProtocolHeader.AMQP), peer.headers);
+        peer.advance(4_999);
+        assertFalse(peer.engine.isDone());
+        peer.advance(1);
+        assertTrue(peer.engine.isDone(), "no open within the handshake deadline");
+    }
+
+    @Test
+    void anOpenBeforeTheDeadlineEndsIt() {
+        RawPeer peer = new RawPeer(plain().saslRequired(false).saslTimeoutMillis(5_000).idleTimeoutMillis(0),
+                handler);
+        peer.header(ProtocolHeader.AMQP).frame(0, peer.p().open().clear().containerId("c")).flush();
+        peer.advance(60_000);
+        assertFalse(peer.engine.isDone());
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
     void theSaslTimeoutCountsFromConnectNotFromTheLastByte() {
         RawPeer peer = new RawPeer(plain().saslTimeoutMillis(5_000), handler);
         peer.advance(3_000);
