@@ -234,6 +234,32 @@ class ListenerBadInputTest {
     }
 
     @Test
+    void frameOverTheLimitBeforeOpenIsAFramingError() throws Exception {
+        try (RawAmqpPeer peer = new RawAmqpPeer(port)) {
+            peer.writeHeader(ProtocolHeader.AMQP);
+            // AMQP 1.0 §2.7.1: no frame may exceed 512 bytes before open; this one claims 1 MiB.
+            peer.write(new byte[] {0, 0x10, 0, 0, 2, 0, 0, 0});
+            assertEquals(ProtocolHeader.ID_AMQP, peer.readHeader().protocolId());
+            Close close = peer.readUntil(Close.class);
+            assertTrue(close.error().is(ErrorConditions.CONNECTION_FRAMING_ERROR), close.toString());
+            peer.awaitEof(5_000);
+        }
+        anotherClientIsServed();
+    }
+
+    @Test
+    void frameThatIsNotAPerformativeIsADecodeError() throws Exception {
+        try (RawAmqpPeer peer = openedRawPeer()) {
+            // A well-framed body holding a plain string where a described performative belongs.
+            peer.write(new byte[] {0, 0, 0, 13, 2, 0, 0, 0, (byte) 0xa1, 3, 'b', 'a', 'd'});
+            Close close = peer.readUntil(Close.class);
+            assertTrue(close.error().is(ErrorConditions.DECODE_ERROR), close.toString());
+            peer.awaitEof(5_000);
+        }
+        anotherClientIsServed();
+    }
+
+    @Test
     void oversizedMessageDetachesItsLinkWithMessageSizeExceeded() throws Exception {
         try (RawAmqpPeer peer = openedRawPeer()) {
             beginSession(peer, 0);
