@@ -7,6 +7,7 @@ Anything going wrong raises, so the process exits non-zero with a traceback on s
 Scenarios:
   echo-get      GET /echo with x- headers, through SyncRequestResponse
   echo-post     POST /echo with a text body (an amqp-value string), through SyncRequestResponse
+  echo-binary   POST /echo with a bytes body as Proton encodes it by default (an amqp-value binary)
   missing       GET /missing, through SyncRequestResponse
   throw         GET /throw, through SyncRequestResponse
   big-post      POST 5 MiB of random bytes (one data section) to /echo
@@ -94,6 +95,11 @@ def main():
         elif scenario == "echo-post":
             call(connection, Message(address="/echo?lang=py", subject="POST", body="grüße, 世界",
                                      properties={"x-trace": "py-post-1"}))
+        elif scenario == "echo-binary":
+            body = bytes(range(256))
+            call(connection, Message(address="/echo", subject="POST", body=body,
+                                     content_type="application/octet-stream"),
+                 sent_length=len(body), sent_sha256=hashlib.sha256(body).hexdigest())
         elif scenario == "missing":
             call(connection, Message(address="/missing", subject="GET"))
         elif scenario == "throw":

@@ -98,6 +98,15 @@ class ProtonCPythonInteropTest {
     }
 
     @Test
+    void amqpValueBinaryBodyIsEchoedAsData() throws Exception {
+        Map<String, Object> response = runOne("echo-binary");
+        assertEquals("200", response.get("status"));
+        assertEquals(256L, response.get("body_length"));
+        assertEquals(response.get("sent_sha256"), response.get("body_sha256"));
+        assertEquals(true, response.get("inferred"), "the echo is a data section");
+    }
+
+    @Test
     void unknownPathIs404() throws Exception {
         assertEquals("404", runOne("missing").get("status"));
     }
