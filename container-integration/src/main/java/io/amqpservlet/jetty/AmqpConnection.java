@@ -3,6 +3,7 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
@@ -46,7 +47,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * engine keeps encoding into its other buffer. The connection closes its end point when the engine is done (or
  * the peer closed its output) and every byte has been written.
  */
-public class AmqpConnection extends AbstractMetaDataConnection {
+public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
     /**
@@ -72,6 +73,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
 
     // Engine-thread state.
+    /** Bytes a detector read before upgrading to this connection: the engine's first input. */
+    private byte[] upgradeInput;
     private RetainableByteBuffer input;
     private boolean writing;
     private boolean inputShutdown;
@@ -122,11 +125,26 @@ public class AmqpConnection extends AbstractMetaDataConnection {
 
     // ------------------------------------------------------------------------------------------ Jetty lifecycle
 
+    /**
+     * A {@code DetectorConnectionFactory} recognized this connection from its first bytes (the start of the AMQP
+     * header) and hands them over; they are the engine's first input. Called before {@link #onOpen()}.
+     */
+    @Override
+    public void onUpgradeTo(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        upgradeInput = bytes;
+    }
+
     @Override
     public void onOpen() {
         super.onOpen();
         engine.start(nowMillis()); // no event can reach the engine before fillInterested()
-        fillInterested();
+        if (upgradeInput != null) {
+            fillable = true; // the detector's bytes first; fill() then reads the socket and asks for more itself
+        } else {
+            fillInterested();
+        }
         drive(); // schedules the first tick (the SASL deadline)
     }
 
@@ -231,6 +249,11 @@ public class AmqpConnection extends AbstractMetaDataConnection {
             input = bufferPool.acquire(getInputBufferSize(), false); // heap: the engine parses arrays in place
         }
         ByteBuffer buffer = input.getByteBuffer();
+        byte[] upgraded = upgradeInput;
+        if (upgraded != null) {
+            upgradeInput = null;
+            engine.ingest(upgraded, 0, upgraded.length, now);
+        }
         try {
             while (!engine.isDone()) {
                 BufferUtil.clear(buffer);
