@@ -8,6 +8,7 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
@@ -56,12 +57,17 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     private static final boolean SECURITY = isPresent("org.eclipse.jetty.security.AuthenticationState");
 
-    private final Engine engine;
+    /**
+     * Null until the TLS handshake is done when the identity for SASL EXTERNAL comes from the client's certificate
+     * ({@link #startEngine}); an engine reads its identity once, when it is made.
+     */
+    private volatile Engine engine;
+    private final EngineConfig engineConfig;
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
-    private final String id;
+    private volatile String id;
     /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
     private volatile Request.AuthenticationState authentication;
 
@@ -115,12 +121,40 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
                           EngineConfig engineConfig, String serverName, int linkCredit) {
+        this(connector, httpConfiguration, endPoint, engineConfig, serverName, linkCredit, false);
+    }
+
+    /**
+     * @param saslExternal on a TLS end point, offer SASL EXTERNAL to a client that presented a certificate, with
+     *                     {@link ClientCertificateIdentity its subject} as the identity
+     */
+    public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
+                          EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal) {
         super(connector, httpConfiguration, endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
-        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, endPoint.isSecure());
-        this.engine = new Engine(engineConfig, handler);
-        this.id = "amqp-" + engine.id();
+        // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
+        // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
+        boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
+        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure);
+        this.engineConfig = engineConfig;
+        this.id = "amqp-tls";
+        if (!(saslExternal && secure)) {
+            startEngine(null, -1);
+        }
+    }
+
+    /**
+     * Makes the engine, with the identity TLS established for SASL EXTERNAL (or null), and starts it at
+     * {@code nowMillis} unless that is negative (the constructor: {@link #onOpen()} starts it).
+     */
+    private void startEngine(String externalIdentity, long nowMillis) {
+        Engine e = new Engine(engineConfig, handler, externalIdentity);
+        id = "amqp-" + e.id();
+        engine = e;
+        if (nowMillis >= 0) {
+            e.start(nowMillis);
+        }
     }
 
     // ------------------------------------------------------------------------------------------ Jetty lifecycle
@@ -139,7 +173,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onOpen() {
         super.onOpen();
-        engine.start(nowMillis()); // no event can reach the engine before fillInterested()
+        Engine e = engine;
+        if (e != null) { // else it starts with the first bytes after the TLS handshake (fill)
+            e.start(nowMillis()); // no event can reach the engine before fillInterested()
+        }
         if (upgradeInput != null) {
             fillable = true; // the detector's bytes first; fill() then reads the socket and asks for more itself
         } else {
@@ -158,7 +195,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     public boolean onIdleExpired(TimeoutException timeout) {
         // AMQP has its own idle timeout (AMQP 1.0 §2.4.5), enforced by the engine's tick, with heartbeats that a
         // quiet but healthy peer relies on: the end point's timeout must not close a connection the engine keeps.
-        return false;
+        // Before the engine exists (a TLS handshake not done yet), the end point's timeout is the only one.
+        return engine == null;
     }
 
     @Override
@@ -207,6 +245,20 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     private void runEngine() {
         long now = nowMillis();
+        if (engine == null) { // waiting for the TLS handshake to finish: the first bytes after it make the engine
+            if (fillable) {
+                fillable = false;
+                fill(now);
+            }
+            if (engine == null) {
+                if (inputShutdown && !closing) {
+                    closing = true;
+                    getEndPoint().close();
+                }
+                return;
+            }
+        }
+        Engine engine = this.engine;
         if (writeCompleted) {
             writeCompleted = false;
             writing = false;
@@ -252,13 +304,20 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         byte[] upgraded = upgradeInput;
         if (upgraded != null) {
             upgradeInput = null;
+            if (engine == null) {
+                startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
+            }
             engine.ingest(upgraded, 0, upgraded.length, now);
         }
         try {
-            while (!engine.isDone()) {
+            while (engine == null || !engine.isDone()) {
                 BufferUtil.clear(buffer);
                 int n = getEndPoint().fill(buffer);
                 if (n > 0) {
+                    if (engine == null) {
+                        // Application bytes: the TLS handshake is over and the client's certificate, if any, known.
+                        startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
+                    }
                     engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
                 } else if (n == 0) {
                     releaseInput();
@@ -413,7 +472,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * once, before the first request can arrive, so request threads may read it.
      */
     public String getSaslIdentity() {
-        return engine.identity();
+        Engine e = engine;
+        return e == null ? null : e.identity();
     }
 
     /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */

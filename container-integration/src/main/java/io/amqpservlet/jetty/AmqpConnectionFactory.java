@@ -40,6 +40,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
     private final EngineConfig engineConfig;
     private String serverName = "localhost";
     private int linkCredit = 100;
+    private boolean saslExternal;
 
     /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
     public AmqpConnectionFactory() {
@@ -110,6 +111,20 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
     }
 
     /**
+     * Whether SASL EXTERNAL is offered to TLS clients that present a certificate (behind an
+     * {@code SslConnectionFactory} that wants or needs client authentication): the identity is the certificate's
+     * subject DN ({@link ClientCertificateIdentity}). The engine is then made once the handshake is done. Clients
+     * without a certificate, and plain TCP ones, are offered the other mechanisms only. Off by default.
+     */
+    public boolean isSaslExternal() {
+        return saslExternal;
+    }
+
+    public void setSaslExternal(boolean saslExternal) {
+        this.saslExternal = saslExternal;
+    }
+
+    /**
      * Recognizes a connection by the first four bytes of the AMQP protocol header, {@code "AMQP"} (AMQP 1.0 §2.2:
      * "AMQP" then the protocol id, 0 for AMQP or 3 for SASL, and the version 1.0.0). Only those four are looked at:
      * the engine checks the rest and answers a header it does not support with its own (§2.2), which is more use
@@ -132,7 +147,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
-                serverName, linkCredit);
+                serverName, linkCredit, saslExternal);
         return configure(connection, connector, endPoint);
     }
 }
