@@ -95,6 +95,44 @@ class JettyHomeModuleIT {
     }
 
     @Test
+    void amqpsServesTlsClientsAndSaslExternalNamesTheCertificateSubject() throws Exception {
+        TestCertificates certificates = TestCertificates.create(java.nio.file.Files.createDirectories(dir.resolve("tls")));
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqps,amqp-plain,ee11-deploy");
+            base.write("etc/amqp-realm.properties", "alice: secret, user\n".getBytes(StandardCharsets.UTF_8));
+            base.write("webapps/" + WAR + ".xml", CONTEXT_WITH_AMQP_AUTHENTICATOR.getBytes(StandardCharsets.UTF_8));
+            Map<String, Integer> ports = base.start("amqp.ssl.port=0", "amqp.ssl.saslExternal=true",
+                    "jetty.sslContext.keyStorePath=" + certificates.serverKeyStore,
+                    "jetty.sslContext.keyStorePassword=" + TestCertificates.PASSWORD,
+                    "jetty.sslContext.trustStorePath=" + certificates.serverTrustStore,
+                    "jetty.sslContext.trustStorePassword=" + TestCertificates.PASSWORD,
+                    "jetty.sslContext.wantClientAuth=true");
+            int amqps = JettyBase.port(ports, "ssl");
+
+            org.apache.qpid.protonj2.client.ConnectionOptions options =
+                    new org.apache.qpid.protonj2.client.ConnectionOptions();
+            options.sslEnabled(true);
+            options.sslOptions().trustStoreLocation(certificates.clientTrustStore.toString())
+                    .trustStorePassword(TestCertificates.PASSWORD).trustStoreType("PKCS12")
+                    .keyStoreLocation(certificates.clientKeyStore.toString())
+                    .keyStorePassword(TestCertificates.PASSWORD).keyStoreType("PKCS12");
+            options.saslOptions().addAllowedMechanism("EXTERNAL");
+            try (org.apache.qpid.protonj2.client.Client client = org.apache.qpid.protonj2.client.Client.create();
+                 org.apache.qpid.protonj2.client.Connection connection = client.connect("127.0.0.1", amqps, options)) {
+                org.apache.qpid.protonj2.client.Receiver replies = connection.openDynamicReceiver();
+                String replyTo = replies.address();
+                connection.openSender("/hello/tls").send(org.apache.qpid.protonj2.client.Message.create("")
+                        .subject("GET").messageId("tls-1").replyTo(replyTo));
+                org.apache.qpid.protonj2.client.Delivery d = replies.receive(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(d != null, "no response; " + base.serverLog());
+                Object body = d.message().body();
+                assertEquals("hello from war /hello/tls amqp=true user=" + TestCertificates.CLIENT_DN,
+                        body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
+            }
+        }
+    }
+
+    @Test
     void amqpDetectServesHttpAndAmqpOnOnePort() throws Exception {
         try (JettyBase base = base()) {
             base.startJar("--add-module=http,amqp-detect,ee11-deploy");
