@@ -14,15 +14,15 @@ import java.util.concurrent.TimeUnit;
  * subject is {@link #CLIENT_DN}, and a trust store for each side holding the other side's certificate. PKCS12,
  * every password {@link #PASSWORD}.
  */
-final class TestCertificates {
-    static final String PASSWORD = "changeit";
+public final class TestCertificates {
+    public static final String PASSWORD = "changeit";
     /** The client certificate's subject, as {@code X500Principal.getName()} (RFC 2253) writes it. */
-    static final String CLIENT_DN = "CN=alice,OU=amqp,O=amqp-servlet test";
+    public static final String CLIENT_DN = "CN=alice,OU=amqp,O=amqp-servlet test";
 
-    final Path serverKeyStore;
-    final Path serverTrustStore;
-    final Path clientKeyStore;
-    final Path clientTrustStore;
+    public final Path serverKeyStore;
+    public final Path serverTrustStore;
+    public final Path clientKeyStore;
+    public final Path clientTrustStore;
 
     private TestCertificates(Path dir) {
         serverKeyStore = dir.resolve("server.p12");
@@ -32,7 +32,7 @@ final class TestCertificates {
     }
 
     /** Makes the stores in {@code dir}. */
-    static TestCertificates create(Path dir) throws IOException, InterruptedException {
+    public static TestCertificates create(Path dir) throws IOException, InterruptedException {
         TestCertificates c = new TestCertificates(dir);
         keytool(dir, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
                 "-dname", "CN=localhost", "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2",
