@@ -2,6 +2,7 @@ package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -76,6 +77,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile boolean fillable;
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
+    private volatile boolean shutdownRequested;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
 
     // Engine-thread state.
@@ -88,6 +90,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private Scheduler.Task tick;
     private long tickAtMillis;
     private long streamIds;
+    /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
+    private int dispatched;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
@@ -251,7 +255,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 fill(now);
             }
             if (engine == null) {
-                if (inputShutdown && !closing) {
+                if ((inputShutdown || shutdownRequested) && !closing) {
                     closing = true;
                     getEndPoint().close();
                 }
@@ -280,7 +284,15 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
+            dispatched--;
             handler.complete(engine, exchange, closing);
+        }
+        if (shutdownRequested) {
+            if (dispatched == 0 && !closing) {
+                // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
+                // The engine sends close once and ignores later calls; the peer's close then ends the connection.
+                engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
+            }
         }
         long next = engine.tick(now);
         flush();
@@ -406,8 +418,24 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
     }
 
+    /**
+     * Any thread: the server is stopping gracefully ({@link GracefulAmqpConnections}). Requests that arrive from now
+     * on are released (DESIGN.md §3: shutdown → released); once the requests in flight have been answered, the
+     * connection is closed with {@code amqp:connection:forced}.
+     */
+    void shutdown() {
+        shutdownRequested = true;
+        drive();
+    }
+
+    /** Whether a graceful shutdown has begun, so new requests are released rather than served. */
+    boolean isDraining() {
+        return shutdownRequested;
+    }
+
     /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
     void dispatch(AmqpExchange exchange) {
+        dispatched++;
         HttpChannel channel = idleChannels.poll();
         if (channel == null) {
             channel = CHANNELS.newHttpChannel(this);

@@ -41,6 +41,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
     private String serverName = "localhost";
     private int linkCredit = 100;
     private boolean saslExternal;
+    private final GracefulAmqpConnections connections = new GracefulAmqpConnections();
 
     /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
     public AmqpConnectionFactory() {
@@ -58,6 +59,12 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
         this.httpConfiguration = Objects.requireNonNull(httpConfiguration, "httpConfiguration");
         this.engineConfig = Objects.requireNonNull(engineConfig, "engineConfig").role(EngineConfig.Role.ACCEPTOR);
         installBean(httpConfiguration);
+        installBean(connections);
+    }
+
+    /** The open connections, shut down gracefully when the server stops with a stop timeout. */
+    public GracefulAmqpConnections getConnections() {
+        return connections;
     }
 
     /** The HTTP configuration the requests of every connection see. */
