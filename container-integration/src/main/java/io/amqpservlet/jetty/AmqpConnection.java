@@ -92,6 +92,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private long streamIds;
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
+    private boolean forcedClose;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
@@ -142,7 +143,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
         this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure);
         this.engineConfig = engineConfig;
-        this.id = "amqp-tls";
+        this.id = "amqp-tls"; // until the engine, and its number, exist
         if (!(saslExternal && secure)) {
             startEngine(null, -1);
         }
@@ -287,12 +288,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             dispatched--;
             handler.complete(engine, exchange, closing);
         }
-        if (shutdownRequested) {
-            if (dispatched == 0 && !closing) {
-                // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
-                // The engine sends close once and ignores later calls; the peer's close then ends the connection.
-                engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
-            }
+        if (shutdownRequested && !forcedClose && dispatched == 0 && !closing) {
+            // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
+            // The peer's close then ends the connection (or the stop timeout does).
+            forcedClose = true;
+            engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
         }
         long next = engine.tick(now);
         flush();

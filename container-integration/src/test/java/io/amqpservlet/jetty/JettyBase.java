@@ -114,7 +114,10 @@ final class JettyBase implements AutoCloseable {
         }
     }
 
-    /** Writes a war into {@code webapps/}: {@code classes} under WEB-INF/classes, each servlet mapped by web.xml. */
+    /**
+     * Writes {@code webapps/<name>.war}: each servlet's class file (from the test class path) under
+     * WEB-INF/classes, and a web.xml mapping it to its URL pattern.
+     */
     void deployWar(String name, Map<Class<?>, String> servletsByMapping) throws IOException {
         Path war = Files.createDirectories(base.resolve("webapps")).resolve(name + ".war");
         StringBuilder webXml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -142,7 +145,7 @@ final class JettyBase implements AutoCloseable {
         }
     }
 
-    /** Writes {@code text} to a file of the base, such as a realm or a keystore path. */
+    /** Writes a file of the base (a realm file, a context XML), creating its directory. */
     Path write(String relative, byte[] bytes) throws IOException {
         Path file = base.resolve(relative);
         Files.createDirectories(file.getParent());

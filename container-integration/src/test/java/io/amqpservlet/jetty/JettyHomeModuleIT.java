@@ -4,6 +4,12 @@ import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.client.AmqpRequestClient;
 import io.amqpservlet.gateway.client.AmqpResponse;
 import io.amqpservlet.testwar.HelloWarServlet;
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.Receiver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,10 +20,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -88,7 +97,7 @@ class JettyHomeModuleIT {
 
             AmqpResponse r = amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "secret"));
             assertEquals("hello from war /hello/me amqp=true user=alice", r.bodyText(), base.serverLog());
-            IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+            IOException refused = assertThrows(IOException.class,
                     () -> amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "wrong")));
             assertTrue(String.valueOf(refused.getMessage()).toLowerCase().contains("sasl"), refused.toString());
         }
@@ -96,7 +105,7 @@ class JettyHomeModuleIT {
 
     @Test
     void amqpsServesTlsClientsAndSaslExternalNamesTheCertificateSubject() throws Exception {
-        TestCertificates certificates = TestCertificates.create(java.nio.file.Files.createDirectories(dir.resolve("tls")));
+        TestCertificates certificates = TestCertificates.create(Files.createDirectories(dir.resolve("tls")));
         try (JettyBase base = base()) {
             base.startJar("--add-module=amqps,amqp-plain,ee11-deploy");
             base.write("etc/amqp-realm.properties", "alice: secret, user\n".getBytes(StandardCharsets.UTF_8));
@@ -109,21 +118,20 @@ class JettyHomeModuleIT {
                     "jetty.sslContext.wantClientAuth=true");
             int amqps = JettyBase.port(ports, "ssl");
 
-            org.apache.qpid.protonj2.client.ConnectionOptions options =
-                    new org.apache.qpid.protonj2.client.ConnectionOptions();
+            ConnectionOptions options = new ConnectionOptions();
             options.sslEnabled(true);
             options.sslOptions().trustStoreLocation(certificates.clientTrustStore.toString())
                     .trustStorePassword(TestCertificates.PASSWORD).trustStoreType("PKCS12")
                     .keyStoreLocation(certificates.clientKeyStore.toString())
                     .keyStorePassword(TestCertificates.PASSWORD).keyStoreType("PKCS12");
             options.saslOptions().addAllowedMechanism("EXTERNAL");
-            try (org.apache.qpid.protonj2.client.Client client = org.apache.qpid.protonj2.client.Client.create();
-                 org.apache.qpid.protonj2.client.Connection connection = client.connect("127.0.0.1", amqps, options)) {
-                org.apache.qpid.protonj2.client.Receiver replies = connection.openDynamicReceiver();
+            try (Client client = Client.create();
+                 Connection connection = client.connect("127.0.0.1", amqps, options)) {
+                Receiver replies = connection.openDynamicReceiver();
                 String replyTo = replies.address();
-                connection.openSender("/hello/tls").send(org.apache.qpid.protonj2.client.Message.create("")
+                connection.openSender("/hello/tls").send(Message.create("")
                         .subject("GET").messageId("tls-1").replyTo(replyTo));
-                org.apache.qpid.protonj2.client.Delivery d = replies.receive(30, java.util.concurrent.TimeUnit.SECONDS);
+                Delivery d = replies.receive(30, TimeUnit.SECONDS);
                 assertTrue(d != null, "no response; " + base.serverLog());
                 Object body = d.message().body();
                 assertEquals("hello from war /hello/tls amqp=true user=" + TestCertificates.CLIENT_DN,
