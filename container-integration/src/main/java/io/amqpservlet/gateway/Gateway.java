@@ -16,8 +16,10 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.security.Credential;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,7 @@ public final class Gateway {
     private final Server server;
     private final ServerConnector amqp;
     private final ServerConnector http;
+    private final ServerConnector amqps;
 
     /** Builds the server (nothing is bound until {@link #start()}). */
     public Gateway(GatewayOptions options) throws ReflectiveOperationException {
@@ -70,8 +73,9 @@ public final class Gateway {
         amqp = options.amqpPort() < 0 ? null : connector(options.amqpPort(), amqpFactory);
         http = options.httpPort() < 0 ? null : connector(options.httpPort(),
                 new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
-        if (amqp == null && http == null) {
-            throw new IllegalArgumentException("both ports are off: nothing to serve");
+        amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
+        if (amqp == null && http == null && amqps == null) {
+            throw new IllegalArgumentException("every port is off: nothing to serve");
         }
 
         ServletContextHandler context;
@@ -97,6 +101,29 @@ public final class Gateway {
         server.setHandler(new GracefulHandler(new SaslPrincipalHandler(context)));
     }
 
+    /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
+    private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
+                                           HashLoginService logins) {
+        if (options.tlsKeyStore() == null) {
+            throw new IllegalArgumentException("--amqps-port needs --tls-keystore");
+        }
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(options.tlsKeyStore());
+        tls.setKeyStorePassword(options.tlsKeyStorePassword());
+        if (options.tlsTrustStore() != null) {
+            tls.setTrustStorePath(options.tlsTrustStore());
+            tls.setTrustStorePassword(options.tlsTrustStorePassword());
+        }
+        tls.setWantClientAuth("want".equals(options.tlsClientAuth()));
+        tls.setNeedClientAuth("need".equals(options.tlsClientAuth()));
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, engineConfig);
+        if (logins != null) {
+            factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
+        }
+        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
+        return connector(options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
+    }
+
     private ServerConnector connector(int port, ConnectionFactory... factories) {
         ServerConnector c = new ServerConnector(server, 1, 1, factories);
         c.setHost(options.bind());
@@ -112,6 +139,10 @@ public final class Gateway {
                 : "SASL PLAIN for " + options.users().size() + " user(s), ANONYMOUS refused";
         if (amqp != null) {
             LOG.info("AMQP 1.0 on amqp://{}:{} ({})", options.bind(), amqp.getLocalPort(), sasl);
+        }
+        if (amqps != null) {
+            LOG.info("AMQP 1.0 over TLS on amqps://{}:{} ({}{})", options.bind(), amqps.getLocalPort(), sasl,
+                    "none".equals(options.tlsClientAuth()) ? "" : ", SASL EXTERNAL for client certificates");
         }
         if (http != null) {
             LOG.info("HTTP/1.1 and h2c on http://{}:{}", options.bind(), http.getLocalPort());
@@ -129,6 +160,11 @@ public final class Gateway {
     /** The bound AMQP port, or -1 when off or not started. */
     public int amqpPort() {
         return amqp == null ? -1 : amqp.getLocalPort();
+    }
+
+    /** The bound AMQPS port, or -1 when off or not started. */
+    public int amqpsPort() {
+        return amqps == null ? -1 : amqps.getLocalPort();
     }
 
     /** The bound HTTP port, or -1 when off or not started. */

@@ -68,7 +68,8 @@ public final class GatewayMain {
                 err.println("amqp-servlet: stop failed: " + e);
             }
         }, "gateway-shutdown"));
-        out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort());
+        out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()
+                + (gateway.amqpsPort() < 0 ? "" : " amqps=" + gateway.amqpsPort()));
         out.flush();
         return 0;
     }

@@ -40,6 +40,13 @@ public final class GatewayOptions {
     final Map<String, String> servlets = new LinkedHashMap<>();
     String war;
     long stopTimeoutMillis = 30_000;
+    // AMQPS (TLS): off unless --amqps-port is given.
+    int amqpsPort = -1;
+    String tlsKeyStore;
+    String tlsKeyStorePassword;
+    String tlsTrustStore;
+    String tlsTrustStorePassword;
+    String tlsClientAuth = "none";
     boolean help;
 
     /** Parses the command line (without the leading {@code serve} word, if any). */
@@ -145,6 +152,27 @@ public final class GatewayOptions {
                     throw new UsageException("--stop-timeout wants milliseconds, got " + value);
                 }
                 break;
+            case "amqps-port":
+                amqpsPort = port(name, value);
+                break;
+            case "tls-keystore":
+                tlsKeyStore = value;
+                break;
+            case "tls-keystore-password":
+                tlsKeyStorePassword = value;
+                break;
+            case "tls-truststore":
+                tlsTrustStore = value;
+                break;
+            case "tls-truststore-password":
+                tlsTrustStorePassword = value;
+                break;
+            case "tls-client-auth":
+                if (!"none".equals(value) && !"want".equals(value) && !"need".equals(value)) {
+                    throw new UsageException("--tls-client-auth wants none, want or need, got " + value);
+                }
+                tlsClientAuth = value;
+                break;
             default:
                 throw new UsageException("unknown option --" + name);
         }
@@ -202,6 +230,39 @@ public final class GatewayOptions {
         return stopTimeoutMillis;
     }
 
+    /** The AMQPS (AMQP over TLS) port; 0 for an ephemeral one, -1 (the default) for none. */
+    public int amqpsPort() {
+        return amqpsPort;
+    }
+
+    /** The PKCS12 (or JKS) key store with the server's key and certificate for AMQPS, or null. */
+    public String tlsKeyStore() {
+        return tlsKeyStore;
+    }
+
+    /** The key store's password, or null. */
+    public String tlsKeyStorePassword() {
+        return tlsKeyStorePassword;
+    }
+
+    /** The trust store for client certificates, or null (the JDK's default trust store). */
+    public String tlsTrustStore() {
+        return tlsTrustStore;
+    }
+
+    /** The trust store's password; the key store's when not given. */
+    public String tlsTrustStorePassword() {
+        return tlsTrustStorePassword != null ? tlsTrustStorePassword : tlsKeyStorePassword;
+    }
+
+    /**
+     * Whether AMQPS asks clients for a certificate: {@code none}, {@code want} (optional) or {@code need}
+     * (required). With want or need, a client's certificate subject is its SASL EXTERNAL identity.
+     */
+    public String tlsClientAuth() {
+        return tlsClientAuth;
+    }
+
     /** Whether the demo app is served: neither servlets nor a war were given. */
     public boolean demo() {
         return servlets.isEmpty() && war == null;
@@ -224,6 +285,13 @@ public final class GatewayOptions {
                 "  --user NAME:PASSWORD     a SASL PLAIN user (repeatable); without users SASL ANONYMOUS is allowed",
                 "  --servlet /PATH=CLASS    serve a servlet class from the class path at PATH (repeatable)",
                 "  --war FILE               deploy a web application (war file or directory) at /",
+"  --amqps-port N           AMQP over TLS port (default -1 = off; needs --tls-keystore)",
+                "  --tls-keystore FILE      PKCS12 key store with the server's key and certificate",
+                "  --tls-keystore-password PW  its password",
+                "  --tls-truststore FILE    trust store for client certificates (default: the JDK's)",
+                "  --tls-truststore-password PW  its password (default: the key store's)",
+                "  --tls-client-auth MODE   none (default), want or need a client certificate; with want or need a",
+                "                           certificate's subject DN is the client's SASL EXTERNAL identity",
                 "  --stop-timeout MS        how long shutdown waits for in-flight requests (default 30000)",
                 "  --config FILE            read options from a properties file",
                 "  --help                   this text",

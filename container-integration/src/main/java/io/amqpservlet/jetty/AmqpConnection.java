@@ -2,11 +2,14 @@ package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannel;
@@ -46,7 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * engine keeps encoding into its other buffer. The connection closes its end point when the engine is done (or
  * the peer closed its output) and every byte has been written.
  */
-public class AmqpConnection extends AbstractMetaDataConnection {
+public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
     /**
@@ -55,12 +58,17 @@ public class AmqpConnection extends AbstractMetaDataConnection {
      */
     private static final boolean SECURITY = isPresent("org.eclipse.jetty.security.AuthenticationState");
 
-    private final Engine engine;
+    /**
+     * Null until the TLS handshake is done when the identity for SASL EXTERNAL comes from the client's certificate
+     * ({@link #startEngine}); an engine reads its identity once, when it is made.
+     */
+    private volatile Engine engine;
+    private final EngineConfig engineConfig;
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
-    private final String id;
+    private volatile String id;
     /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
     private volatile Request.AuthenticationState authentication;
 
@@ -69,9 +77,12 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private volatile boolean fillable;
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
+    private volatile boolean shutdownRequested;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
 
     // Engine-thread state.
+    /** Bytes a detector read before upgrading to this connection: the engine's first input. */
+    private byte[] upgradeInput;
     private RetainableByteBuffer input;
     private boolean writing;
     private boolean inputShutdown;
@@ -79,6 +90,9 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private Scheduler.Task tick;
     private long tickAtMillis;
     private long streamIds;
+    /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
+    private int dispatched;
+    private boolean forcedClose;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
@@ -112,21 +126,67 @@ public class AmqpConnection extends AbstractMetaDataConnection {
      */
     public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
                           EngineConfig engineConfig, String serverName, int linkCredit) {
+        this(connector, httpConfiguration, endPoint, engineConfig, serverName, linkCredit, false);
+    }
+
+    /**
+     * @param saslExternal on a TLS end point, offer SASL EXTERNAL to a client that presented a certificate, with
+     *                     {@link ClientCertificateIdentity its subject} as the identity
+     */
+    public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
+                          EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal) {
         super(connector, httpConfiguration, endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
-        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, endPoint.isSecure());
-        this.engine = new Engine(engineConfig, handler);
-        this.id = "amqp-" + engine.id();
+        // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
+        // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
+        boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
+        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure);
+        this.engineConfig = engineConfig;
+        this.id = "amqp-tls"; // until the engine, and its number, exist
+        if (!(saslExternal && secure)) {
+            startEngine(null, -1);
+        }
+    }
+
+    /**
+     * Makes the engine, with the identity TLS established for SASL EXTERNAL (or null), and starts it at
+     * {@code nowMillis} unless that is negative (the constructor: {@link #onOpen()} starts it).
+     */
+    private void startEngine(String externalIdentity, long nowMillis) {
+        Engine e = new Engine(engineConfig, handler, externalIdentity);
+        id = "amqp-" + e.id();
+        engine = e;
+        if (nowMillis >= 0) {
+            e.start(nowMillis);
+        }
     }
 
     // ------------------------------------------------------------------------------------------ Jetty lifecycle
 
+    /**
+     * A {@code DetectorConnectionFactory} recognized this connection from its first bytes (the start of the AMQP
+     * header) and hands them over; they are the engine's first input. Called before {@link #onOpen()}.
+     */
+    @Override
+    public void onUpgradeTo(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        upgradeInput = bytes;
+    }
+
     @Override
     public void onOpen() {
         super.onOpen();
-        engine.start(nowMillis()); // no event can reach the engine before fillInterested()
-        fillInterested();
+        Engine e = engine;
+        if (e != null) { // else it starts with the first bytes after the TLS handshake (fill)
+            e.start(nowMillis()); // no event can reach the engine before fillInterested()
+        }
+        if (upgradeInput != null) {
+            fillable = true; // the detector's bytes first; fill() then reads the socket and asks for more itself
+        } else {
+            fillInterested();
+        }
         drive(); // schedules the first tick (the SASL deadline)
     }
 
@@ -140,7 +200,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     public boolean onIdleExpired(TimeoutException timeout) {
         // AMQP has its own idle timeout (AMQP 1.0 §2.4.5), enforced by the engine's tick, with heartbeats that a
         // quiet but healthy peer relies on: the end point's timeout must not close a connection the engine keeps.
-        return false;
+        // Before the engine exists (a TLS handshake not done yet), the end point's timeout is the only one.
+        return engine == null;
     }
 
     @Override
@@ -189,6 +250,20 @@ public class AmqpConnection extends AbstractMetaDataConnection {
 
     private void runEngine() {
         long now = nowMillis();
+        if (engine == null) { // waiting for the TLS handshake to finish: the first bytes after it make the engine
+            if (fillable) {
+                fillable = false;
+                fill(now);
+            }
+            if (engine == null) {
+                if ((inputShutdown || shutdownRequested) && !closing) {
+                    closing = true;
+                    getEndPoint().close();
+                }
+                return;
+            }
+        }
+        Engine engine = this.engine;
         if (writeCompleted) {
             writeCompleted = false;
             writing = false;
@@ -210,7 +285,14 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         }
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
+            dispatched--;
             handler.complete(engine, exchange, closing);
+        }
+        if (shutdownRequested && !forcedClose && dispatched == 0 && !closing) {
+            // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
+            // The peer's close then ends the connection (or the stop timeout does).
+            forcedClose = true;
+            engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
         }
         long next = engine.tick(now);
         flush();
@@ -231,11 +313,23 @@ public class AmqpConnection extends AbstractMetaDataConnection {
             input = bufferPool.acquire(getInputBufferSize(), false); // heap: the engine parses arrays in place
         }
         ByteBuffer buffer = input.getByteBuffer();
+        byte[] upgraded = upgradeInput;
+        if (upgraded != null) {
+            upgradeInput = null;
+            if (engine == null) {
+                startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
+            }
+            engine.ingest(upgraded, 0, upgraded.length, now);
+        }
         try {
-            while (!engine.isDone()) {
+            while (engine == null || !engine.isDone()) {
                 BufferUtil.clear(buffer);
                 int n = getEndPoint().fill(buffer);
                 if (n > 0) {
+                    if (engine == null) {
+                        // Application bytes: the TLS handshake is over and the client's certificate, if any, known.
+                        startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
+                    }
                     engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
                 } else if (n == 0) {
                     releaseInput();
@@ -324,8 +418,24 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         }
     }
 
+    /**
+     * Any thread: the server is stopping gracefully ({@link GracefulAmqpConnections}). Requests that arrive from now
+     * on are released (DESIGN.md §3: shutdown → released); once the requests in flight have been answered, the
+     * connection is closed with {@code amqp:connection:forced}.
+     */
+    void shutdown() {
+        shutdownRequested = true;
+        drive();
+    }
+
+    /** Whether a graceful shutdown has begun, so new requests are released rather than served. */
+    boolean isDraining() {
+        return shutdownRequested;
+    }
+
     /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
     void dispatch(AmqpExchange exchange) {
+        dispatched++;
         HttpChannel channel = idleChannels.poll();
         if (channel == null) {
             channel = CHANNELS.newHttpChannel(this);
@@ -390,7 +500,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
      * once, before the first request can arrive, so request threads may read it.
      */
     public String getSaslIdentity() {
-        return engine.identity();
+        Engine e = engine;
+        return e == null ? null : e.identity();
     }
 
     /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */

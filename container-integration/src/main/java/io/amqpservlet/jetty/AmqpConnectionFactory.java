@@ -3,11 +3,13 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -26,8 +28,11 @@ import java.util.Objects;
  * {@link EngineConfig.Role#ACCEPTOR}, and a {@link PlainAuthenticator} set with
  * {@link #setPlainAuthenticator(PlainAuthenticator)} is installed in it. Configure it before the server starts; an
  * engine reads its configuration once, when its connection opens.
+ *
+ * <p>It is also a {@link ConnectionFactory.Detecting}: in a {@code DetectorConnectionFactory} it claims the
+ * connections that start with {@code "AMQP"}, so HTTP and AMQP can share one port (see {@link #detect}).
  */
-public class AmqpConnectionFactory extends AbstractConnectionFactory {
+public class AmqpConnectionFactory extends AbstractConnectionFactory implements ConnectionFactory.Detecting {
     /** The protocol name Jetty's connector uses to find this factory. */
     public static final String PROTOCOL = "amqp";
 
@@ -35,6 +40,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
     private final EngineConfig engineConfig;
     private String serverName = "localhost";
     private int linkCredit = 100;
+    private boolean saslExternal;
+    private final GracefulAmqpConnections connections = new GracefulAmqpConnections();
 
     /**
      * A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed, and so is a client that
@@ -56,6 +63,12 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
         this.httpConfiguration = Objects.requireNonNull(httpConfiguration, "httpConfiguration");
         this.engineConfig = Objects.requireNonNull(engineConfig, "engineConfig").role(EngineConfig.Role.ACCEPTOR);
         installBean(httpConfiguration);
+        installBean(connections);
+    }
+
+    /** The open connections, shut down gracefully when the server stops with a stop timeout. */
+    public GracefulAmqpConnections getConnections() {
+        return connections;
     }
 
     /** The HTTP configuration the requests of every connection see. */
@@ -108,10 +121,44 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
         this.linkCredit = linkCredit;
     }
 
+    /**
+     * Whether SASL EXTERNAL is offered to TLS clients that present a certificate (behind an
+     * {@code SslConnectionFactory} that wants or needs client authentication): the identity is the certificate's
+     * subject DN ({@link ClientCertificateIdentity}). The engine is then made once the handshake is done. Clients
+     * without a certificate, and plain TCP ones, are offered the other mechanisms only. Off by default.
+     */
+    public boolean isSaslExternal() {
+        return saslExternal;
+    }
+
+    public void setSaslExternal(boolean saslExternal) {
+        this.saslExternal = saslExternal;
+    }
+
+    /**
+     * Recognizes a connection by the first four bytes of the AMQP protocol header, {@code "AMQP"} (AMQP 1.0 §2.2:
+     * "AMQP" then the protocol id, 0 for AMQP or 3 for SASL, and the version 1.0.0). Only those four are looked at:
+     * the engine checks the rest and answers a header it does not support with its own (§2.2), which is more use
+     * to an AMQP peer than an HTTP error. Fewer than four bytes that match so far need more; reads nothing.
+     */
+    @Override
+    public Detection detect(ByteBuffer buffer) {
+        int available = Math.min(buffer.remaining(), AMQP_MAGIC.length);
+        int position = buffer.position();
+        for (int i = 0; i < available; i++) {
+            if (buffer.get(position + i) != AMQP_MAGIC[i]) {
+                return Detection.NOT_RECOGNIZED;
+            }
+        }
+        return available == AMQP_MAGIC.length ? Detection.RECOGNIZED : Detection.NEED_MORE_BYTES;
+    }
+
+    private static final byte[] AMQP_MAGIC = {'A', 'M', 'Q', 'P'};
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
-                serverName, linkCredit);
+                serverName, linkCredit, saslExternal);
         return configure(connection, connector, endPoint);
     }
 }

@@ -80,6 +80,11 @@ final class AmqpEngineHandler implements EngineHandler {
 
     @Override
     public void onMessage(Link link, Delivery delivery, MessageView message) {
+        if (connection.isDraining()) {
+            // DESIGN.md §3: shutdown → released; the client may send it again, to this server once it is back.
+            link.session().engine().release(delivery);
+            return;
+        }
         AmqpExchange exchange = new AmqpExchange();
         exchange.delivery = delivery;
         exchange.deliveryGeneration = delivery.generation();
