@@ -1,0 +1,139 @@
+package io.amqpservlet.bench.load;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Runs one load: starts the clients, waits until every connection is ready (setup is never measured), runs the
+ * warm-up, discards what it recorded, measures, and prints a progress line every second (elapsed, requests/s in the
+ * last second, p99 so far in the current phase, errors).
+ */
+public final class LoadRun {
+    private static final long READY_TIMEOUT_MILLIS = 60_000;
+
+    private final LoadOptions options;
+    private final PrintStream progress;
+
+    /** @param progress where the live progress line goes (a terminal's standard error), or null for none */
+    public LoadRun(LoadOptions options, PrintStream progress) {
+        this.options = options;
+        this.progress = options.progress ? progress : null;
+    }
+
+    /** Runs the warm-up and the measured phase; returns the measured figures. */
+    public LoadResult run() throws IOException, InterruptedException {
+        ErrorTally errors = new ErrorTally();
+        EventLoop[] loops = new EventLoop[options.clients];
+        int total = options.totalConnections();
+        int global = 0;
+        for (int i = 0; i < loops.length; i++) {
+            loops[i] = new EventLoop(i, options, errors);
+            for (LoadOptions.Endpoint e : options.endpoints) {
+                for (int k = 0; k < options.connectionsPerEndpoint; k++) {
+                    loops[i].add(e, global++, total);
+                }
+            }
+        }
+        try {
+            for (EventLoop l : loops) {
+                l.start();
+            }
+            awaitReady(loops, total);
+            long start = System.nanoTime();
+            for (EventLoop l : loops) {
+                l.go(start);
+            }
+            Histogram[] recycle = new Histogram[loops.length];
+            Histogram phase = newHistogram();
+            // The warm-up: run, show progress, then throw away what was recorded.
+            tick(loops, recycle, phase, start, start + options.warmupMillis * 1_000_000L, errors, "warm-up");
+            for (int i = 0; i < loops.length; i++) {
+                recycle[i] = loops[i].interval(recycle[i]);
+            }
+            long measureStart = System.nanoTime();
+            errors.measuring(true);
+            phase.reset();
+            long measureEnd = measureStart + options.durationMillis * 1_000_000L;
+            tick(loops, recycle, phase, start, measureEnd, errors, "measuring");
+            for (int i = 0; i < loops.length; i++) {
+                recycle[i] = loops[i].interval(recycle[i]);
+                phase.add(recycle[i]);
+            }
+            long measuredNanos = System.nanoTime() - measureStart;
+            errors.measuring(false);
+            if (progress != null) {
+                progress.println();
+            }
+            return new LoadResult(options.describe(), measuredNanos / 1e9, phase, errors.byKind());
+        } finally {
+            for (EventLoop l : loops) {
+                l.stop();
+            }
+            for (EventLoop l : loops) {
+                l.join(5_000);
+            }
+        }
+    }
+
+    static Histogram newHistogram() {
+        return new Histogram(1, EventLoop.HIGHEST_NANOS, 3);
+    }
+
+    private void awaitReady(EventLoop[] loops, int total) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT_MILLIS * 1_000_000L;
+        while (true) {
+            int ready = 0;
+            int failed = 0;
+            for (EventLoop l : loops) {
+                ready += l.readyConnections();
+                failed += l.failedConnections();
+            }
+            if (failed > 0) {
+                throw new IOException(failed + " of " + total + " connections failed to connect to "
+                        + options.endpoints);
+            }
+            if (ready == total) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("only " + ready + " of " + total + " connections were ready after "
+                        + READY_TIMEOUT_MILLIS + " ms");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** Waits until {@code endNanos}, adding each second's latencies to {@code phase} and printing a line. */
+    private void tick(EventLoop[] loops, Histogram[] recycle, Histogram phase, long runStart, long endNanos,
+                      ErrorTally errors, String label) throws InterruptedException {
+        long last = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            long left = endNanos - now;
+            if (left <= 0) {
+                return;
+            }
+            Thread.sleep(Math.max(1, Math.min(1_000, left / 1_000_000L)));
+            now = System.nanoTime();
+            if (left > 1_000_000_000L || now < endNanos) {
+                long count = 0;
+                for (int i = 0; i < loops.length; i++) {
+                    recycle[i] = loops[i].interval(recycle[i]);
+                    count += recycle[i].getTotalCount();
+                    phase.add(recycle[i]);
+                }
+                if (progress != null) {
+                    double rate = count / ((now - last) / 1e9);
+                    progress.printf(Locale.ROOT, "\r%6.1f s  %-9s %,10.0f req/s  p99 %8.3f ms  errors %,d   ",
+                            (now - runStart) / 1e9, label, rate, phase.getValueAtPercentile(99) / 1e6,
+                            errors.total() + errors.warmupErrors());
+                    progress.flush();
+                }
+                last = now;
+            }
+        }
+    }
+}
