@@ -41,6 +41,7 @@ public final class GatewayOptions {
     String war;
     long stopTimeoutMillis = 30_000;
     boolean help;
+    boolean stats;
 
     /** Parses the command line (without the leading {@code serve} word, if any). */
     public static GatewayOptions parse(String[] args) throws UsageException {
@@ -62,6 +63,10 @@ public final class GatewayOptions {
             }
             if ("help".equals(name)) {
                 o.help = true;
+                continue;
+            }
+            if ("stats".equals(name) && value == null) {
+                o.stats = true; // a flag: takes no value on the command line
                 continue;
             }
             if (value == null) {
@@ -138,6 +143,9 @@ public final class GatewayOptions {
             case "war":
                 war = value;
                 break;
+            case "stats":
+                stats = Boolean.parseBoolean(value);
+                break;
             case "stop-timeout":
                 try {
                     stopTimeoutMillis = Long.parseLong(value);
@@ -207,6 +215,11 @@ public final class GatewayOptions {
         return servlets.isEmpty() && war == null;
     }
 
+    /** Whether {@code --stats} was given: serve the process counters at {@code /.amqp-servlet/stats}. */
+    public boolean stats() {
+        return stats;
+    }
+
     /** Whether {@code --help} was asked for. */
     public boolean help() {
         return help;
@@ -225,6 +238,7 @@ public final class GatewayOptions {
                 "  --servlet /PATH=CLASS    serve a servlet class from the class path at PATH (repeatable)",
                 "  --war FILE               deploy a web application (war file or directory) at /",
                 "  --stop-timeout MS        how long shutdown waits for in-flight requests (default 30000)",
+                "  --stats                  serve CPU, allocation and GC counters at /.amqp-servlet/stats (benchmarks)",
                 "  --config FILE            read options from a properties file",
                 "  --help                   this text",
                 "",
