@@ -104,7 +104,7 @@ public final class GatewaySuite {
         }
         if (artemis) {
             try (BrokerProcess broker = new BrokerProcess(work)) {
-                LoadClient c = new AmqpLoadClient("amqp://127.0.0.1:" + broker.port + "/" + BrokerProcess.QUEUE,
+                LoadClient c = new AmqpLoadClient("amqp://127.0.0.1:" + broker.port + BrokerProcess.QUEUE,
                         threads, connections, window, bodyBytes);
                 clients.put("artemis", c.describe() + ", through Artemis " + BrokerProcess.VERSION
                         + " and a responder (" + BrokerProcess.RESPONDER + ")");

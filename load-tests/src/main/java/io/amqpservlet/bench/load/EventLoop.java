@@ -46,6 +46,7 @@ final class EventLoop implements Runnable {
     private volatile int readyPublished;
     private volatile int failedPublished;
     private final Thread thread;
+    private final SendTimer timer;
 
     EventLoop(int index, LoadOptions options, ErrorTally errors) throws IOException {
         this.index = index;
@@ -56,6 +57,7 @@ final class EventLoop implements Runnable {
         this.timeoutNanos = options.timeoutMillis * 1_000_000L;
         this.thread = new Thread(this, "load-client-" + index);
         thread.setDaemon(true);
+        this.timer = openLoop ? new SendTimer(selector, "load-timer-" + index) : null;
     }
 
     /** Adds a connection to {@code endpoint}; the socket connects once the thread runs. */
@@ -71,6 +73,9 @@ final class EventLoop implements Runnable {
 
     void start() {
         thread.start();
+        if (timer != null) {
+            timer.start();
+        }
     }
 
     /** Starts sending: latencies and the open-loop schedule count from {@code startNanos}. */
@@ -84,6 +89,9 @@ final class EventLoop implements Runnable {
     void stop() {
         stopping = true;
         running = false;
+        if (timer != null) {
+            timer.stop();
+        }
         selector.wakeup();
     }
 
@@ -183,6 +191,7 @@ final class EventLoop implements Runnable {
             long nextDue = Long.MAX_VALUE;
             if (started && openLoop && running) {
                 nextDue = sendDue(now);
+                timer.schedule(nextDue);
             }
             flushDirty();
             long waitNanos = Math.min(nextDue, nextTick) - System.nanoTime();
@@ -190,8 +199,8 @@ final class EventLoop implements Runnable {
             if (waitNanos <= 0) {
                 n = selector.selectNow();
             } else {
-                // Selector timeouts are whole milliseconds; an open-loop request may leave up to ~1 ms late, and
-                // that lateness is part of its measured latency (it counts from the scheduled time).
+                // Selector timeouts are whole milliseconds: in open loop the SendTimer wakes the selector when the
+                // next request is due, so it leaves on time (lateness would count in its latency).
                 n = selector.select(Math.max(1, waitNanos / 1_000_000L));
             }
             if (n > 0) {
