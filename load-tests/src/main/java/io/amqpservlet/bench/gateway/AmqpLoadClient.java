@@ -2,11 +2,13 @@ package io.amqpservlet.bench.gateway;
 
 import io.amqpservlet.bench.load.LoadOptions;
 import io.amqpservlet.bench.load.LoadRun;
-
-import java.io.IOException;
+import io.amqpservlet.bench.load.MeasuredPhase;
 
 /** Our generator, in the suite's JVM, against an AMQP endpoint (the gateway, or the broker's request queue). */
 final class AmqpLoadClient implements LoadClient {
+    /** An observed run first settles for this long on its new connections, outside the measured phase. */
+    private static final long SETTLE_MILLIS = 500;
+
     private final String url;
     private final int clients;
     private final int connections;
@@ -22,7 +24,7 @@ final class AmqpLoadClient implements LoadClient {
     }
 
     @Override
-    public ClientFigures run(double ratePerSecond, double seconds) throws IOException, InterruptedException {
+    public ClientFigures run(double ratePerSecond, double seconds, MeasuredPhase phase) throws Exception {
         LoadOptions o;
         try {
             o = new LoadOptions().endpoint(url);
@@ -32,8 +34,9 @@ final class AmqpLoadClient implements LoadClient {
         // Connections are split over the client threads; the total stays as asked.
         int threads = Math.min(clients, connections);
         o.clients(threads).connections(Math.max(1, connections / threads)).window(window).body(bodyBytes)
-                .warmupMillis(0).durationMillis(Math.round(seconds * 1000)).rate(ratePerSecond).progress(false);
-        return ClientFigures.of(new LoadRun(o, null).run());
+                .warmupMillis(phase == MeasuredPhase.NONE ? 0 : SETTLE_MILLIS).durationMillis(Math.round(seconds * 1000))
+                .rate(ratePerSecond).progress(false);
+        return ClientFigures.of(new LoadRun(o, null).run(phase));
     }
 
     @Override

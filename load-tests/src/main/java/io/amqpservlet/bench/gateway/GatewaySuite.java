@@ -1,6 +1,7 @@
 package io.amqpservlet.bench.gateway;
 
-import java.io.IOException;
+import io.amqpservlet.bench.load.MeasuredPhase;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ public final class GatewaySuite {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> {
-                    s.warmupSeconds = 3;
+                    s.warmupSeconds = 5; // each protocol: 5 s, then 1.7 s before its measurement
                     s.saturationSeconds = 4;
                     s.rateSeconds = 3;
                 }
@@ -82,23 +83,26 @@ public final class GatewaySuite {
                     connections * window, bodyBytes, work));
             byProtocol.put("http2", new H2loadClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
                     connections, window, bodyBytes, work));
+            // Warm every path first: the gateway's JIT compiles the servlet and Jetty code all protocols share
+            // during the first run, which would otherwise make whichever protocol runs first look slow.
             for (String p : PROTOCOLS) {
                 clients.put(p, byProtocol.get(p).describe());
                 runs.put(p, new ArrayList<>());
                 log.printf(Locale.ROOT, "bench gateway: %s warm-up %.0f s%n", p, warmupSeconds);
                 byProtocol.get(p).run(0, warmupSeconds);
-                JfrProfile jfr = profile ? JfrProfile.start(gw.pid(), work.resolve(p + ".jfr")) : null;
-                Run r = measure(p, "saturation", 0, byProtocol.get(p), gw, saturationSeconds);
-                if (jfr != null) {
-                    profiles.add(jfr.stopAndReport(r.client().responses(), out.resolve("profile-" + p + ".txt")));
-                }
+            }
+            for (String p : PROTOCOLS) {
+                // A short second warm-up right before the measurement: this protocol's connections and buffers.
+                byProtocol.get(p).run(0, Math.max(1, warmupSeconds / 3));
+                Run r = measure(p, "saturation", 0, byProtocol.get(p), gw, saturationSeconds,
+                        profile ? work.resolve(p + ".jfr") : null, profiles);
                 runs.get(p).add(r);
             }
             double amqpMax = runs.get("amqp").get(0).client().requestsPerSecond();
             for (int pct : RATE_PERCENTS) {
                 double rate = amqpMax * pct / 100.0;
                 for (String p : PROTOCOLS) {
-                    runs.get(p).add(measure(p, pct + "%", rate, byProtocol.get(p), gw, rateSeconds));
+                    runs.get(p).add(measure(p, pct + "%", rate, byProtocol.get(p), gw, rateSeconds, null, profiles));
                 }
             }
         }
@@ -110,9 +114,19 @@ public final class GatewaySuite {
                         + " and a responder (" + BrokerProcess.RESPONDER + ")");
                 log.printf(Locale.ROOT, "bench gateway: artemis warm-up %.0f s%n", warmupSeconds);
                 c.run(0, warmupSeconds);
-                ServerSample before = ServerSample.cpuOnly(broker.pid());
-                ClientFigures f = c.run(0, saturationSeconds);
-                ServerSample.ServerFigures server = ServerSample.cpuOnly(broker.pid()).since(before, f.responses());
+                ServerSample[] samples = new ServerSample[2];
+                ClientFigures f = c.run(0, saturationSeconds, new MeasuredPhase() {
+                    @Override
+                    public void begin() throws Exception {
+                        samples[0] = ServerSample.cpuOnly(broker.pid());
+                    }
+
+                    @Override
+                    public void end() throws Exception {
+                        samples[1] = ServerSample.cpuOnly(broker.pid());
+                    }
+                });
+                ServerSample.ServerFigures server = samples[1].since(samples[0], f.responses());
                 runs.put("artemis", List.of(new Run("artemis", "saturation", 0, f, server)));
                 log.printf(Locale.ROOT, "bench gateway: artemis %,.0f req/s%n", f.requestsPerSecond());
             }
@@ -128,12 +142,36 @@ public final class GatewaySuite {
         }
     }
 
+    /**
+     * One measured run: the server's counters are taken (and with {@code jfr} a recording made) exactly around the
+     * client's measured phase.
+     */
     private Run measure(String protocol, String load, double rate, LoadClient client, GatewayProcess gw,
-                        double seconds) throws IOException, InterruptedException {
-        ServerSample before = ServerSample.take(gw.pid(), gw.statsUrl());
-        ClientFigures f = client.run(rate, seconds);
-        ServerSample after = ServerSample.take(gw.pid(), gw.statsUrl());
-        Run r = new Run(protocol, load, rate, f, after.since(before, f.responses()));
+                        double seconds, Path jfr, List<String> profiles) throws Exception {
+        ServerSample[] samples = new ServerSample[2];
+        JfrProfile[] recording = new JfrProfile[1];
+        MeasuredPhase phase = new MeasuredPhase() {
+            @Override
+            public void begin() throws Exception {
+                if (jfr != null) {
+                    recording[0] = JfrProfile.start(gw.pid(), jfr);
+                }
+                samples[0] = ServerSample.take(gw.pid(), gw.statsUrl());
+            }
+
+            @Override
+            public void end() throws Exception {
+                samples[1] = ServerSample.take(gw.pid(), gw.statsUrl());
+                if (recording[0] != null) {
+                    recording[0].stop();
+                }
+            }
+        };
+        ClientFigures f = client.run(rate, seconds, phase);
+        Run r = new Run(protocol, load, rate, f, samples[1].since(samples[0], f.responses()));
+        if (recording[0] != null) {
+            profiles.add(recording[0].report(f.responses(), out.resolve("profile-" + protocol + ".txt")));
+        }
         log.printf(Locale.ROOT, "bench gateway: %-5s %-10s %,9.0f req/s  cpu %6.1f us/req  %8.0f B/req  p99 %.3f ms"
                         + "  errors %d%n", protocol, load, f.requestsPerSecond(), r.server().cpuMicrosPerRequest(),
                 r.server().bytesPerRequest(), f.latencyMicros().get("p99") / 1000, f.errorCount());

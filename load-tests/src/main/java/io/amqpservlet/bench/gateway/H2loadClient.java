@@ -1,5 +1,7 @@
 package io.amqpservlet.bench.gateway;
 
+import io.amqpservlet.bench.load.MeasuredPhase;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +41,7 @@ final class H2loadClient implements LoadClient {
     }
 
     @Override
-    public ClientFigures run(double ratePerSecond, double seconds) throws IOException, InterruptedException {
+    public ClientFigures run(double ratePerSecond, double seconds, MeasuredPhase phase) throws Exception {
         Files.deleteIfExists(log);
         long duration = Math.max(1, Math.round(seconds));
         List<String> cmd = new ArrayList<>(List.of("h2load", "-c", Integer.toString(connections), "-m",
@@ -50,7 +52,9 @@ final class H2loadClient implements LoadClient {
             cmd.add(String.format(Locale.ROOT, "--rps=%.3f", ratePerSecond / connections));
         }
         cmd.add(url);
+        phase.begin();
         String out = WrkClient.Tool.run(cmd, duration + 30);
+        phase.end();
         return H2loadOutput.parse(out, Files.readAllLines(log), duration);
     }
 

@@ -25,9 +25,13 @@ final class JfrProfile {
         return new JfrProfile(pid, file);
     }
 
-    /** Stops the recording, writes the report to {@code report} and returns its text. */
-    String stopAndReport(long requests, Path report) throws IOException, InterruptedException {
+    /** Stops the recording and writes it to the file. */
+    void stop() throws IOException, InterruptedException {
         jcmd(pid, "JFR.stop", "name=bench", "filename=" + file.toAbsolutePath());
+    }
+
+    /** Reads the recording, writes the report to {@code report} and returns its text. */
+    String report(long requests, Path report) throws IOException {
         String text = AllocationReport.read(file, requests).text();
         Files.writeString(report, text);
         return text;

@@ -1,5 +1,7 @@
 package io.amqpservlet.bench.gateway;
 
+import io.amqpservlet.bench.load.MeasuredPhase;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,12 +40,15 @@ final class WrkClient implements LoadClient {
     }
 
     @Override
-    public ClientFigures run(double ratePerSecond, double seconds) throws IOException, InterruptedException {
+    public ClientFigures run(double ratePerSecond, double seconds, MeasuredPhase phase) throws Exception {
         long intervalMicros = ratePerSecond > 0 ? Math.round(threads * 1e6 / ratePerSecond) : 0;
         List<String> cmd = List.of("wrk", "-t", Integer.toString(threads), "-c", Integer.toString(connections),
                 "-d", String.format(Locale.ROOT, "%ds", Math.max(1, Math.round(seconds))), "--timeout", "10s",
                 "-s", script.toString(), url, "--", Integer.toString(bodyBytes), Long.toString(intervalMicros));
-        return WrkOutput.parse(Tool.run(cmd, seconds + 30));
+        phase.begin();
+        String out = Tool.run(cmd, seconds + 30);
+        phase.end();
+        return WrkOutput.parse(out);
     }
 
     @Override

@@ -25,6 +25,11 @@ public final class LoadRun {
 
     /** Runs the warm-up and the measured phase; returns the measured figures. */
     public LoadResult run() throws IOException, InterruptedException {
+        return run(MeasuredPhase.NONE);
+    }
+
+    /** As {@link #run()}, telling {@code phase} when the measured phase begins and ends. */
+    public LoadResult run(MeasuredPhase phase) throws IOException, InterruptedException {
         ErrorTally errors = new ErrorTally();
         EventLoop[] loops = new EventLoop[options.clients];
         int total = options.totalConnections();
@@ -47,27 +52,29 @@ public final class LoadRun {
                 l.go(start);
             }
             Histogram[] recycle = new Histogram[loops.length];
-            Histogram phase = newHistogram();
+            Histogram measured = newHistogram();
             // The warm-up: run, show progress, then throw away what was recorded.
-            tick(loops, recycle, phase, start, start + options.warmupMillis * 1_000_000L, errors, "warm-up");
+            tick(loops, recycle, measured, start, start + options.warmupMillis * 1_000_000L, errors, "warm-up");
+            call(phase, true);
             for (int i = 0; i < loops.length; i++) {
                 recycle[i] = loops[i].interval(recycle[i]);
             }
             long measureStart = System.nanoTime();
             errors.measuring(true);
-            phase.reset();
+            measured.reset();
             long measureEnd = measureStart + options.durationMillis * 1_000_000L;
-            tick(loops, recycle, phase, start, measureEnd, errors, "measuring");
+            tick(loops, recycle, measured, start, measureEnd, errors, "measuring");
             for (int i = 0; i < loops.length; i++) {
                 recycle[i] = loops[i].interval(recycle[i]);
-                phase.add(recycle[i]);
+                measured.add(recycle[i]);
             }
             long measuredNanos = System.nanoTime() - measureStart;
             errors.measuring(false);
+            call(phase, false);
             if (progress != null) {
                 progress.println();
             }
-            return new LoadResult(options.describe(), measuredNanos / 1e9, phase, errors.byKind());
+            return new LoadResult(options.describe(), measuredNanos / 1e9, measured, errors.byKind());
         } finally {
             for (EventLoop l : loops) {
                 l.stop();
@@ -75,6 +82,20 @@ public final class LoadRun {
             for (EventLoop l : loops) {
                 l.join(5_000);
             }
+        }
+    }
+
+    private static void call(MeasuredPhase phase, boolean begin) throws IOException {
+        try {
+            if (begin) {
+                phase.begin();
+            } else {
+                phase.end();
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("measured phase " + (begin ? "begin" : "end") + " failed: " + e, e);
         }
     }
 

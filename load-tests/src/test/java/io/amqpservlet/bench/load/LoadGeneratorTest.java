@@ -59,6 +59,35 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void generatorThreadsAllocateAlmostNothingPerRequest() throws Exception {
+        LoadOptions o = options("/count").clients(1).connections(2).window(8).warmupMillis(1_000).durationMillis(3_000);
+        java.util.concurrent.CompletableFuture<LoadResult> run = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return new LoadRun(o, null).run();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        Thread.sleep(1_500); // past connection setup and the warm-up: steady state
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)
+                java.lang.management.ManagementFactory.getThreadMXBean();
+        Thread client = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("load-client-0")).findFirst().orElseThrow();
+        long bytesBefore = mx.getThreadAllocatedBytes(client.getId());
+        long servedBefore = CountingEchoServlet.SERVED.get();
+        Thread.sleep(1_500);
+        long bytes = mx.getThreadAllocatedBytes(client.getId()) - bytesBefore;
+        long served = CountingEchoServlet.SERVED.get() - servedBefore;
+        LoadResult r = run.get();
+        assertEquals(0, r.errorCount(), () -> "errors: " + r.errors());
+        assertTrue(served > 100, "served " + served);
+        // The selector's key set and the JDK's socket paths may allocate a little now and then; per request it
+        // must stay far below one message's size (the request alone is about 200 bytes).
+        assertTrue(bytes / (double) served < 16, bytes + " bytes for " + served + " requests");
+    }
+
+    @Test
     void resultFilesAgreeWithTheHistogram() throws Exception {
         LoadResult r = new LoadRun(options("/count").warmupMillis(200).durationMillis(1_000), null).run();
         Path dir = Files.createTempDirectory("load");
