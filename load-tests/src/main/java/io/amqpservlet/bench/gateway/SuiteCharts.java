@@ -53,9 +53,11 @@ final class SuiteCharts {
             XYChart chart = new XYChartBuilder().width(800).height(500)
                     .title("Latency by percentile, " + (load.equals("saturation") ? "at saturation"
                             : "at " + load + " of the AMQP maximum"))
-                    .xAxisTitle("percentile").yAxisTitle("latency (ms)").build();
+                    .xAxisTitle("1 / (1 - percentile):  2 = p50, 10 = p90, 100 = p99, 1000 = p99.9, 10^4 = p99.99")
+                    .yAxisTitle("latency (ms)").build();
+            // A log axis of 1/(1-p), as HdrHistogram's plots: XChart's decade ticks read 10 = p90, 100 = p99...
+            // (its custom tick-label function would replace the log ticks with linear ones).
             chart.getStyler().setXAxisLogarithmic(true);
-            chart.getStyler().setxAxisTickLabelsFormattingFunction(SuiteCharts::percentileLabel);
             for (Map.Entry<String, Run> p : e.getValue().entrySet()) {
                 Map<Double, Double> curve = curve(p.getValue().client());
                 double[] x = new double[curve.size()];
@@ -87,16 +89,6 @@ final class SuiteCharts {
             }
         }
         return m;
-    }
-
-    /** 1 → "0%", 10 → "90%", 100 → "99%", 1000 → "99.9%". */
-    static String percentileLabel(double x) {
-        double p = 100 * (1 - 1 / x);
-        if (p < 0.0001) {
-            return "0%";
-        }
-        return (p == Math.rint(p) ? Long.toString(Math.round(p)) : String.format(Locale.ROOT, "%.4f", p)
-                .replaceAll("0+$", "")) + "%";
     }
 
     private static Path save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path base) throws IOException {

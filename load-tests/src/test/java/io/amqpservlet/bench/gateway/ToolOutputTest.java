@@ -109,11 +109,4 @@ class ToolOutputTest {
         assertEquals(1234 + 567, ServerSample.cpuTicks(stat));
         assertTrue(ServerSample.cpuTicks(Files.readString(Path.of("/proc/self/stat"))) > 0, "this JVM ran");
     }
-
-    @Test
-    void percentileAxisLabels() {
-        assertEquals("0%", SuiteCharts.percentileLabel(1));
-        assertEquals("90%", SuiteCharts.percentileLabel(10));
-        assertEquals("99.9%", SuiteCharts.percentileLabel(1000));
-    }
 }
