@@ -25,6 +25,7 @@ public final class ArtemisBroker {
     private ArtemisBroker() {
     }
 
+    /** Starts the broker and the responder; the optional argument is the port (default: a free one). */
     public static void main(String[] args) throws Exception {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         if (port == 0) {

@@ -40,6 +40,7 @@ public final class GatewaySuite {
     private GatewaySuite() {
     }
 
+    /** Runs the suite; options as in {@code load-tests/bench gateway}. */
     public static void main(String[] args) throws Exception {
         GatewaySuite s = new GatewaySuite();
         for (int i = 0; i < args.length; i++) {

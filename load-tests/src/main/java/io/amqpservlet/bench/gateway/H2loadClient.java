@@ -53,7 +53,7 @@ final class H2loadClient implements LoadClient {
         }
         cmd.add(url);
         phase.begin();
-        String out = WrkClient.Tool.run(cmd, duration + 30);
+        String out = ExternalTool.run(cmd, duration + 30);
         phase.end();
         return H2loadOutput.parse(out, Files.readAllLines(log), duration);
     }

@@ -41,6 +41,6 @@ final class JfrProfile {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         List<String> cmd = new java.util.ArrayList<>(List.of(jcmd, Long.toString(pid)));
         cmd.addAll(List.of(command));
-        WrkClient.Tool.run(cmd, 60);
+        ExternalTool.run(cmd, 60);
     }
 }

@@ -4,12 +4,10 @@ import io.amqpservlet.bench.load.MeasuredPhase;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP/1.1 load with wrk (Debian's wrk 4.1), POSTing the same body through {@code wrk-post.lua}. wrk keeps one
@@ -46,7 +44,7 @@ final class WrkClient implements LoadClient {
                 "-d", String.format(Locale.ROOT, "%ds", Math.max(1, Math.round(seconds))), "--timeout", "10s",
                 "-s", script.toString(), url, "--", Integer.toString(bodyBytes), Long.toString(intervalMicros));
         phase.begin();
-        String out = Tool.run(cmd, seconds + 30);
+        String out = ExternalTool.run(cmd, seconds + 30);
         phase.end();
         return WrkOutput.parse(out);
     }
@@ -55,28 +53,5 @@ final class WrkClient implements LoadClient {
     public String describe() {
         return "wrk 4.1: " + threads + " threads, " + connections + " connections x 1 in flight, POST " + bodyBytes
                 + " B";
-    }
-
-    /** Runs an external tool and returns its standard output (standard error appended). */
-    static final class Tool {
-        private Tool() {
-        }
-
-        static String run(List<String> cmd, double timeoutSeconds) throws IOException, InterruptedException {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            byte[] out;
-            try (InputStream in = p.getInputStream()) {
-                out = in.readAllBytes();
-            }
-            if (!p.waitFor((long) timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(cmd.get(0) + " did not finish in " + timeoutSeconds + " s");
-            }
-            String text = new String(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ":\n" + text);
-            }
-            return text;
-        }
     }
 }

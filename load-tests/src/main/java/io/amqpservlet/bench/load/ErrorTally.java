@@ -8,23 +8,19 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Errors by kind ("timeout", "status 503", "request rejected without a response", ...), counted from every client
  * thread. Errors are rare, so a map keyed by text is fine here; errors during the warm-up are kept apart so that
- * the measured figures count only the measured phase.
+ * the measured figures count only the measured phase (outside it, only a total is kept).
  */
 final class ErrorTally {
     private final Map<String, LongAdder> measured = new ConcurrentHashMap<>();
     private final LongAdder warmup = new LongAdder();
-    private volatile boolean measuring;
 
-    void record(String kind) {
-        if (measuring) {
+    /** Counts one error; {@code inMeasuredPhase} as the client thread that saw it decided. */
+    void record(String kind, boolean inMeasuredPhase) {
+        if (inMeasuredPhase) {
             measured.computeIfAbsent(kind, k -> new LongAdder()).increment();
         } else {
             warmup.increment();
         }
-    }
-
-    void measuring(boolean on) {
-        measuring = on;
     }
 
     /** Errors counted while measuring, by kind, sorted. */

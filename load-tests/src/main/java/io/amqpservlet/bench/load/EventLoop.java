@@ -32,7 +32,16 @@ final class EventLoop implements Runnable {
     private LoadConnection[] all = new LoadConnection[0];
     private LoadConnection[] dirty = new LoadConnection[16];
     private int dirtyCount;
+    /** Every latency, for the live progress line (the runner takes interval histograms from it). */
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_NANOS, 3);
+    /**
+     * Latencies of responses that arrived within the measured phase, written by this thread only and read by the
+     * runner after the thread ended. Responses and errors are put in the phase by the time this thread saw them,
+     * the same test for both, so the counts agree exactly.
+     */
+    private final Histogram measured = new Histogram(1, HIGHEST_NANOS, 3);
+    private volatile long measureFromNanos = Long.MAX_VALUE;
+    private volatile long measureUntilNanos = Long.MAX_VALUE;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(256 * 1024);
     private final boolean openLoop;
     private final long timeoutNanos;
@@ -92,7 +101,9 @@ final class EventLoop implements Runnable {
         if (timer != null) {
             timer.stop();
         }
-        selector.wakeup();
+        if (selector.isOpen()) {
+            selector.wakeup();
+        }
     }
 
     void join(long millis) throws InterruptedException {
@@ -120,8 +131,40 @@ final class EventLoop implements Runnable {
         return recorder.getIntervalHistogram(recycle);
     }
 
-    void record(long latencyNanos) {
-        recorder.recordValue(Math.min(Math.max(latencyNanos, 1), HIGHEST_NANOS));
+    /** Sets the measured phase: responses and errors seen by this thread in {@code [from, until)} count. */
+    void measure(long fromNanos, long untilNanos) {
+        measureUntilNanos = untilNanos;
+        measureFromNanos = fromNanos;
+    }
+
+    /** The measured phase's latencies; read only after {@link #join} returned with the thread ended. */
+    Histogram measured() {
+        return measured;
+    }
+
+    boolean ended() {
+        return !thread.isAlive();
+    }
+
+    private boolean inPhase(long nowNanos) {
+        return nowNanos - measureFromNanos >= 0 && nowNanos - measureUntilNanos < 0;
+    }
+
+    void record(long latencyNanos, long nowNanos) {
+        long v = Math.min(Math.max(latencyNanos, 1), HIGHEST_NANOS);
+        recorder.recordValue(v);
+        if (inPhase(nowNanos)) {
+            measured.recordValue(v);
+        }
+    }
+
+    /** Counts an error, in the measured phase or not by the time it is seen. */
+    void error(String kind) {
+        error(kind, System.nanoTime());
+    }
+
+    void error(String kind, long nowNanos) {
+        errors.record(kind, inPhase(nowNanos));
     }
 
     void onReady(LoadConnection c) {
@@ -158,7 +201,7 @@ final class EventLoop implements Runnable {
             connectAll();
             loop();
         } catch (IOException | RuntimeException e) {
-            errors.record("client " + index + " failed: " + e);
+            error("client " + index + " failed: " + e);
         } finally {
             closeAll();
         }

@@ -154,7 +154,7 @@ final class LoadConnection implements EngineHandler {
         Delivery d = sender.send(template.withId(id), 0, template.length(), false);
         if (d == null) {
             release(slot);
-            loop.errors.record("request refused by the link (not open or queue full)");
+            loop.error("request refused by the link (not open or queue full)");
             return false;
         }
         d.attachment(slotKeys[slot]);
@@ -180,18 +180,18 @@ final class LoadConnection implements EngineHandler {
         }
         long now = System.nanoTime();
         if (!message.correlationId(correlation) || correlation.kind() != MessageId.Kind.ULONG) {
-            loop.errors.record("response without our correlation-id");
+            loop.error("response without our correlation-id");
             return;
         }
         long id = correlation.ulongValue();
         int slot = (int) (id & SLOT_MASK);
         if (slot >= window || expectedId[slot] != id) {
-            loop.errors.record("late response (its request had timed out)");
+            loop.error("late response (its request had timed out)");
             return;
         }
-        loop.record(now - startNanos[slot]);
+        loop.record(now - startNanos[slot], now);
         if (!message.subject(subject) || subject.length() != 3 || subject.array()[0] != '2') {
-            loop.errors.record("status " + (subject.isNull() ? "missing" : subject.toString()));
+            loop.error("status " + (subject.isNull() ? "missing" : subject.toString()), now);
         }
         release(slot);
         loop.onSlotFreed(this, now);
@@ -209,7 +209,7 @@ final class LoadConnection implements EngineHandler {
         deliveries[slot] = null;
         if (delivery.remoteState().kind() != DeliveryState.ACCEPTED) {
             // DESIGN.md §3: a request settled other than accepted gets no response.
-            loop.errors.record("request " + delivery.remoteState().typeName() + " without a response");
+            loop.error("request " + delivery.remoteState().typeName() + " without a response");
             release(slot);
             loop.onSlotFreed(this, System.nanoTime());
         }
@@ -218,7 +218,7 @@ final class LoadConnection implements EngineHandler {
     @Override
     public void onClosed(Engine e, ErrorCondition error) {
         if (!closed && !loop.stopping()) {
-            loop.errors.record("connection closed by the server"
+            loop.error("connection closed by the server"
                     + (error == null || error.isNull() ? "" : ": " + error.condition()));
         }
         failOutstanding("request lost: connection closed");
@@ -228,7 +228,7 @@ final class LoadConnection implements EngineHandler {
     /** The socket ended or failed: everything in flight is lost. */
     void onTransportClosed(String why) {
         if (!closed && !loop.stopping()) {
-            loop.errors.record(why);
+            loop.error(why);
         }
         failOutstanding("request lost: connection closed");
         closed = true;
@@ -246,7 +246,7 @@ final class LoadConnection implements EngineHandler {
         }
         for (int slot = 0; slot < window; slot++) {
             if (expectedId[slot] != 0) {
-                loop.errors.record(kind);
+                loop.error(kind);
                 release(slot);
             }
         }
@@ -256,7 +256,7 @@ final class LoadConnection implements EngineHandler {
     void tick(long nowNanos, long timeoutNanos) {
         for (int slot = 0; slot < window; slot++) {
             if (expectedId[slot] != 0 && nowNanos - startNanos[slot] > timeoutNanos) {
-                loop.errors.record("timeout");
+                loop.error("timeout");
                 release(slot);
                 loop.onSlotFreed(this, nowNanos);
             }

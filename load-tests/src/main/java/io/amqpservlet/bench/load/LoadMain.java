@@ -15,6 +15,7 @@ public final class LoadMain {
     private LoadMain() {
     }
 
+    /** Runs one load as the command line says ({@code bench load --help} lists the options). */
     public static void main(String[] args) throws InterruptedException {
         LoadOptions options;
         try {

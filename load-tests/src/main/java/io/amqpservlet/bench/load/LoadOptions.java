@@ -187,38 +187,43 @@ public final class LoadOptions {
         }
     }
 
-    // Fluent setters for embedding (tests, the gateway suite).
-
+    /** Client event loops (threads). */
     public LoadOptions clients(int n) {
         clients = n;
         return this;
     }
 
+    /** Connections each client opens to each endpoint. */
     public LoadOptions connections(int perEndpoint) {
         connectionsPerEndpoint = perEndpoint;
         return this;
     }
 
+    /** Requests in flight per connection. */
     public LoadOptions window(int requests) {
         window = requests;
         return this;
     }
 
+    /** Request body size in bytes (0: no body section). */
     public LoadOptions body(int bytes) {
         bodyBytes = bytes;
         return this;
     }
 
+    /** The request method ({@code subject}). */
     public LoadOptions method(String m) {
         method = m;
         return this;
     }
 
+    /** The discarded warm-up. */
     public LoadOptions warmupMillis(long ms) {
         warmupMillis = ms;
         return this;
     }
 
+    /** The measured phase. */
     public LoadOptions durationMillis(long ms) {
         durationMillis = ms;
         return this;
@@ -230,11 +235,13 @@ public final class LoadOptions {
         return this;
     }
 
+    /** How long a request may wait for its response before it counts as a timeout. */
     public LoadOptions timeoutMillis(long ms) {
         timeoutMillis = ms;
         return this;
     }
 
+    /** Whether to print the live progress line. */
     public LoadOptions progress(boolean on) {
         progress = on;
         return this;

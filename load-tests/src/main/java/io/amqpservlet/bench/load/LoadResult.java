@@ -28,10 +28,12 @@ public record LoadResult(String describe, double seconds, Histogram histogram, M
         return histogram.getTotalCount();
     }
 
+    /** Responses per second of the measured phase. */
     public double requestsPerSecond() {
         return responses() / seconds;
     }
 
+    /** Errors of every kind in the measured phase. */
     public long errorCount() {
         long n = 0;
         for (long v : errors.values()) {
@@ -40,6 +42,7 @@ public record LoadResult(String describe, double seconds, Histogram histogram, M
         return n;
     }
 
+    /** Requests that got no response within the timeout. */
     public long timeouts() {
         return errors.getOrDefault("timeout", 0L);
     }
@@ -49,6 +52,7 @@ public record LoadResult(String describe, double seconds, Histogram histogram, M
         return histogram.getValueAtPercentile(percentile) / 1000.0;
     }
 
+    /** The largest latency, in microseconds. */
     public double maxMicros() {
         return histogram.getMaxValue() / 1000.0;
     }

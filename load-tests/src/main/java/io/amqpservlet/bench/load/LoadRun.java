@@ -52,36 +52,47 @@ public final class LoadRun {
                 l.go(start);
             }
             Histogram[] recycle = new Histogram[loops.length];
-            Histogram measured = newHistogram();
-            // The warm-up: run, show progress, then throw away what was recorded.
-            tick(loops, recycle, measured, start, start + options.warmupMillis * 1_000_000L, errors, "warm-up");
+            Histogram shown = newHistogram();
+            // The warm-up: run and show progress; nothing of it goes into the result.
+            long measureStart = start + options.warmupMillis * 1_000_000L;
+            long measureEnd = measureStart + options.durationMillis * 1_000_000L;
+            tick(loops, recycle, shown, start, measureStart, errors, "warm-up");
+            // Each client puts a response in the measured phase by the time it sees it, within [start, end).
+            measureStart = Math.max(measureStart, System.nanoTime());
+            measureEnd = measureStart + options.durationMillis * 1_000_000L;
+            for (EventLoop l : loops) {
+                l.measure(measureStart, measureEnd);
+            }
             call(phase, true);
             for (int i = 0; i < loops.length; i++) {
                 recycle[i] = loops[i].interval(recycle[i]);
             }
-            long measureStart = System.nanoTime();
-            errors.measuring(true);
-            measured.reset();
-            long measureEnd = measureStart + options.durationMillis * 1_000_000L;
-            tick(loops, recycle, measured, start, measureEnd, errors, "measuring");
-            for (int i = 0; i < loops.length; i++) {
-                recycle[i] = loops[i].interval(recycle[i]);
-                measured.add(recycle[i]);
-            }
-            long measuredNanos = System.nanoTime() - measureStart;
-            errors.measuring(false);
+            shown.reset();
+            tick(loops, recycle, shown, start, measureEnd, errors, "measuring");
             call(phase, false);
             if (progress != null) {
                 progress.println();
             }
-            return new LoadResult(options.describe(), measuredNanos / 1e9, measured, errors.byKind());
+            stopAndJoin(loops);
+            Histogram measured = newHistogram();
+            for (EventLoop l : loops) {
+                if (!l.ended()) {
+                    throw new IOException("client " + l.index + " did not stop");
+                }
+                measured.add(l.measured());
+            }
+            return new LoadResult(options.describe(), (measureEnd - measureStart) / 1e9, measured, errors.byKind());
         } finally {
-            for (EventLoop l : loops) {
-                l.stop();
-            }
-            for (EventLoop l : loops) {
-                l.join(5_000);
-            }
+            stopAndJoin(loops);
+        }
+    }
+
+    private static void stopAndJoin(EventLoop[] loops) throws InterruptedException {
+        for (EventLoop l : loops) {
+            l.stop();
+        }
+        for (EventLoop l : loops) {
+            l.join(5_000);
         }
     }
 
@@ -127,7 +138,7 @@ public final class LoadRun {
         }
     }
 
-    /** Waits until {@code endNanos}, adding each second's latencies to {@code phase} and printing a line. */
+    /** Waits until {@code endNanos}, adding each second's latencies to {@code phase} (for the progress line only). */
     private void tick(EventLoop[] loops, Histogram[] recycle, Histogram phase, long runStart, long endNanos,
                       ErrorTally errors, String label) throws InterruptedException {
         long last = System.nanoTime();
