@@ -27,7 +27,28 @@ public final class ArtemisBroker {
 
     /** Starts the broker and the responder; the optional argument is the port (default: a free one). */
     public static void main(String[] args) throws Exception {
-        int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+        Running running = start(args.length > 0 ? Integer.parseInt(args[0]) : 0);
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "artemis-shutdown"));
+        System.out.println("artemis listening amqp=" + running.port());
+        System.out.flush();
+    }
+
+    /** A started broker with its responder. */
+    public record Running(int port, EmbeddedActiveMQ broker, EngineResponder responder) implements AutoCloseable {
+        /** Stops the responder, then the broker. */
+        @Override
+        public void close() {
+            responder.stop();
+            try {
+                broker.stop();
+            } catch (Exception e) {
+                System.err.println("artemis: stop failed: " + e);
+            }
+        }
+    }
+
+    /** Starts the broker on {@code port} (0: a free one) and the responder; returns once the responder is attached. */
+    public static Running start(int port) throws Exception {
         if (port == 0) {
             try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort(); // a free port now; the broker binds it a moment later
@@ -56,16 +77,13 @@ public final class ArtemisBroker {
         Thread t = new Thread(responder, "responder");
         t.setDaemon(true);
         t.start();
-        responder.awaitReady(30_000);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+            responder.awaitReady(30_000);
+        } catch (InterruptedException | RuntimeException e) {
             responder.stop();
-            try {
-                broker.stop();
-            } catch (Exception e) {
-                System.err.println("artemis: stop failed: " + e);
-            }
-        }, "artemis-shutdown"));
-        System.out.println("artemis listening amqp=" + port);
-        System.out.flush();
+            broker.stop();
+            throw e;
+        }
+        return new Running(port, broker, responder);
     }
 }

@@ -28,7 +28,7 @@ import java.nio.ByteBuffer;
  * it pipelines (credit for many requests, many answers per write) without a thread per message, so the broker, not
  * the responder, is what the run measures; and it allocates nothing per message.
  */
-final class EngineResponder implements Runnable, EngineHandler {
+public final class EngineResponder implements Runnable, EngineHandler {
     private final String host;
     private final int port;
     private final String queue;
@@ -64,7 +64,8 @@ final class EngineResponder implements Runnable, EngineHandler {
         }
     }
 
-    void stop() {
+    /** Ends the responder's loop (its connection is dropped with the broker). */
+    public void stop() {
         stopped = true;
     }
 
