@@ -12,6 +12,7 @@ import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
@@ -98,7 +99,8 @@ public final class Gateway {
             context.addServlet(holder, e.getKey());
         }
         // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
-        server.setHandler(new GracefulHandler(new SaslPrincipalHandler(context)));
+        Handler app = new SaslPrincipalHandler(context);
+        server.setHandler(new GracefulHandler(options.stats() ? new GatewayStatsHandler(app) : app));
     }
 
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */

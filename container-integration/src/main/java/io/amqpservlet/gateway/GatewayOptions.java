@@ -48,6 +48,7 @@ public final class GatewayOptions {
     String tlsTrustStorePassword;
     String tlsClientAuth = "none";
     boolean help;
+    boolean stats;
 
     /** Parses the command line (without the leading {@code serve} word, if any). */
     public static GatewayOptions parse(String[] args) throws UsageException {
@@ -69,6 +70,10 @@ public final class GatewayOptions {
             }
             if ("help".equals(name)) {
                 o.help = true;
+                continue;
+            }
+            if ("stats".equals(name) && value == null) {
+                o.stats = true; // a flag: takes no value on the command line
                 continue;
             }
             if (value == null) {
@@ -144,6 +149,9 @@ public final class GatewayOptions {
             }
             case "war":
                 war = value;
+                break;
+            case "stats":
+                stats = Boolean.parseBoolean(value);
                 break;
             case "stop-timeout":
                 try {
@@ -268,6 +276,11 @@ public final class GatewayOptions {
         return servlets.isEmpty() && war == null;
     }
 
+    /** Whether {@code --stats} was given: serve the process counters at {@code /.amqp-servlet/stats}. */
+    public boolean stats() {
+        return stats;
+    }
+
     /** Whether {@code --help} was asked for. */
     public boolean help() {
         return help;
@@ -293,6 +306,7 @@ public final class GatewayOptions {
                 "  --tls-client-auth MODE   none (default), want or need a client certificate; with want or need a",
                 "                           certificate's subject DN is the client's SASL EXTERNAL identity",
                 "  --stop-timeout MS        how long shutdown waits for in-flight requests (default 30000)",
+                "  --stats                  serve CPU, allocation and GC counters at /.amqp-servlet/stats (benchmarks)",
                 "  --config FILE            read options from a properties file",
                 "  --help                   this text",
                 "",

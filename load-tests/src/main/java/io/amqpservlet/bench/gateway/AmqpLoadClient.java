@@ -1,0 +1,47 @@
+package io.amqpservlet.bench.gateway;
+
+import io.amqpservlet.bench.load.LoadOptions;
+import io.amqpservlet.bench.load.LoadRun;
+import io.amqpservlet.bench.load.MeasuredPhase;
+
+/** Our generator, in the suite's JVM, against an AMQP endpoint (the gateway, or the broker's request queue). */
+final class AmqpLoadClient implements LoadClient {
+    /** An observed run first settles for this long on its new connections, outside the measured phase. */
+    private static final long SETTLE_MILLIS = 500;
+
+    private final String url;
+    private final int clients;
+    private final int connections;
+    private final int window;
+    private final int bodyBytes;
+
+    AmqpLoadClient(String url, int clients, int connections, int window, int bodyBytes) {
+        this.url = url;
+        this.clients = clients;
+        this.connections = connections;
+        this.window = window;
+        this.bodyBytes = bodyBytes;
+    }
+
+    @Override
+    public ClientFigures run(double ratePerSecond, double seconds, MeasuredPhase phase) throws Exception {
+        LoadOptions o;
+        try {
+            o = new LoadOptions().endpoint(url);
+        } catch (LoadOptions.UsageException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        // Connections are split over the client threads; the total stays as asked.
+        int threads = Math.min(clients, connections);
+        o.clients(threads).connections(Math.max(1, connections / threads)).window(window).body(bodyBytes)
+                .warmupMillis(phase == MeasuredPhase.NONE ? 0 : SETTLE_MILLIS).durationMillis(Math.round(seconds * 1000))
+                .rate(ratePerSecond).progress(false);
+        return ClientFigures.of(new LoadRun(o, null).run(phase));
+    }
+
+    @Override
+    public String describe() {
+        return "bench load (our engine): " + connections + " connections x window " + window + ", POST "
+                + bodyBytes + " B";
+    }
+}

@@ -1,0 +1,56 @@
+package io.amqpservlet.bench.gateway;
+
+import io.amqpservlet.bench.broker.ArtemisBroker;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The brokered baseline in its own JVM: {@link ArtemisBroker} from this jar's class path. */
+final class BrokerProcess implements AutoCloseable {
+    static final String VERSION = "2.55.0";
+    static final String QUEUE = ArtemisBroker.QUEUE;
+    static final String RESPONDER = "our engine, one connection, 256 credits";
+    private static final Pattern LISTENING = Pattern.compile("artemis listening amqp=(\\d+)");
+
+    private final Process process;
+    final int port;
+
+    BrokerProcess(Path workDir) throws IOException {
+        Files.createDirectories(workDir);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        process = new ProcessBuilder(List.of(java, "-Xms512m", "-Xmx512m", "-cp",
+                System.getProperty("java.class.path"), ArtemisBroker.class.getName()))
+                .redirectError(workDir.resolve("artemis.log").toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = out.readLine()) != null) {
+            Matcher m = LISTENING.matcher(line);
+            if (m.find()) {
+                port = Integer.parseInt(m.group(1));
+                return;
+            }
+        }
+        process.destroyForcibly();
+        throw new IOException("the broker did not start; see " + workDir.resolve("artemis.log"));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

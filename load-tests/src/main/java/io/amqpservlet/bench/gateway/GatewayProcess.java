@@ -1,0 +1,73 @@
+package io.amqpservlet.bench.gateway;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The gateway under test, in its own JVM: {@code java -jar amqp-servlet-gateway.jar --amqp-port 0 --http-port 0
+ * --stats}, started from a private copy of the jar (so a rebuild during a run cannot pull classes from under it),
+ * its ports read from the line it prints once it serves. Its standard error goes to a log file.
+ */
+final class GatewayProcess implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("amqp-servlet listening amqp=(-?\\d+) http=(-?\\d+)");
+
+    private final Process process;
+    final int amqpPort;
+    final int httpPort;
+
+    GatewayProcess(Path jar, Path workDir, List<String> jvmOptions) throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        Path copy = workDir.resolve("gateway-under-test.jar");
+        Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", copy.toString(), "--amqp-port", "0", "--http-port", "0", "--stats"));
+        process = new ProcessBuilder(cmd).redirectError(workDir.resolve("gateway.log").toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        Matcher m = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while ((line = out.readLine()) != null) {
+            m = LISTENING.matcher(line);
+            if (m.find()) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        if (m == null || !m.find(0)) {
+            process.destroyForcibly();
+            throw new IOException("the gateway did not start; see " + workDir.resolve("gateway.log"));
+        }
+        amqpPort = Integer.parseInt(m.group(1));
+        httpPort = Integer.parseInt(m.group(2));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    String statsUrl() {
+        return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy(); // SIGTERM: the gateway's graceful stop
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,295 @@
+package io.amqpservlet.bench.load;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a load run does: where to ({@code amqp://host:port/path}, one or more endpoints), how many client event
+ * loops and connections, how many requests in flight per connection, the request itself, how long, and at what
+ * rate. Parsed from {@code bench load} options; a named {@link Scenario} sets the topology first and options given
+ * after it override it.
+ */
+public final class LoadOptions {
+    /** Thrown for an option the generator does not understand. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** One endpoint: an AMQP listener and the address (request-target) the requests go to. */
+    public record Endpoint(String host, int port, String path) {
+        @Override
+        public String toString() {
+            return "amqp://" + host + ":" + port + path;
+        }
+    }
+
+    final List<Endpoint> endpoints = new ArrayList<>();
+    /** Client event loops (selector threads); each one is a separate "client" of the topology. */
+    int clients = 1;
+    /** Connections each client opens to each endpoint. */
+    int connectionsPerEndpoint = 1;
+    int window = 16;
+    int bodyBytes = 100;
+    String method = "POST";
+    String contentType = "application/octet-stream";
+    final Map<String, String> headers = new LinkedHashMap<>();
+    long warmupMillis = 2_000;
+    long durationMillis = 10_000;
+    /** Requests per second over all connections; 0 means closed loop (as fast as the window allows). */
+    double ratePerSecond;
+    long timeoutMillis = 10_000;
+    String user;
+    String password;
+    String scenario = "custom";
+    /** Endpoints the scenario wants; when fewer URLs are given, the last one is used again to make up the count. */
+    int wantedEndpoints = 1;
+    boolean progress = true;
+    String jsonOut;
+    String hgrmOut;
+
+    /** A fresh set of options with the defaults (one client, one connection, window 16, 100-byte POST, 10 s). */
+    public LoadOptions() {
+    }
+
+    /** Parses {@code bench load} arguments. */
+    public static LoadOptions parse(String[] args) throws UsageException {
+        LoadOptions o = new LoadOptions();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("-")) {
+                o.endpoint(arg);
+                continue;
+            }
+            String name = arg.replaceFirst("^--?", "");
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq > 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            if ("no-progress".equals(name)) {
+                o.progress = false;
+                continue;
+            }
+            if ("help".equals(name) || "h".equals(name)) {
+                throw new UsageException("help");
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new UsageException("--" + name + " needs a value");
+                }
+                value = args[++i];
+            }
+            o.set(name, value);
+        }
+        if (o.endpoints.isEmpty()) {
+            throw new UsageException("no endpoint: give amqp://host:port/path");
+        }
+        while (o.endpoints.size() < o.wantedEndpoints) {
+            o.endpoints.add(o.endpoints.get(o.endpoints.size() - 1));
+        }
+        return o;
+    }
+
+    private void set(String name, String value) throws UsageException {
+        switch (name) {
+            case "scenario" -> Scenario.byName(value).applyTo(this);
+            case "clients" -> clients = positive(name, value);
+            case "connections" -> connectionsPerEndpoint = positive(name, value);
+            case "window" -> window = positive(name, value);
+            case "body" -> bodyBytes = (int) number(name, value, 0, 16 * 1024 * 1024);
+            case "method", "X" -> method = value;
+            case "content-type" -> contentType = value;
+            case "header", "H" -> {
+                int colon = value.indexOf(':');
+                if (colon <= 0) {
+                    throw new UsageException("--header wants 'Name: value', got " + value);
+                }
+                headers.put(value.substring(0, colon).trim(), value.substring(colon + 1).trim());
+            }
+            case "warmup" -> warmupMillis = millis(name, value);
+            case "duration" -> durationMillis = Math.max(1, millis(name, value));
+            case "rate" -> ratePerSecond = number(name, value, 0, 1e9);
+            case "timeout" -> timeoutMillis = Math.max(1, millis(name, value));
+            case "user" -> {
+                int colon = value.indexOf(':');
+                if (colon <= 0) {
+                    throw new UsageException("--user wants name:password");
+                }
+                user = value.substring(0, colon);
+                password = value.substring(colon + 1);
+            }
+            case "json" -> jsonOut = value;
+            case "hgrm" -> hgrmOut = value;
+            default -> throw new UsageException("unknown option --" + name);
+        }
+    }
+
+    /** Adds an endpoint, {@code amqp://host[:port]/path}. */
+    public LoadOptions endpoint(String url) throws UsageException {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new UsageException("malformed URL " + url + ": " + e.getMessage());
+        }
+        if (!"amqp".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new UsageException("want amqp://host:port/path, got " + url);
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (uri.getRawQuery() != null) {
+            path += "?" + uri.getRawQuery();
+        }
+        endpoints.add(new Endpoint(uri.getHost(), uri.getPort() < 0 ? 5672 : uri.getPort(), path));
+        return this;
+    }
+
+    private static int positive(String name, String value) throws UsageException {
+        return (int) number(name, value, 1, 1_000_000);
+    }
+
+    private static double number(String name, String value, double min, double max) throws UsageException {
+        double d;
+        try {
+            d = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " wants a number, got " + value);
+        }
+        if (d < min || d > max) {
+            throw new UsageException("--" + name + " out of range [" + min + ", " + max + "]: " + value);
+        }
+        return d;
+    }
+
+    /** {@code 500ms}, {@code 10s}, {@code 2m}, or a bare number of seconds. */
+    static long millis(String name, String value) throws UsageException {
+        try {
+            if (value.endsWith("ms")) {
+                return Long.parseLong(value.substring(0, value.length() - 2));
+            }
+            if (value.endsWith("s")) {
+                return Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 1000);
+            }
+            if (value.endsWith("m")) {
+                return Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 60_000);
+            }
+            return Math.round(Double.parseDouble(value) * 1000);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " wants a duration (500ms, 10s, 2m), got " + value);
+        }
+    }
+
+    /** Client event loops (threads). */
+    public LoadOptions clients(int n) {
+        clients = n;
+        return this;
+    }
+
+    /** Connections each client opens to each endpoint. */
+    public LoadOptions connections(int perEndpoint) {
+        connectionsPerEndpoint = perEndpoint;
+        return this;
+    }
+
+    /** Requests in flight per connection. */
+    public LoadOptions window(int requests) {
+        window = requests;
+        return this;
+    }
+
+    /** Request body size in bytes (0: no body section). */
+    public LoadOptions body(int bytes) {
+        bodyBytes = bytes;
+        return this;
+    }
+
+    /** The request method ({@code subject}). */
+    public LoadOptions method(String m) {
+        method = m;
+        return this;
+    }
+
+    /** The discarded warm-up. */
+    public LoadOptions warmupMillis(long ms) {
+        warmupMillis = ms;
+        return this;
+    }
+
+    /** The measured phase. */
+    public LoadOptions durationMillis(long ms) {
+        durationMillis = ms;
+        return this;
+    }
+
+    /** Requests per second over all connections; 0 for closed loop. */
+    public LoadOptions rate(double perSecond) {
+        ratePerSecond = perSecond;
+        return this;
+    }
+
+    /** How long a request may wait for its response before it counts as a timeout. */
+    public LoadOptions timeoutMillis(long ms) {
+        timeoutMillis = ms;
+        return this;
+    }
+
+    /** Whether to print the live progress line. */
+    public LoadOptions progress(boolean on) {
+        progress = on;
+        return this;
+    }
+
+    /** Total connections: clients × endpoints × connections per endpoint. */
+    public int totalConnections() {
+        return clients * endpoints.size() * connectionsPerEndpoint;
+    }
+
+    /** The request body: {@code bodyBytes} printable bytes, the same for every request. */
+    byte[] body() {
+        byte[] b = new byte[bodyBytes];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) ('a' + i % 26);
+        }
+        return b;
+    }
+
+    /** One line describing the run, for the report. */
+    String describe() {
+        return String.format("%s: %d client(s) x %d endpoint(s) x %d connection(s) = %d connections, window %d, "
+                        + "%s %d-byte bodies, %s, warm-up %d ms, measured %d ms", scenario, clients, endpoints.size(),
+                connectionsPerEndpoint, totalConnections(), window, method, bodyBytes,
+                ratePerSecond > 0 ? "open loop at " + Math.round(ratePerSecond) + " req/s" : "closed loop",
+                warmupMillis, durationMillis);
+    }
+
+    static String usage() {
+        return String.join("\n",
+                "usage: load-tests/bench load [options] amqp://host:port/path [more endpoints...]",
+                "  --scenario NAME      funnel (2 clients -> 1 endpoint), quad (2 clients x 2 endpoints),",
+                "                       many (1,000 connections, window 2); later options override it",
+                "  --clients N          client event loops (threads), each with its own connections (default 1)",
+                "  --connections N      connections per client per endpoint (default 1)",
+                "  --window N           requests in flight per connection (default 16)",
+                "  --body BYTES         request body size (default 100)",
+                "  -X, --method M       request method (default POST)",
+                "  -H, --header 'N: v'  a header, sent as an application-property (repeatable)",
+                "  --content-type T     (default application/octet-stream)",
+                "  --warmup D           discarded warm-up (default 2s)",
+                "  --duration D         measured phase (default 10s)",
+                "  --rate R             open loop: R requests/s over all connections, latency from each request's",
+                "                       scheduled send time; 0 or absent: closed loop",
+                "  --timeout D          a request without a response after D is a timeout (default 10s)",
+                "  --user NAME:PASS     SASL PLAIN (default ANONYMOUS)",
+                "  --json FILE          write the result as JSON",
+                "  --hgrm FILE          write the latency percentile distribution (HdrHistogram .hgrm, ms)",
+                "  --no-progress        no live progress line");
+    }
+}
