@@ -191,9 +191,10 @@ public final class Link {
     // ------------------------------------------------------------------------------------------ receiving
 
     /**
-     * Receiving link: whether messages are handed over frame by frame ({@link EngineHandler#onMessageChunk})
-     * instead of whole ({@link EngineHandler#onMessage}). Streaming never buffers a message; whole delivery
-     * buffers only messages that span several frames.
+     * Receiving link: whether messages of more than one frame are handed over frame by frame
+     * ({@link EngineHandler#onMessageChunk}) instead of whole ({@link EngineHandler#onMessage}). Streaming never
+     * buffers a message; a message that fits in one frame still comes whole, as a view over the frame. To stop a
+     * sender in the middle of a streamed message, hold the session's window ({@link Session#holdIncoming()}).
      */
     public Link streaming(boolean value) {
         this.streaming = value;

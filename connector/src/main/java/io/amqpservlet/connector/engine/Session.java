@@ -377,6 +377,25 @@ public final class Session {
         engine.writeFrame(localChannel, f);
     }
 
+    /**
+     * Holds the incoming window shut (it is not reopened once used) until {@link #releaseIncoming()}: a receiver
+     * whose application cannot take more of a streamed message stops the peer this way (see
+     * {@link SessionWindow#hold()}). Holds are counted; the other links of the session wait too, as AMQP's
+     * window is the session's.
+     */
+    public void holdIncoming() {
+        window.hold();
+    }
+
+    /** Releases one {@link #holdIncoming()}; when none is left, reopens the window if it needs it. */
+    public void releaseIncoming() {
+        window.release();
+        if (!endSent && window.needsIncomingFlow()) {
+            window.replenishIncoming();
+            writeSessionFlow();
+        }
+    }
+
     void writeSessionFlow() {
         engine.writeFrame(localChannel, flowFields());
     }
