@@ -70,6 +70,10 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
+    private volatile long requestTimeoutMillis;
+    /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
+    private volatile long maxBufferedRequestBytes;
 
     // Engine-thread state.
     private RetainableByteBuffer input;
@@ -208,6 +212,10 @@ public class AmqpConnection extends AbstractMetaDataConnection {
             fillable = false;
             fill(now);
         }
+        AmqpRequestBody body;
+        while ((body = resumed.poll()) != null) {
+            body.resumeOnEngine();
+        }
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
             handler.complete(engine, exchange, closing);
@@ -334,6 +342,10 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
         channel.setHttpStream(stream);
         streams.add(stream);
+        long timeoutMillis = requestTimeoutMillis;
+        if (timeoutMillis > 0) {
+            exchange.timeout = scheduler.schedule(stream::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
+        }
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
@@ -365,6 +377,41 @@ public class AmqpConnection extends AbstractMetaDataConnection {
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);
         }
+    }
+
+    /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */
+    void resume(AmqpRequestBody body) {
+        resumed.offer(body);
+        drive();
+    }
+
+    /** Engine thread: a streamed request now has {@code bytes} waiting unread. */
+    void bufferedRequestBytes(long bytes) {
+        if (bytes > maxBufferedRequestBytes) {
+            maxBufferedRequestBytes = bytes;
+        }
+    }
+
+    /**
+     * The most body bytes a streamed request of this connection has had waiting for its servlet to read them: with
+     * the session window held, at most {@code sessionIncomingWindowFrames × maxFrameSizeBytes} plus
+     * {@link AmqpRequestBody#HOLD_BYTES} (see docs/jetty.md).
+     */
+    public long getMaxBufferedRequestBytes() {
+        return maxBufferedRequestBytes;
+    }
+
+    /** How long a request may take before it is answered 503 and released; 0 for no limit. */
+    public void setRequestTimeoutMillis(long millis) {
+        this.requestTimeoutMillis = millis;
+    }
+
+    public long getRequestTimeoutMillis() {
+        return requestTimeoutMillis;
+    }
+
+    ByteBufferPool bufferPool() {
+        return bufferPool;
     }
 
     /** Any thread: a finished exchange goes back to the engine thread, which sends and settles it. */

@@ -35,6 +35,10 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
     private final EngineConfig engineConfig;
     private String serverName = "localhost";
     private int linkCredit = 100;
+    private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
+
+    /** The default {@link #setRequestTimeout request timeout}: 30 seconds. */
+    public static final long DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000;
 
     /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
     public AmqpConnectionFactory() {
@@ -104,10 +108,28 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
         this.linkCredit = linkCredit;
     }
 
+    /** The longest a request may take, from its dispatch to its response; see {@link #setRequestTimeout}. */
+    public long getRequestTimeout() {
+        return requestTimeoutMillis;
+    }
+
+    /**
+     * How long a servlet may take to answer a request (from the moment the request reaches Jetty to its last
+     * write); after that the client gets a 503 response and the request delivery is released (AMQP
+     * {@code released}, so it may be sent again), as issue 4 asks. 0 means no limit. Default 30 seconds.
+     */
+    public void setRequestTimeout(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("request timeout must not be negative: " + millis);
+        }
+        this.requestTimeoutMillis = millis;
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
                 serverName, linkCredit);
+        connection.setRequestTimeoutMillis(requestTimeoutMillis);
         return configure(connection, connector, endPoint);
     }
 }

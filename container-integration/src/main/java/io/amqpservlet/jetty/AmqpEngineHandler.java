@@ -15,6 +15,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ final class AmqpEngineHandler implements EngineHandler {
 
     private final AmqpConnection connection;
     private final AmqpRequestMapper mapper;
+    /** Views the header sections of streamed requests (the engine's own view belongs to onMessage). */
+    private final MessageView headView = new MessageView();
     private final String serverName;
     private final int linkCredit;
     private String openHostname;
@@ -66,7 +69,8 @@ final class AmqpEngineHandler implements EngineHandler {
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         if (!link.isSender()) {
             // The client sends requests on this link: credit is the back-pressure (DESIGN.md §5).
-            link.autoCredit(linkCredit);
+            // Messages of several frames stream in (AmqpStreamedRequest), so a large body never sits whole here.
+            link.streaming(true).autoCredit(linkCredit);
         }
         return null; // sending links are reply links; the engine has resolved their nodes
     }
@@ -79,10 +83,60 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     @Override
-    public void onMessage(Link link, Delivery delivery, MessageView message) {
+    public void onLinkDetach(Link link, ErrorCondition error) {
+        if (link.attachment() instanceof AmqpStreamedRequest) {
+            ((AmqpStreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
+        }
+    }
+
+    @Override
+    public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
+        AmqpStreamedRequest streamed = (AmqpStreamedRequest) link.attachment();
+        if (streamed == null || streamed.delivery() != delivery) {
+            streamed = new AmqpStreamedRequest(this, link, delivery);
+            link.attachment(streamed);
+        }
+        streamed.chunk(payload, offset, length, last);
+    }
+
+    @Override
+    public void onMessageAborted(Link link, Delivery delivery) {
+        if (link.attachment() instanceof AmqpStreamedRequest) {
+            ((AmqpStreamedRequest) link.attachment()).abandoned("the client aborted the request message");
+        }
+    }
+
+    AmqpConnection connection() {
+        return connection;
+    }
+
+    AmqpExchange newExchange(Delivery delivery) {
         AmqpExchange exchange = new AmqpExchange();
         exchange.delivery = delivery;
         exchange.deliveryGeneration = delivery.generation();
+        return exchange;
+    }
+
+    /** Maps the header sections of a streamed request ({@code head[0, length)}) into {@code exchange}. */
+    void mapHead(byte[] head, int length, Link link, AmqpExchange exchange) {
+        headView.wrap(head, 0, length);
+        mapper.map(headView, link, openHostname, serverName, NanoTime.now(), exchange);
+    }
+
+    /** A streamed message without data sections, now complete: served as a message of one frame is. */
+    void serveWhole(Link link, Delivery delivery, byte[] message, int length) {
+        try {
+            headView.wrap(message, 0, length);
+        } catch (DecodeException e) {
+            link.session().engine().reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
+            return;
+        }
+        onMessage(link, delivery, headView);
+    }
+
+    @Override
+    public void onMessage(Link link, Delivery delivery, MessageView message) {
+        AmqpExchange exchange = newExchange(delivery);
         Engine engine = link.session().engine();
         try {
             mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
@@ -100,7 +154,7 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
-    private void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
+    void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
         exchange.status = exchange.rejectStatus;
         if (exchange.wantsResponse()) {
             HttpFields.Mutable headers = HttpFields.build();
@@ -122,7 +176,19 @@ final class AmqpEngineHandler implements EngineHandler {
      * (accepted once its response is on its way), or for a one-way request settles it by status.
      */
     void complete(Engine engine, AmqpExchange exchange, boolean transportClosing) {
+        Scheduler.Task timeout = exchange.timeout;
+        if (timeout != null) {
+            timeout.cancel();
+        }
         Delivery request = liveDelivery(exchange);
+        AmqpStreamedRequest streamed = exchange.streamedRequest;
+        if (streamed != null && request != null && !request.complete() && !transportClosing) {
+            streamed.park(exchange); // settled only once complete: answered at its last frame
+            return;
+        }
+        if (exchange.streamedBody != null) {
+            exchange.streamedBody.discard();
+        }
         if (exchange.failure != null) {
             if (request != null) {
                 engine.modified(request, true, false); // no response was produced: the client may retry
@@ -131,7 +197,9 @@ final class AmqpEngineHandler implements EngineHandler {
         }
         Callback callback = exchange.takeCallback();
         if (!exchange.wantsResponse()) {
-            if (request != null) {
+            if (request != null && exchange.timedOut) {
+                engine.release(request);
+            } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
             succeeded.add(callback);
@@ -172,7 +240,11 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         if (request != null) {
-            engine.accept(request); // 404 and 500 are responses too: the request was processed
+            if (exchange.timedOut) {
+                engine.release(request); // issue 4: a request that timed out gets a 503 and is released
+            } else {
+                engine.accept(request); // 404 and 500 are responses too: the request was processed
+            }
         }
         succeeded.add(callback);
     }

@@ -1,6 +1,7 @@
 package io.amqpservlet.jetty;
 
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.MetaData;
@@ -10,13 +11,16 @@ import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.util.Callback;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Jetty's view of one AMQP request/response exchange: the {@link HttpStream} under an {@link HttpChannel}, as
  * HTTP/2's stream is one of many on its connection.
  *
- * <p>Request content: the engine has assembled the whole message, so the body is one last
- * {@link Content.Chunk}, always available; {@link #demand()} only has to say so. Response: each
+ * <p>Request content: a message that arrived whole has its body as one last {@link Content.Chunk}, always
+ * available, so {@link #demand()} only has to say so; a message of several frames streams its body in through an
+ * {@link AmqpRequestBody}, which calls demand back as the engine thread brings bytes. Response: each
  * {@link #send} appends to an AMQP message being encoded on the calling (servlet) thread (properties and
  * application-properties on commit, the content buffers appended to one data section); the last send hands the finished exchange
  * to the connection, whose engine thread sends it on the reply link and settles the request. One-way requests (no
@@ -42,7 +46,9 @@ final class AmqpHttpStream implements HttpStream {
         this.exchange = exchange;
         this.id = id;
         byte[] body = exchange.body;
-        this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        if (exchange.streamedBody == null) {
+            this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        }
         this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
     }
 
@@ -56,14 +62,25 @@ final class AmqpHttpStream implements HttpStream {
     }
 
     @Override
-    public synchronized Content.Chunk read() {
-        Content.Chunk c = chunk;
-        chunk = Content.Chunk.next(c);
-        return c;
+    public Content.Chunk read() {
+        AmqpRequestBody streamed = exchange.streamedBody;
+        synchronized (this) {
+            if (streamed == null || chunk != null) {
+                Content.Chunk c = chunk;
+                chunk = Content.Chunk.next(c);
+                return c;
+            }
+        }
+        return streamed.read();
     }
 
     @Override
     public void demand() {
+        AmqpRequestBody streamed = exchange.streamedBody;
+        if (streamed != null && !hasLocalChunk()) {
+            streamed.demand(channel); // called back when the engine thread brings more
+            return;
+        }
         // The whole body is already here: content is always available. Run the demand callback on the executor
         // rather than here, so a reader that demands from its callback does not recurse.
         Runnable task = channel.onContentAvailable();
@@ -138,6 +155,42 @@ final class AmqpHttpStream implements HttpStream {
         return () -> Callback.combine(inFlight, appCallback).failed(cause);
     }
 
+    private synchronized boolean hasLocalChunk() {
+        return chunk != null;
+    }
+
+    /**
+     * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}.
+     * Unless its response is already with the connection, the client gets a 503 and the request delivery is
+     * released (issue 4); Jetty is told the request failed, so an async servlet's cycle ends and whatever the
+     * servlet still writes goes nowhere.
+     */
+    void timedOut() {
+        if (!exchange.handBack()) {
+            return; // answered in time
+        }
+        exchange.timedOut = true;
+        exchange.status = HttpStatus.SERVICE_UNAVAILABLE_503;
+        if (exchange.wantsResponse()) {
+            HttpFields.Mutable headers = HttpFields.build();
+            headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+            AmqpResponseEncoder timeoutResponse = new AmqpResponseEncoder();
+            timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.replyTo, exchange.correlationId);
+            timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within "
+                    + connection.getRequestTimeoutMillis() + " ms").getBytes(StandardCharsets.UTF_8)));
+            timeoutResponse.end();
+            exchange.response = timeoutResponse.array();
+            exchange.responseOffset = timeoutResponse.offset();
+            exchange.responseLength = timeoutResponse.length();
+        }
+        connection.complete(exchange);
+        Runnable task = channel.onFailure(new TimeoutException("request timed out after "
+                + connection.getRequestTimeoutMillis() + " ms"));
+        if (task != null) {
+            connection.execute(task);
+        }
+    }
+
     @Override
     public long getIdleTimeout() {
         return idleTimeoutMillis;
@@ -157,7 +210,12 @@ final class AmqpHttpStream implements HttpStream {
     @Override
     public Throwable consumeAvailable() {
         Throwable result = HttpStream.consumeAvailable(this, channel.getConnectionMetaData().getHttpConfiguration());
-        if (result != null) {
+        if (result != null && exchange.streamedBody != null) {
+            // The servlet left part of a streamed body unread: it is dropped as it arrives (AmqpStreamedRequest).
+            synchronized (this) {
+                chunk = Content.Chunk.from(result, true);
+            }
+        } else if (result != null) {
             synchronized (this) {
                 if (chunk != null) {
                     chunk.release();
