@@ -421,6 +421,10 @@ public final class Session {
         outbound.pump(link);
     }
 
+    OutboundTransfers outbound() {
+        return outbound;
+    }
+
     private void onTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         inbound.onTransfer(t, bytes, payloadOffset, payloadLength);
     }
