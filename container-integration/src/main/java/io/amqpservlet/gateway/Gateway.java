@@ -62,7 +62,8 @@ public final class Gateway {
         HttpConfiguration httpConfig = new HttpConfiguration();
         httpConfig.setSendServerVersion(false);
         EngineConfig engineConfig = new EngineConfig().containerId("amqp-servlet-gateway")
-                .anonymousAllowed(logins == null);
+                .anonymousAllowed(logins == null)
+                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES);
         AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));

@@ -71,6 +71,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private volatile Throwable writeFailure;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
+    private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     private volatile long requestTimeoutMillis;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
@@ -215,6 +217,10 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         AmqpRequestBody body;
         while ((body = resumed.poll()) != null) {
             body.resumeOnEngine();
+        }
+        AmqpResponsePart part;
+        while ((part = responseParts.poll()) != null) {
+            handler.responsePart(engine, part, closing);
         }
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
@@ -408,6 +414,24 @@ public class AmqpConnection extends AbstractMetaDataConnection {
 
     public long getRequestTimeoutMillis() {
         return requestTimeoutMillis;
+    }
+
+    /** Any thread: a part of a streamed response, for the engine thread to send. */
+    void responsePart(AmqpResponsePart part) {
+        responseParts.offer(part);
+        drive();
+    }
+
+    /**
+     * How many body bytes of a response without Content-Length are buffered to send it as one data section; a
+     * longer one streams as several (see {@link AmqpConnectionFactory#setResponseBufferSize}).
+     */
+    public int getResponseBufferSize() {
+        return responseBufferBytes;
+    }
+
+    public void setResponseBufferSize(int bytes) {
+        this.responseBufferBytes = bytes;
     }
 
     ByteBufferPool bufferPool() {

@@ -37,12 +37,25 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
     private int linkCredit = 100;
     private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
 
+    private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
+
+    /** The default {@link #setResponseBufferSize response buffer}: 1 MiB. */
+    public static final int DEFAULT_RESPONSE_BUFFER_BYTES = 1024 * 1024;
+
     /** The default {@link #setRequestTimeout request timeout}: 30 seconds. */
     public static final long DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000;
 
+    /**
+     * The session incoming window, in frames, this factory's default engine configuration uses and the gateway
+     * sets: with 64 KiB frames it bounds what a request whose servlet does not read can have buffered to 4 MiB per
+     * session (docs/jetty.md, "Streaming"). The engine's own default (2,048 frames) would allow 128 MiB.
+     */
+    public static final int STREAMING_SESSION_WINDOW_FRAMES = 64;
+
     /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
     public AmqpConnectionFactory() {
-        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true));
+        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true)
+                .sessionIncomingWindowFrames(STREAMING_SESSION_WINDOW_FRAMES));
     }
 
     /**
@@ -125,11 +138,30 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
         this.requestTimeoutMillis = millis;
     }
 
+    public int getResponseBufferSize() {
+        return responseBufferBytes;
+    }
+
+    /**
+     * The most body bytes of a response WITHOUT Content-Length held back so that it goes as one data section (the
+     * form clients built on proton-j, Qpid JMS among them, read whole). A response that completes within it is sent
+     * whole; a longer one streams, each further write as another data section, which those clients truncate to
+     * its last. A response WITH Content-Length streams as one data section of that size after its first 64 KiB,
+     * whatever this says. Default 1 MiB.
+     */
+    public void setResponseBufferSize(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("response buffer must be at least 1 byte: " + bytes);
+        }
+        this.responseBufferBytes = bytes;
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
                 serverName, linkCredit);
         connection.setRequestTimeoutMillis(requestTimeoutMillis);
+        connection.setResponseBufferSize(responseBufferBytes);
         return configure(connection, connector, endPoint);
     }
 }

@@ -43,6 +43,7 @@ final class AmqpEngineHandler implements EngineHandler {
     private final String serverName;
     private final int linkCredit;
     private String openHostname;
+    private final byte[] scratch = new byte[16 * 1024];
     private final ArrayList<Callback> succeeded = new ArrayList<>();
     private final ArrayList<Callback> failed = new ArrayList<>();
     private final ArrayList<Throwable> failures = new ArrayList<>();
@@ -186,16 +187,37 @@ final class AmqpEngineHandler implements EngineHandler {
             streamed.park(exchange); // settled only once complete: answered at its last frame
             return;
         }
+        if (exchange.completedOnEngine) {
+            return;
+        }
+        exchange.completedOnEngine = true;
         if (exchange.streamedBody != null) {
             exchange.streamedBody.discard();
         }
+        if (exchange.timedOut && exchange.streamedResponse != null && exchange.failure == null
+                && !exchange.streamedResponse.ended()) {
+            // Part of the response is already out: no 503 can replace it, so it is aborted instead.
+            exchange.failure = new java.util.concurrent.TimeoutException("request timed out while its response streamed");
+        }
         if (exchange.failure != null) {
-            if (request != null) {
-                engine.modified(request, true, false); // no response was produced: the client may retry
+            AmqpStreamedResponse.abortIfOpen(exchange, exchange.failure);
+            if (request != null && exchange.timedOut) {
+                engine.release(request);
+            } else if (request != null) {
+                // No (whole) response was produced: the client may retry; one too large for it: not here.
+                engine.modified(request, true, exchange.responseTooLarge);
             }
             return;
         }
         Callback callback = exchange.takeCallback();
+        if (exchange.streamedResponse != null) {
+            // Its last part is queued on the reply link (AmqpStreamedResponse): settle the request.
+            if (request != null) {
+                engine.accept(request);
+            }
+            succeeded.add(callback);
+            return;
+        }
         if (!exchange.wantsResponse()) {
             if (request != null && exchange.timedOut) {
                 engine.release(request);
@@ -255,7 +277,56 @@ final class AmqpEngineHandler implements EngineHandler {
         return d.link() != null && d.generation() == exchange.deliveryGeneration ? d : null;
     }
 
-    private void fail(Callback callback, Throwable failure) {
+    /**
+     * A part of a response that streams, from a servlet thread: sent on the reply link as it has room (the first
+     * part opens the delivery); its write completes when its bytes are with the link.
+     */
+    void responsePart(Engine engine, AmqpResponsePart part, boolean transportClosing) {
+        AmqpExchange exchange = part.exchange;
+        if (exchange.completedOnEngine) {
+            fail(part.callback, new EofException("the response already ended (timed out or failed)"));
+            return;
+        }
+        AmqpStreamedResponse streamed = exchange.streamedResponse;
+        if (streamed == null) {
+            if (transportClosing || engine.isDone() || !engine.isOpen()) {
+                fail(part.callback, new EofException("the AMQP connection closed before the response was sent"));
+                return;
+            }
+            byte[] replyTo = exchange.replyTo;
+            Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+            if (replies == null) {
+                String address = new String(replyTo, StandardCharsets.UTF_8);
+                Delivery request = liveDelivery(exchange);
+                if (request != null && (exchange.streamedRequest == null || request.complete())) {
+                    engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                            + " is not a reply node on this connection");
+                    exchange.completedOnEngine = true;
+                }
+                fail(part.callback, new IOException("no reply link for reply-to " + address));
+                return;
+            }
+            streamed = new AmqpStreamedResponse(this, exchange, replies);
+            exchange.streamedResponse = streamed;
+        }
+        streamed.add(part, scratch);
+    }
+
+    @Override
+    public void onSendable(Link link) {
+        AmqpStreamedResponse.onSendable(link, scratch);
+    }
+
+    /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine. */
+    byte[] scratch() {
+        return scratch;
+    }
+
+    void succeed(Callback callback) {
+        succeeded.add(callback);
+    }
+
+    void fail(Callback callback, Throwable failure) {
         failed.add(callback);
         failures.add(failure);
     }

@@ -57,6 +57,12 @@ final class AmqpExchange {
     private final AtomicReference<Callback> callback = new AtomicReference<>();
     /** Why the exchange ended without a response (the stream failed), or null. */
     Throwable failure;
+    /** The response going out in parts while the servlet writes it, or null (engine thread). */
+    AmqpStreamedResponse streamedResponse;
+    /** A streamed response exceeded the client's max-message-size (engine thread). */
+    boolean responseTooLarge;
+    /** The engine thread has settled this exchange: later response parts are refused (engine thread). */
+    boolean completedOnEngine;
     private final AtomicBoolean handedBack = new AtomicBoolean();
 
     void callback(Callback value) {

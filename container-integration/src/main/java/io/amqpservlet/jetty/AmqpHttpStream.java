@@ -38,6 +38,11 @@ final class AmqpHttpStream implements HttpStream {
     private MetaData.Response response;
     private AmqpResponseEncoder encoder;
     private volatile boolean committed;
+    /** A response with a Content-Length streams once this much of it is buffered (about a frame). */
+    static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
+    private boolean streaming;
+    private long declaredLength = -1;
+    private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
 
     AmqpHttpStream(AmqpConnection connection, HttpChannel channel, AmqpExchange exchange, String id) {
@@ -98,6 +103,7 @@ final class AmqpHttpStream implements HttpStream {
     public void send(MetaData.Request request, MetaData.Response response, boolean last, ByteBuffer content,
                      Callback callback) {
         boolean wantsResponse = exchange.wantsResponse();
+        AmqpResponsePart part = null;
         synchronized (this) {
             if (response != null) {
                 if (HttpStatus.isInterim(response.getStatus())) {
@@ -117,31 +123,106 @@ final class AmqpHttpStream implements HttpStream {
                 callback.failed(new IllegalStateException("content sent before the response was committed"));
                 return;
             }
-            if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
-                encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
+            if (streaming) {
+                part = streamedPart(content, last, callback);
+                if (part == null) {
+                    return; // the callback has failed
+                }
+            } else {
+                if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
+                    encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
+                }
+                if (content != null) {
+                    content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
+                }
+                if (!last) {
+                    part = encoder == null ? null : startStreaming(callback);
+                    if (part == null) {
+                        callback.succeeded();
+                        return;
+                    }
+                } else {
+                    exchange.status = this.response.getStatus();
+                    if (encoder != null) {
+                        encoder.end();
+                        exchange.response = encoder.array();
+                        exchange.responseOffset = encoder.offset();
+                        exchange.responseLength = encoder.length();
+                        encoder = null;
+                    }
+                    exchange.callback(callback);
+                }
             }
-            if (content != null) {
-                content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
-            }
-            if (!last) {
-                callback.succeeded();
-                return;
-            }
-            exchange.status = this.response.getStatus();
-            if (encoder != null) {
-                encoder.end();
-                exchange.response = encoder.array();
-                exchange.responseOffset = encoder.offset();
-                exchange.responseLength = encoder.length();
-                encoder = null;
-            }
-            exchange.callback(callback);
+        }
+        if (part != null) {
+            connection.responsePart(part); // its callback completes once the reply link has taken it
+            return;
         }
         if (!exchange.handBack()) {
             callback.failed(new IllegalStateException("the exchange already ended"));
             return;
         }
         connection.complete(exchange);
+    }
+
+    /**
+     * Whether the response buffered so far should now start to stream (see
+     * {@link AmqpConnectionFactory#setResponseBufferSize}); if so, the first part: the message so far. With a
+     * Content-Length the one data section is declared that long and the rest follows raw; without, the section
+     * is closed and every further write is a data section of its own.
+     */
+    private AmqpResponsePart startStreaming(Callback callback) {
+        long buffered = encoder.bodyBytes();
+        long contentLength = response.getHttpFields().getLongField(HttpHeader.CONTENT_LENGTH);
+        if (contentLength >= 0) {
+            if (buffered < STREAM_KNOWN_LENGTH_AFTER_BYTES || buffered >= contentLength
+                    || contentLength > 0xFFFFFFFFL) {
+                return null; // small, or all there (Jetty checks the length), or too long for one vbin32
+            }
+            encoder.declareDataLength(contentLength);
+            declaredLength = contentLength;
+        } else {
+            if (buffered < connection.getResponseBufferSize()) {
+                return null;
+            }
+            encoder.closeData();
+        }
+        streaming = true;
+        streamedBodyBytes = buffered;
+        AmqpResponsePart first = new AmqpResponsePart(exchange, encoder.array(), encoder.offset(), encoder.length(),
+                null, null, false, callback);
+        encoder = null;
+        return first;
+    }
+
+    /** A write of a response that already streams: its bytes go as they are (read in place by the engine thread). */
+    private AmqpResponsePart streamedPart(ByteBuffer content, boolean last, Callback callback) {
+        ByteBuffer c = content != null && content.hasRemaining() ? content : null;
+        int n = c == null ? 0 : c.remaining();
+        byte[] prefix = null;
+        if (declaredLength >= 0) {
+            if (streamedBodyBytes + n > declaredLength) {
+                callback.failed(new java.io.IOException("the response is longer than its Content-Length "
+                        + declaredLength));
+                return null;
+            }
+        } else if (n > 0) {
+            prefix = AmqpResponseEncoder.dataSectionHeader(n);
+        }
+        streamedBodyBytes += n;
+        if (last) {
+            if (declaredLength >= 0 && streamedBodyBytes != declaredLength) {
+                callback.failed(new java.io.IOException("the response is shorter (" + streamedBodyBytes
+                        + " bytes) than its Content-Length " + declaredLength));
+                return null;
+            }
+            exchange.status = response.getStatus();
+            if (!exchange.handBack()) {
+                callback.failed(new IllegalStateException("the exchange already ended"));
+                return null;
+            }
+        }
+        return new AmqpResponsePart(exchange, null, 0, 0, prefix, c, last, callback);
     }
 
     /**

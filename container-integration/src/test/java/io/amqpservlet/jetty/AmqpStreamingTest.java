@@ -128,6 +128,31 @@ class AmqpStreamingTest {
         }
     }
 
+    private final AtomicLong responseBytesWritten = new AtomicLong();
+
+    /** GET: {@code x-bytes} pattern bytes in 64 KiB writes, with Content-Length when {@code x-length} is set. */
+    final class BigResponse extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            int n = Integer.parseInt(request.getHeader("x-bytes"));
+            response.setContentType("application/octet-stream");
+            if (request.getHeader("x-length") != null) {
+                response.setContentLengthLong(n);
+            }
+            ServletOutputStream out = response.getOutputStream();
+            byte[] block = new byte[64 * 1024];
+            for (int written = 0; written < n; ) {
+                int len = Math.min(block.length, n - written);
+                for (int i = 0; i < len; i++) {
+                    block[i] = pattern(written + i);
+                }
+                out.write(block, 0, len);
+                written += len;
+                responseBytesWritten.set(written);
+            }
+        }
+    }
+
     private void start(long requestTimeoutMillis) throws Exception {
         server = new Server();
         EngineConfig engine = new EngineConfig().anonymousAllowed(true).maxMessageSizeBytes(128 * 1024 * 1024)
@@ -143,6 +168,7 @@ class AmqpStreamingTest {
         context.addServlet(new ServletHolder(new LateReader()), "/late");
         context.addServlet(new ServletHolder(new NeverAnswers()), "/never");
         context.addServlet(new ServletHolder(new TooSlow()), "/slow");
+        context.addServlet(new ServletHolder(new BigResponse()), "/big");
         server.setHandler(context);
         server.start();
         client = Client.create();
@@ -295,6 +321,72 @@ class AmqpStreamingTest {
         assertEquals(Long.toString(crc.getValue()), response.property("x-crc"));
         long bound = (long) WINDOW_FRAMES * FRAME + AmqpRequestBody.HOLD_BYTES;
         assertTrue(serverConnection().getMaxBufferedRequestBytes() <= bound);
+    }
+
+    private static long readPattern(InputStream body) throws IOException {
+        long count = 0;
+        byte[] buffer = new byte[64 * 1024];
+        int n;
+        while ((n = body.read(buffer)) >= 0) {
+            for (int i = 0; i < n; i++) {
+                if (buffer[i] != pattern(count + i)) {
+                    throw new AssertionError("response byte " + (count + i) + " differs");
+                }
+            }
+            count += n;
+        }
+        return count;
+    }
+
+    private void bigResponseToASlowReader(boolean contentLength) throws Exception {
+        Connection connection = client.connect("127.0.0.1", port(), new ConnectionOptions());
+        StreamReceiver replies = connection.openStreamReceiver("big-replies",
+                new StreamReceiverOptions().creditWindow(1).readBufferSize(64 * 1024));
+        replies.openFuture().get(10, TimeUnit.SECONDS);
+        Sender sender = connection.openSender("/big");
+        int length = 5 * 1024 * 1024;
+        Message<String> request = Message.create("").subject("GET").messageId("big-1").replyTo("big-replies")
+                .property("x-bytes", Integer.toString(length));
+        if (contentLength) {
+            request.property("x-length", "yes");
+        }
+        Tracker tracker = sender.send(request);
+        StreamDelivery delivery = replies.receive(30, TimeUnit.SECONDS);
+        assertNotNull(delivery, "the response starts before the servlet has written it all");
+        // The client reads nothing for a while: the servlet's writes must stop, held by the client's window.
+        long last = -1;
+        long stableSince = System.nanoTime();
+        while (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stableSince) < 1_000) {
+            long now = responseBytesWritten.get();
+            if (now != last) {
+                last = now;
+                stableSince = System.nanoTime();
+            }
+            Thread.sleep(50);
+        }
+        assertTrue(responseBytesWritten.get() < 2 * 1024 * 1024, "the servlet wrote " + responseBytesWritten.get()
+                + " of 5 MiB while the client read nothing");
+        StreamReceiverMessage response = delivery.message();
+        assertEquals("200", response.subject());
+        assertEquals("big-1", response.correlationId());
+        try (InputStream body = response.body()) {
+            assertEquals(length, readPattern(body));
+        }
+        delivery.accept();
+        tracker.awaitSettlement(10, TimeUnit.SECONDS);
+        assertEquals(DeliveryState.Type.ACCEPTED, tracker.remoteState().getType());
+    }
+
+    @Test
+    void aFiveMebibyteResponseWithContentLengthStreamsAsTheClientGrantsRoom() throws Exception {
+        start(60_000);
+        bigResponseToASlowReader(true);
+    }
+
+    @Test
+    void aFiveMebibyteResponseWithoutContentLengthStreamsInDataSectionsBeyondTheBuffer() throws Exception {
+        start(60_000);
+        bigResponseToASlowReader(false);
     }
 
     private Delivery callExpectingTimeout(String path) throws Exception {

@@ -26,7 +26,7 @@ public final class EngineConfig {
     private int maxFrameSizeBytes = 64 * 1024;
     private int channelMax = 255;
     private int handleMax = 1023;
-    private int sessionIncomingWindowFrames = 64;
+    private int sessionIncomingWindowFrames = 2048;
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
     private int maxBufferedMessagesPerLink = 1024;

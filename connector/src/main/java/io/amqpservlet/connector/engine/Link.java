@@ -347,7 +347,7 @@ public final class Link {
         checkMessageSize(openMessageBytes + length);
         openMessageBytes += length;
         appendToSlot(slotOf(d), bytes, offset, length);
-        session.pump(this);
+        session.outbound().pumpForApplication(this);
         return true;
     }
 
@@ -355,7 +355,7 @@ public final class Link {
     public void endMessage(Delivery d) {
         if (d != null && d == openMessage) {
             openMessage = null;
-            session.pump(this);
+            session.outbound().pumpForApplication(this);
         }
     }
 
@@ -367,7 +367,7 @@ public final class Link {
         if (d != null && d == openMessage) {
             openMessage = null;
             abortedMessage = d;
-            session.pump(this);
+            session.outbound().pumpForApplication(this);
         }
     }
 

@@ -19,6 +19,8 @@ final class OutboundTransfers {
      * that reopens it let another link send, so only then does a flow visit every link of the session.
      */
     private boolean blockedOnWindow;
+    /** Set while the application itself moves an open message: it needs no onSendable for its own call. */
+    private boolean applicationPump;
 
     OutboundTransfers(Session session) {
         this.session = session;
@@ -75,8 +77,18 @@ final class OutboundTransfers {
         }
         link.openMessage = d;
         link.openMessageBytes = length;
-        pump(link);
+        pumpForApplication(link);
         return d;
+    }
+
+    /** Sends what an application call (begin, append, end, abort of an open message) made sendable. */
+    void pumpForApplication(Link link) {
+        applicationPump = true;
+        try {
+            pump(link);
+        } finally {
+            applicationPump = false;
+        }
     }
 
     /** Sends queued messages of {@code link} as far as credit and the session window allow. */
@@ -115,7 +127,7 @@ final class OutboundTransfers {
                 finishSent(d, settled);
             }
         }
-        if (openProgressed && link.isOpen()) {
+        if (openProgressed && !applicationPump && link.isOpen()) {
             engine.handler.onSendable(link); // the application may give the open message more bytes
         }
         if (link.isSender() && !link.hasQueued() && link.isOpen()) {

@@ -99,7 +99,7 @@ class SessionConformanceTest {
         Flow answer = peer.next(Flow.class);
         assertFalse(answer.hasHandle(), "a session flow answers a session flow");
         assertEquals(42, answer.nextIncomingId(), "initialised from the peer's next-outgoing-id (§2.5.6)");
-        assertEquals(64, Integer.toUnsignedLong(answer.incomingWindow()));
+        assertEquals(2048, Integer.toUnsignedLong(answer.incomingWindow()));
         assertFalse(answer.echo(), "never echo an echo");
     }
 
