@@ -389,6 +389,62 @@ class AmqpStreamingTest {
         bigResponseToASlowReader(false);
     }
 
+    @Test
+    void qpidJmsGetsAStreamedResponseWholeAndStreamsARequest() throws Exception {
+        start(60_000);
+        java.util.Hashtable<String, String> env = new java.util.Hashtable<>();
+        env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, "org.apache.qpid.jms.jndi.JmsInitialContextFactory");
+        env.put("connectionfactory.x", "amqp://127.0.0.1:" + port() + "?jms.validatePropertyNames=false");
+        javax.naming.InitialContext jndi = new javax.naming.InitialContext(env);
+        jakarta.jms.Connection jms = ((jakarta.jms.ConnectionFactory) jndi.lookup("x")).createConnection();
+        try {
+            jms.start();
+            jakarta.jms.Session session = jms.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+            jakarta.jms.TemporaryQueue replies = session.createTemporaryQueue();
+            jakarta.jms.MessageConsumer consumer = session.createConsumer(replies);
+
+            // A 5 MiB response with Content-Length streams as ONE data section, the only kind proton-j reads whole.
+            jakarta.jms.MessageProducer big = session.createProducer(session.createQueue("/big"));
+            jakarta.jms.BytesMessage request = session.createBytesMessage();
+            request.setJMSType("GET");
+            request.setJMSReplyTo(replies);
+            request.setStringProperty("x-bytes", Integer.toString(5 * 1024 * 1024));
+            request.setStringProperty("x-length", "yes");
+            big.send(request);
+            jakarta.jms.BytesMessage response = assertInstanceOf(jakarta.jms.BytesMessage.class,
+                    consumer.receive(30_000));
+            assertEquals("200", response.getJMSType());
+            byte[] body = new byte[(int) response.getBodyLength()];
+            response.readBytes(body);
+            assertEquals(5 * 1024 * 1024, body.length);
+            for (int i = 0; i < body.length; i++) {
+                if (body[i] != pattern(i)) {
+                    throw new AssertionError("byte " + i + " differs");
+                }
+            }
+
+            // A 600 KiB request spans many frames: it streams into the servlet, which echoes it (under the
+            // response buffer, so one data section again).
+            byte[] sent = new byte[600 * 1024];
+            for (int i = 0; i < sent.length; i++) {
+                sent[i] = pattern(i);
+            }
+            jakarta.jms.MessageProducer echo = session.createProducer(session.createQueue("/echo"));
+            jakarta.jms.BytesMessage post = session.createBytesMessage();
+            post.writeBytes(sent);
+            post.setJMSType("POST");
+            post.setJMSReplyTo(replies);
+            echo.send(post);
+            jakarta.jms.BytesMessage echoed = assertInstanceOf(jakarta.jms.BytesMessage.class, consumer.receive(30_000));
+            byte[] back = new byte[(int) echoed.getBodyLength()];
+            echoed.readBytes(back);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(sent, back);
+        } finally {
+            jms.close();
+            jndi.close();
+        }
+    }
+
     private Delivery callExpectingTimeout(String path) throws Exception {
         Connection connection = client.connect("127.0.0.1", port(), new ConnectionOptions());
         Receiver replies = connection.openDynamicReceiver();
