@@ -74,6 +74,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     private volatile long requestTimeoutMillis;
+    private final java.util.concurrent.atomic.AtomicBoolean timeoutSweepArmed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Runnable timeoutSweep = this::sweepTimeouts;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -348,9 +350,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
         channel.setHttpStream(stream);
         streams.add(stream);
-        long timeoutMillis = requestTimeoutMillis;
-        if (timeoutMillis > 0) {
-            exchange.timeout = scheduler.schedule(stream::timedOut, timeoutMillis, TimeUnit.MILLISECONDS);
+        if (requestTimeoutMillis > 0) {
+            scheduleTimeoutSweep();
         }
         Runnable task;
         try {
@@ -382,6 +383,35 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         if (user != null) {
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);
+        }
+    }
+
+    /**
+     * Arms the request-timeout sweep unless it is armed: one scheduled task per connection while it has requests,
+     * not one per request (a scheduler entry and its cancellation would cost every request). A request times out
+     * between the timeout and a quarter more.
+     */
+    private void scheduleTimeoutSweep() {
+        if (timeoutSweepArmed.compareAndSet(false, true)) {
+            scheduler.schedule(timeoutSweep, Math.max(1, requestTimeoutMillis / 4), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
+    private void sweepTimeouts() {
+        timeoutSweepArmed.set(false);
+        long timeoutMillis = requestTimeoutMillis;
+        if (timeoutMillis <= 0 || streams.isEmpty()) {
+            return;
+        }
+        long now = NanoTime.now();
+        for (AmqpHttpStream stream : streams) {
+            if (NanoTime.millisElapsed(stream.dispatchNanoTime(), now) >= timeoutMillis) {
+                stream.timedOut();
+            }
+        }
+        if (!streams.isEmpty() && getEndPoint().isOpen()) {
+            scheduleTimeoutSweep();
         }
     }
 

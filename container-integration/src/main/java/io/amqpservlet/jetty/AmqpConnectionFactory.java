@@ -39,18 +39,23 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
 
     private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
 
-    /** The default {@link #setResponseBufferSize response buffer}: 1 MiB. */
-    public static final int DEFAULT_RESPONSE_BUFFER_BYTES = 1024 * 1024;
+    /**
+     * The default {@link #setResponseBufferSize response buffer}: 16 MiB, the engine's default max-message-size,
+     * so that every response a client could have received whole before responses streamed still comes whole.
+     */
+    public static final int DEFAULT_RESPONSE_BUFFER_BYTES = 16 * 1024 * 1024;
 
     /** The default {@link #setRequestTimeout request timeout}: 30 seconds. */
     public static final long DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000;
 
     /**
      * The session incoming window, in frames, this factory's default engine configuration uses and the gateway
-     * sets: with 64 KiB frames it bounds what a request whose servlet does not read can have buffered to 4 MiB per
-     * session (docs/jetty.md, "Streaming"). The engine's own default (2,048 frames) would allow 128 MiB.
+     * sets: 256 frames of 64 KiB hold one message of the default max-message-size (16 MiB), which is what a request
+     * whose servlet does not read can have buffered per session (docs/jetty.md, "Streaming"); the engine's own
+     * default (2,048 frames) would allow 128 MiB. Not smaller: Qpid JMS 2.10 stalls (until the next heartbeat,
+     * about 30 s) when a message it sends is larger than the window and must wait for a flow to go on.
      */
-    public static final int STREAMING_SESSION_WINDOW_FRAMES = 64;
+    public static final int STREAMING_SESSION_WINDOW_FRAMES = 256;
 
     /** A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed. */
     public AmqpConnectionFactory() {
@@ -147,7 +152,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory {
      * form clients built on proton-j, Qpid JMS among them, read whole). A response that completes within it is sent
      * whole; a longer one streams, each further write as another data section, which those clients truncate to
      * its last. A response WITH Content-Length streams as one data section of that size after its first 64 KiB,
-     * whatever this says. Default 1 MiB.
+     * whatever this says. This is the memory a response without Content-Length may hold; lower it to bound that
+     * tighter, at the cost above. Default 16 MiB.
      */
     public void setResponseBufferSize(int bytes) {
         if (bytes < 1) {

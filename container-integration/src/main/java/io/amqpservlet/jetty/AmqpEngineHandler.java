@@ -15,7 +15,6 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
-import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,6 +86,8 @@ final class AmqpEngineHandler implements EngineHandler {
     public void onLinkDetach(Link link, ErrorCondition error) {
         if (link.attachment() instanceof AmqpStreamedRequest) {
             ((AmqpStreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
+        } else if (link.isSender()) {
+            AmqpStreamedResponse.onLinkEnded(link);
         }
     }
 
@@ -177,10 +178,6 @@ final class AmqpEngineHandler implements EngineHandler {
      * (accepted once its response is on its way), or for a one-way request settles it by status.
      */
     void complete(Engine engine, AmqpExchange exchange, boolean transportClosing) {
-        Scheduler.Task timeout = exchange.timeout;
-        if (timeout != null) {
-            timeout.cancel();
-        }
         Delivery request = liveDelivery(exchange);
         AmqpStreamedRequest streamed = exchange.streamedRequest;
         if (streamed != null && request != null && !request.complete() && !transportClosing) {

@@ -33,8 +33,6 @@ final class AmqpExchange {
     AmqpRequestBody streamedBody;
     /** The message being streamed in, while it is (engine thread only); null for a message that came whole. */
     AmqpStreamedRequest streamedRequest;
-    /** The {@link AmqpConnectionFactory#setRequestTimeout request timeout} task, cancelled when the exchange ends. */
-    volatile org.eclipse.jetty.util.thread.Scheduler.Task timeout;
     /** Set when the request timed out: the response is a 503 and the request delivery is released. */
     volatile boolean timedOut;
     /** The values of the {@link AmqpRequestAttributes}; null (or 0) when the message has no such field. */

@@ -9,6 +9,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ final class AmqpHttpStream implements HttpStream {
     private long declaredLength = -1;
     private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
+    private final long dispatchNanoTime;
 
     AmqpHttpStream(AmqpConnection connection, HttpChannel channel, AmqpExchange exchange, String id) {
         this.connection = connection;
@@ -55,6 +57,12 @@ final class AmqpHttpStream implements HttpStream {
             this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
         }
         this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
+        this.dispatchNanoTime = NanoTime.now();
+    }
+
+    /** When the request was handed to Jetty, for the request timeout. */
+    long dispatchNanoTime() {
+        return dispatchNanoTime;
     }
 
     HttpChannel channel() {
@@ -241,7 +249,8 @@ final class AmqpHttpStream implements HttpStream {
     }
 
     /**
-     * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}.
+     * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}
+     * (found by the connection's sweep; called again on later sweeps, which then do nothing).
      * Unless its response is already with the connection, the client gets a 503 and the request delivery is
      * released (issue 4); Jetty is told the request failed, so an async servlet's cycle ends and whatever the
      * servlet still writes goes nowhere.

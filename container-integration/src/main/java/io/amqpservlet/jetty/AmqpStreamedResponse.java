@@ -190,6 +190,23 @@ final class AmqpStreamedResponse {
         }
     }
 
+    /** Engine callback: a reply link ended: its streamed responses fail (their writes too) and are settled so. */
+    static void onLinkEnded(Link link) {
+        Object a = link.attachment();
+        if (a instanceof ReplyLinkQueue) {
+            ReplyLinkQueue queue = (ReplyLinkQueue) a;
+            ArrayDeque<AmqpStreamedResponse> all = new ArrayDeque<>(queue.waiting);
+            if (queue.open != null) {
+                all.addFirst(queue.open);
+            }
+            for (AmqpStreamedResponse r : all) {
+                if (!r.ended) {
+                    r.fail(new EofException("the reply link ended while the response was sent"), true);
+                }
+            }
+        }
+    }
+
     /** Used by {@link AmqpEngineHandler} on a streamed exchange that fails: abort, then settle as a failure. */
     static void abortIfOpen(AmqpExchange exchange, Throwable cause) {
         AmqpStreamedResponse s = exchange.streamedResponse;

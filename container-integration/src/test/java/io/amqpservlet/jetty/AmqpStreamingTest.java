@@ -154,17 +154,23 @@ class AmqpStreamingTest {
     }
 
     private void start(long requestTimeoutMillis) throws Exception {
+        start(requestTimeoutMillis, AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES);
+    }
+
+    private void start(long requestTimeoutMillis, int responseBufferBytes) throws Exception {
         server = new Server();
         EngineConfig engine = new EngineConfig().anonymousAllowed(true).maxMessageSizeBytes(128 * 1024 * 1024)
                 .maxFrameSizeBytes(FRAME).sessionIncomingWindowFrames(WINDOW_FRAMES);
         AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(), engine);
         factory.setRequestTimeout(requestTimeoutMillis);
+        factory.setResponseBufferSize(responseBufferBytes);
         connector = new ServerConnector(server, 1, 1, factory);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(new EchoWhileReading()), "/echo");
+        context.addServlet(new ServletHolder(new TestServlets.Echo()), "/all");
         context.addServlet(new ServletHolder(new LateReader()), "/late");
         context.addServlet(new ServletHolder(new NeverAnswers()), "/never");
         context.addServlet(new ServletHolder(new TooSlow()), "/slow");
@@ -258,6 +264,26 @@ class AmqpStreamingTest {
         request.tracker().awaitSettlement(10, TimeUnit.SECONDS);
         assertInstanceOf(DeliveryState.class, request.tracker().remoteState());
         assertEquals(DeliveryState.Type.ACCEPTED, request.tracker().remoteState().getType());
+    }
+
+    @Test
+    void aServletThatReadsAllBytesFirstGetsTheWholeStreamedBody() throws Exception {
+        start(60_000);
+        Connection connection = client.connect("127.0.0.1", port(), new ConnectionOptions());
+        Receiver replies = connection.openDynamicReceiver();
+        String replyTo = replies.address();
+        StreamSender sender = connection.openStreamSender("/all");
+        int length = 5 * 1024 * 1024;
+        StreamSenderMessage request = sender.beginMessage();
+        request.subject("POST").messageId("all").replyTo(replyTo);
+        long began = System.nanoTime();
+        writeBody(request, length, true, new AtomicLong());
+        Delivery delivery = replies.receive(30, TimeUnit.SECONDS);
+        assertNotNull(delivery, "no response");
+        assertEquals("200", delivery.message().subject());
+        byte[] body = (byte[]) delivery.message().body();
+        assertEquals(length, body.length);
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) < 10_000, "no stall");
     }
 
     @Test
@@ -385,7 +411,7 @@ class AmqpStreamingTest {
 
     @Test
     void aFiveMebibyteResponseWithoutContentLengthStreamsInDataSectionsBeyondTheBuffer() throws Exception {
-        start(60_000);
+        start(60_000, 256 * 1024);
         bigResponseToASlowReader(false);
     }
 
