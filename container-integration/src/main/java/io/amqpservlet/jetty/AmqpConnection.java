@@ -69,6 +69,7 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private volatile boolean fillable;
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
+    private volatile boolean closedEvent;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
@@ -158,6 +159,8 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         if (t != null) {
             t.cancel();
         }
+        closedEvent = true;
+        drive(); // responses streaming on the engine thread fail their waiting writes
         // Requests still being served will have no connection to answer on.
         for (AmqpHttpStream stream : streams) {
             Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
@@ -227,6 +230,9 @@ public class AmqpConnection extends AbstractMetaDataConnection {
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
             handler.complete(engine, exchange, closing);
+        }
+        if (closedEvent) {
+            handler.connectionClosed();
         }
         long next = engine.tick(now);
         flush();

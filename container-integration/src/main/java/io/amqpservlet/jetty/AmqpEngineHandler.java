@@ -43,6 +43,8 @@ final class AmqpEngineHandler implements EngineHandler {
     private final int linkCredit;
     private String openHostname;
     private final byte[] scratch = new byte[16 * 1024];
+    /** The responses going out in parts now (engine thread). */
+    private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
     private final ArrayList<Callback> succeeded = new ArrayList<>();
     private final ArrayList<Callback> failed = new ArrayList<>();
     private final ArrayList<Throwable> failures = new ArrayList<>();
@@ -312,6 +314,17 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public void onSendable(Link link) {
         AmqpStreamedResponse.onSendable(link, scratch);
+    }
+
+    ArrayList<AmqpStreamedResponse> streamingResponses() {
+        return streamingResponses;
+    }
+
+    /** The connection closed (engine thread): responses still streaming fail, so no servlet write waits forever. */
+    void connectionClosed() {
+        if (!streamingResponses.isEmpty()) {
+            AmqpStreamedResponse.onConnectionClosed(this);
+        }
     }
 
     /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine. */

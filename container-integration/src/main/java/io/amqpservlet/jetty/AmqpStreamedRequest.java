@@ -43,6 +43,8 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private AmqpExchange parked;
     private AmqpExchange answerAtEnd;
     private String rejectAtEnd;
+    /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
+    private io.amqpservlet.protocol.types.Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
     AmqpStreamedRequest(AmqpEngineHandler handler, Link link, Delivery delivery) {
         this.handler = handler;
@@ -59,6 +61,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
         if (phase == Phase.HEAD || phase == Phase.WHOLE) {
             if (phase == Phase.HEAD && buffered > MAX_HEAD_BYTES) {
                 discard("the header sections exceed " + MAX_HEAD_BYTES + " bytes");
+                rejectCondition = ErrorConditions.RESOURCE_LIMIT_EXCEEDED;
             } else {
                 keep(payload, offset, length);
             }
@@ -170,8 +173,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
         }
         if (rejectAtEnd != null && exchange == null) {
             // DESIGN.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
-            engine.reject(delivery, rejectAtEnd.startsWith("the header sections exceed")
-                    ? ErrorConditions.RESOURCE_LIMIT_EXCEEDED : ErrorConditions.DECODE_ERROR, rejectAtEnd);
+            engine.reject(delivery, rejectCondition, rejectAtEnd);
         } else if (answerAtEnd != null) {
             handler.answerWithoutServlet(engine, answerAtEnd);
         }

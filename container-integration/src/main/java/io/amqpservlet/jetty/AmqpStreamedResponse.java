@@ -42,6 +42,7 @@ final class AmqpStreamedResponse {
         this.handler = handler;
         this.exchange = exchange;
         this.link = link;
+        handler.streamingResponses().add(this);
     }
 
     Delivery delivery() {
@@ -169,6 +170,7 @@ final class AmqpStreamedResponse {
     /** Leaves the link to the next waiting response. */
     private void finish() {
         ended = true;
+        handler.streamingResponses().remove(this);
         ReplyLinkQueue queue = queueOf(link);
         queue.waiting.remove(this);
         if (queue.open == this) {
@@ -186,6 +188,16 @@ final class AmqpStreamedResponse {
             AmqpStreamedResponse open = ((ReplyLinkQueue) a).open;
             if (open != null) {
                 open.pump(scratch);
+            }
+        }
+    }
+
+    /** The connection closed: every response still streaming fails, and the writes waiting in it. */
+    static void onConnectionClosed(AmqpEngineHandler handler) {
+        java.util.ArrayList<AmqpStreamedResponse> all = new java.util.ArrayList<>(handler.streamingResponses());
+        for (AmqpStreamedResponse r : all) {
+            if (!r.ended) {
+                r.fail(new EofException("the AMQP connection closed while the response was sent"), true);
             }
         }
     }

@@ -125,6 +125,30 @@ class AmqpStreamingAsyncTest {
         }
     }
 
+    private static final java.util.concurrent.CountDownLatch WRITER_DONE = new java.util.concurrent.CountDownLatch(1);
+    private static final java.util.concurrent.atomic.AtomicReference<Throwable> WRITER_FAILURE =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    /** Writes 5 MiB with Content-Length; records how its writing ended. */
+    static final class Writer extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            response.setContentLengthLong(5 * 1024 * 1024);
+            try {
+                ServletOutputStream out = response.getOutputStream();
+                byte[] block = new byte[64 * 1024];
+                for (int i = 0; i < 80; i++) {
+                    out.write(block);
+                }
+            } catch (IOException | RuntimeException e) {
+                WRITER_FAILURE.set(e);
+                throw e;
+            } finally {
+                WRITER_DONE.countDown();
+            }
+        }
+    }
+
     private void start(long requestTimeoutMillis) throws Exception {
         server = new Server();
         EngineConfig engine = new EngineConfig().anonymousAllowed(true).sessionIncomingWindowFrames(16);
@@ -138,6 +162,7 @@ class AmqpStreamingAsyncTest {
         context.addServlet(new ServletHolder(new AsyncCounter()), "/count");
         context.addServlet(new ServletHolder(new FailsMidway()), "/fails");
         context.addServlet(new ServletHolder(new IgnoresBody()), "/ignores");
+        context.addServlet(new ServletHolder(new Writer()), "/writer");
         server.setHandler(context);
         server.start();
         client = Client.create();
@@ -154,6 +179,23 @@ class AmqpStreamingAsyncTest {
                 server.stop();
             }
         }
+    }
+
+    @Test
+    void aServletWritingToAClientThatLeavesGetsAFailedWriteNotAHang() throws Exception {
+        start(0); // no request timeout: only the connection's end can free the writer
+        Connection connection = client.connect("127.0.0.1", connector.getLocalPort(), new ConnectionOptions());
+        StreamReceiver replies = connection.openStreamReceiver("writer-replies",
+                new StreamReceiverOptions().creditWindow(1).readBufferSize(64 * 1024));
+        replies.openFuture().get(10, TimeUnit.SECONDS);
+        connection.openSender("/writer").send(Message.create("").subject("GET").replyTo("writer-replies"));
+        assertNotNull(replies.receive(30, TimeUnit.SECONDS), "the response started");
+        Thread.sleep(300);
+        assertEquals(1, WRITER_DONE.getCount(), "the writer waits for the client, which reads nothing");
+        client.close(); // the client goes away with the response half sent
+        client = null;
+        assertTrue(WRITER_DONE.await(10, TimeUnit.SECONDS), "the blocked write ended");
+        assertNotNull(WRITER_FAILURE.get(), "and it failed");
     }
 
     @Test
