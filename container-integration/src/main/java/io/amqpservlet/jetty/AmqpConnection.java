@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -75,7 +76,7 @@ public class AmqpConnection extends AbstractMetaDataConnection {
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     private volatile long requestTimeoutMillis;
-    private final java.util.concurrent.atomic.AtomicBoolean timeoutSweepArmed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean timeoutSweepArmed = new AtomicBoolean();
     private final Runnable timeoutSweep = this::sweepTimeouts;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;

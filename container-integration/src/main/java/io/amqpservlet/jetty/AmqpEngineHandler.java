@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The gateway's side of the AMQP engine: keeps credit open on the links clients send requests on, turns each
@@ -196,7 +197,7 @@ final class AmqpEngineHandler implements EngineHandler {
         if (exchange.timedOut && exchange.streamedResponse != null && exchange.failure == null
                 && !exchange.streamedResponse.ended()) {
             // Part of the response is already out: no 503 can replace it, so it is aborted instead.
-            exchange.failure = new java.util.concurrent.TimeoutException("request timed out while its response streamed");
+            exchange.failure = new TimeoutException("request timed out while its response streamed");
         }
         if (exchange.failure != null) {
             AmqpStreamedResponse.abortIfOpen(exchange, exchange.failure);

@@ -11,6 +11,7 @@ import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeoutException;
@@ -210,7 +211,7 @@ final class AmqpHttpStream implements HttpStream {
         byte[] prefix = null;
         if (declaredLength >= 0) {
             if (streamedBodyBytes + n > declaredLength) {
-                callback.failed(new java.io.IOException("the response is longer than its Content-Length "
+                callback.failed(new IOException("the response is longer than its Content-Length "
                         + declaredLength));
                 return null;
             }
@@ -220,7 +221,7 @@ final class AmqpHttpStream implements HttpStream {
         streamedBodyBytes += n;
         if (last) {
             if (declaredLength >= 0 && streamedBodyBytes != declaredLength) {
-                callback.failed(new java.io.IOException("the response is shorter (" + streamedBodyBytes
+                callback.failed(new IOException("the response is shorter (" + streamedBodyBytes
                         + " bytes) than its Content-Length " + declaredLength));
                 return null;
             }

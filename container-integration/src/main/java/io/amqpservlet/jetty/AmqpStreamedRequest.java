@@ -6,6 +6,7 @@ import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.message.MessageSection;
 import io.amqpservlet.protocol.message.SectionScanner;
+import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.io.EofException;
@@ -44,7 +45,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private AmqpExchange answerAtEnd;
     private String rejectAtEnd;
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
-    private io.amqpservlet.protocol.types.Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
+    private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
     AmqpStreamedRequest(AmqpEngineHandler handler, Link link, Delivery delivery) {
         this.handler = handler;

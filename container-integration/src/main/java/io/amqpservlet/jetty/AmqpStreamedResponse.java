@@ -7,6 +7,7 @@ import org.eclipse.jetty.io.EofException;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 
 /**
  * A response that goes out while the servlet writes it: one delivery of many transfers on the reply link
@@ -194,7 +195,7 @@ final class AmqpStreamedResponse {
 
     /** The connection closed: every response still streaming fails, and the writes waiting in it. */
     static void onConnectionClosed(AmqpEngineHandler handler) {
-        java.util.ArrayList<AmqpStreamedResponse> all = new java.util.ArrayList<>(handler.streamingResponses());
+        ArrayList<AmqpStreamedResponse> all = new ArrayList<>(handler.streamingResponses());
         for (AmqpStreamedResponse r : all) {
             if (!r.ended) {
                 r.fail(new EofException("the AMQP connection closed while the response was sent"), true);
