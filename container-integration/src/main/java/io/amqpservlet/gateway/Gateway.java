@@ -66,7 +66,8 @@ public final class Gateway {
         HttpConfiguration httpConfig = new HttpConfiguration();
         httpConfig.setSendServerVersion(false);
         EngineConfig engineConfig = new EngineConfig().containerId("amqp-servlet-gateway")
-                .anonymousAllowed(logins == null).saslRequired(logins != null); // no users: SASL optional, as for rhea
+                .anonymousAllowed(logins == null).saslRequired(logins != null) // no users: SASL optional, as for rhea
+                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES);
         AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));

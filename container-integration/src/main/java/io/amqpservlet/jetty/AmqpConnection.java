@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -78,7 +79,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
     private volatile boolean shutdownRequested;
+    private volatile boolean closedEvent;
     private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
+    private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
+    private volatile long requestTimeoutMillis;
+    private final AtomicBoolean timeoutSweepArmed = new AtomicBoolean();
+    private final Runnable timeoutSweep = this::sweepTimeouts;
+    /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
+    private volatile long maxBufferedRequestBytes;
 
     // Engine-thread state.
     /** Bytes a detector read before upgrading to this connection: the engine's first input. */
@@ -211,6 +221,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         if (t != null) {
             t.cancel();
         }
+        closedEvent = true;
+        drive(); // responses streaming on the engine thread fail their waiting writes
         // Requests still being served will have no connection to answer on.
         for (AmqpHttpStream stream : streams) {
             Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
@@ -283,6 +295,14 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             fillable = false;
             fill(now);
         }
+        AmqpRequestBody body;
+        while ((body = resumed.poll()) != null) {
+            body.resumeOnEngine();
+        }
+        AmqpResponsePart part;
+        while ((part = responseParts.poll()) != null) {
+            handler.responsePart(engine, part, closing);
+        }
         AmqpExchange exchange;
         while ((exchange = completed.poll()) != null) {
             dispatched--;
@@ -293,6 +313,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             // The peer's close then ends the connection (or the stop timeout does).
             forcedClose = true;
             engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
+        }
+        if (closedEvent) {
+            handler.connectionClosed();
         }
         long next = engine.tick(now);
         flush();
@@ -444,6 +467,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
         channel.setHttpStream(stream);
         streams.add(stream);
+        if (requestTimeoutMillis > 0) {
+            scheduleTimeoutSweep();
+        }
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
@@ -475,6 +501,88 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);
         }
+    }
+
+    /**
+     * Arms the request-timeout sweep unless it is armed: one scheduled task per connection while it has requests,
+     * not one per request (a scheduler entry and its cancellation would cost every request). A request times out
+     * between the timeout and a quarter more.
+     */
+    private void scheduleTimeoutSweep() {
+        if (timeoutSweepArmed.compareAndSet(false, true)) {
+            scheduler.schedule(timeoutSweep, Math.max(1, requestTimeoutMillis / 4), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
+    private void sweepTimeouts() {
+        timeoutSweepArmed.set(false);
+        long timeoutMillis = requestTimeoutMillis;
+        if (timeoutMillis <= 0 || streams.isEmpty()) {
+            return;
+        }
+        long now = NanoTime.now();
+        for (AmqpHttpStream stream : streams) {
+            if (NanoTime.millisElapsed(stream.dispatchNanoTime(), now) >= timeoutMillis) {
+                stream.timedOut();
+            }
+        }
+        if (!streams.isEmpty() && getEndPoint().isOpen()) {
+            scheduleTimeoutSweep();
+        }
+    }
+
+    /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */
+    void resume(AmqpRequestBody body) {
+        resumed.offer(body);
+        drive();
+    }
+
+    /** Engine thread: a streamed request now has {@code bytes} waiting unread. */
+    void bufferedRequestBytes(long bytes) {
+        if (bytes > maxBufferedRequestBytes) {
+            maxBufferedRequestBytes = bytes;
+        }
+    }
+
+    /**
+     * The most body bytes a streamed request of this connection has had waiting for its servlet to read them: with
+     * the session window held, at most {@code sessionIncomingWindowFrames × maxFrameSizeBytes} plus
+     * {@link AmqpRequestBody#HOLD_BYTES} (see docs/jetty.md).
+     */
+    public long getMaxBufferedRequestBytes() {
+        return maxBufferedRequestBytes;
+    }
+
+    /** How long a request may take before it is answered 503 and released; 0 for no limit. */
+    public void setRequestTimeoutMillis(long millis) {
+        this.requestTimeoutMillis = millis;
+    }
+
+    public long getRequestTimeoutMillis() {
+        return requestTimeoutMillis;
+    }
+
+    /** Any thread: a part of a streamed response, for the engine thread to send. */
+    void responsePart(AmqpResponsePart part) {
+        responseParts.offer(part);
+        drive();
+    }
+
+    /**
+     * How many body bytes of a response without Content-Length are buffered to send it as one data section; a
+     * longer one streams as several (see {@link AmqpConnectionFactory#setResponseBufferSize}).
+     */
+    public int getResponseBufferSize() {
+        return responseBufferBytes;
+    }
+
+    public void setResponseBufferSize(int bytes) {
+        this.responseBufferBytes = bytes;
+    }
+
+    ByteBufferPool bufferPool() {
+        return bufferPool;
     }
 
     /** Any thread: a finished exchange goes back to the engine thread, which sends and settles it. */

@@ -42,6 +42,27 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
     private int linkCredit = 100;
     private boolean saslExternal;
     private final GracefulAmqpConnections connections = new GracefulAmqpConnections();
+    private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
+
+    private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
+
+    /**
+     * The default {@link #setResponseBufferSize response buffer}: 16 MiB, the engine's default max-message-size,
+     * so that every response a client could have received whole before responses streamed still comes whole.
+     */
+    public static final int DEFAULT_RESPONSE_BUFFER_BYTES = 16 * 1024 * 1024;
+
+    /** The default {@link #setRequestTimeout request timeout}: 30 seconds. */
+    public static final long DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000;
+
+    /**
+     * The session incoming window, in frames, this factory's default engine configuration uses and the gateway
+     * sets: 256 frames of 64 KiB hold one message of the default max-message-size (16 MiB), which is what a request
+     * whose servlet does not read can have buffered per session (docs/jetty.md, "Streaming"); the engine's own
+     * default (2,048 frames) would allow 128 MiB. Not smaller: Qpid JMS 2.10 stalls (until the next heartbeat,
+     * about 30 s) when a message it sends is larger than the window and must wait for a flow to go on.
+     */
+    public static final int STREAMING_SESSION_WINDOW_FRAMES = 256;
 
     /**
      * A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed, and so is a client that
@@ -49,7 +70,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
      * without SASL unless given a user.
      */
     public AmqpConnectionFactory() {
-        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true).saslRequired(false));
+        this(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true).saslRequired(false)
+                .sessionIncomingWindowFrames(STREAMING_SESSION_WINDOW_FRAMES));
     }
 
     /**
@@ -155,10 +177,48 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory implements 
 
     private static final byte[] AMQP_MAGIC = {'A', 'M', 'Q', 'P'};
 
+    /** The longest a request may take, from its dispatch to its response; see {@link #setRequestTimeout}. */
+    public long getRequestTimeout() {
+        return requestTimeoutMillis;
+    }
+
+    /**
+     * How long a servlet may take to answer a request (from the moment the request reaches Jetty to its last
+     * write); after that the client gets a 503 response and the request delivery is released (AMQP
+     * {@code released}, so it may be sent again), as issue 4 asks. 0 means no limit. Default 30 seconds.
+     */
+    public void setRequestTimeout(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("request timeout must not be negative: " + millis);
+        }
+        this.requestTimeoutMillis = millis;
+    }
+
+    public int getResponseBufferSize() {
+        return responseBufferBytes;
+    }
+
+    /**
+     * The most body bytes of a response WITHOUT Content-Length held back so that it goes as one data section (the
+     * form clients built on proton-j, Qpid JMS among them, read whole). A response that completes within it is sent
+     * whole; a longer one streams, each further write as another data section, which those clients truncate to
+     * its last. A response WITH Content-Length streams as one data section of that size after its first 64 KiB,
+     * whatever this says. This is the memory a response without Content-Length may hold; lower it to bound that
+     * tighter, at the cost above. Default 16 MiB.
+     */
+    public void setResponseBufferSize(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("response buffer must be at least 1 byte: " + bytes);
+        }
+        this.responseBufferBytes = bytes;
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
                 serverName, linkCredit, saslExternal);
+        connection.setRequestTimeoutMillis(requestTimeoutMillis);
+        connection.setResponseBufferSize(responseBufferBytes);
         return configure(connection, connector, endPoint);
     }
 }

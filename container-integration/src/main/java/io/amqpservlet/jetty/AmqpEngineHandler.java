@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The gateway's side of the AMQP engine: keeps credit open on the links clients send requests on, turns each
@@ -37,9 +38,14 @@ final class AmqpEngineHandler implements EngineHandler {
 
     private final AmqpConnection connection;
     private final AmqpRequestMapper mapper;
+    /** Views the header sections of streamed requests (the engine's own view belongs to onMessage). */
+    private final MessageView headView = new MessageView();
     private final String serverName;
     private final int linkCredit;
     private String openHostname;
+    private final byte[] scratch = new byte[16 * 1024];
+    /** The responses going out in parts now (engine thread). */
+    private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
     private final ArrayList<Callback> succeeded = new ArrayList<>();
     private final ArrayList<Callback> failed = new ArrayList<>();
     private final ArrayList<Throwable> failures = new ArrayList<>();
@@ -66,7 +72,8 @@ final class AmqpEngineHandler implements EngineHandler {
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         if (!link.isSender()) {
             // The client sends requests on this link: credit is the back-pressure (DESIGN.md §5).
-            link.autoCredit(linkCredit);
+            // Messages of several frames stream in (AmqpStreamedRequest), so a large body never sits whole here.
+            link.streaming(true).autoCredit(linkCredit);
         }
         return null; // sending links are reply links; the engine has resolved their nodes
     }
@@ -79,16 +86,68 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     @Override
-    public void onMessage(Link link, Delivery delivery, MessageView message) {
-        if (connection.isDraining()) {
-            // DESIGN.md §3: shutdown → released; the client may send it again, to this server once it is back.
-            link.session().engine().release(delivery);
-            return;
+    public void onLinkDetach(Link link, ErrorCondition error) {
+        if (link.attachment() instanceof AmqpStreamedRequest) {
+            ((AmqpStreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
+        } else if (link.isSender()) {
+            AmqpStreamedResponse.onLinkEnded(link);
         }
+    }
+
+    @Override
+    public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
+        AmqpStreamedRequest streamed = (AmqpStreamedRequest) link.attachment();
+        if (streamed == null || streamed.delivery() != delivery) {
+            streamed = new AmqpStreamedRequest(this, link, delivery);
+            link.attachment(streamed);
+        }
+        streamed.chunk(payload, offset, length, last);
+    }
+
+    @Override
+    public void onMessageAborted(Link link, Delivery delivery) {
+        if (link.attachment() instanceof AmqpStreamedRequest) {
+            ((AmqpStreamedRequest) link.attachment()).abandoned("the client aborted the request message");
+        }
+    }
+
+    AmqpConnection connection() {
+        return connection;
+    }
+
+    AmqpExchange newExchange(Delivery delivery) {
         AmqpExchange exchange = new AmqpExchange();
         exchange.delivery = delivery;
         exchange.deliveryGeneration = delivery.generation();
+        return exchange;
+    }
+
+    /** Maps the header sections of a streamed request ({@code head[0, length)}) into {@code exchange}. */
+    void mapHead(byte[] head, int length, Link link, AmqpExchange exchange) {
+        headView.wrap(head, 0, length);
+        mapper.map(headView, link, openHostname, serverName, NanoTime.now(), exchange);
+    }
+
+    /** A streamed message without data sections, now complete: served as a message of one frame is. */
+    void serveWhole(Link link, Delivery delivery, byte[] message, int length) {
+        try {
+            headView.wrap(message, 0, length);
+        } catch (DecodeException e) {
+            link.session().engine().reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
+            return;
+        }
+        onMessage(link, delivery, headView);
+    }
+
+    @Override
+    public void onMessage(Link link, Delivery delivery, MessageView message) {
         Engine engine = link.session().engine();
+        if (connection.isDraining()) {
+            // DESIGN.md §3: shutdown → released; the client may send it again, to this server once it is back.
+            engine.release(delivery);
+            return;
+        }
+        AmqpExchange exchange = newExchange(delivery);
         try {
             mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
         } catch (DecodeException | IllegalArgumentException e) {
@@ -121,7 +180,7 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
-    private void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
+    void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
         exchange.status = exchange.rejectStatus;
         if (exchange.wantsResponse()) {
             HttpFields.Mutable headers = HttpFields.build();
@@ -144,15 +203,46 @@ final class AmqpEngineHandler implements EngineHandler {
      */
     void complete(Engine engine, AmqpExchange exchange, boolean transportClosing) {
         Delivery request = liveDelivery(exchange);
+        AmqpStreamedRequest streamed = exchange.streamedRequest;
+        if (streamed != null && request != null && !request.complete() && !transportClosing) {
+            streamed.park(exchange); // settled only once complete: answered at its last frame
+            return;
+        }
+        if (exchange.completedOnEngine) {
+            return;
+        }
+        exchange.completedOnEngine = true;
+        if (exchange.streamedBody != null) {
+            exchange.streamedBody.discard();
+        }
+        if (exchange.timedOut && exchange.streamedResponse != null && exchange.failure == null
+                && !exchange.streamedResponse.ended()) {
+            // Part of the response is already out: no 503 can replace it, so it is aborted instead.
+            exchange.failure = new TimeoutException("request timed out while its response streamed");
+        }
         if (exchange.failure != null) {
-            if (request != null) {
-                engine.modified(request, true, false); // no response was produced: the client may retry
+            AmqpStreamedResponse.abortIfOpen(exchange, exchange.failure);
+            if (request != null && exchange.timedOut) {
+                engine.release(request);
+            } else if (request != null) {
+                // No (whole) response was produced: the client may retry; one too large for it: not here.
+                engine.modified(request, true, exchange.responseTooLarge);
             }
             return;
         }
         Callback callback = exchange.takeCallback();
-        if (!exchange.wantsResponse()) {
+        if (exchange.streamedResponse != null) {
+            // Its last part is queued on the reply link (AmqpStreamedResponse): settle the request.
             if (request != null) {
+                engine.accept(request);
+            }
+            succeeded.add(callback);
+            return;
+        }
+        if (!exchange.wantsResponse()) {
+            if (request != null && exchange.timedOut) {
+                engine.release(request);
+            } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
             succeeded.add(callback);
@@ -195,7 +285,11 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         if (request != null) {
-            engine.accept(request); // 404 and 500 are responses too: the request was processed
+            if (exchange.timedOut) {
+                engine.release(request); // issue 4: a request that timed out gets a 503 and is released
+            } else {
+                engine.accept(request); // 404 and 500 are responses too: the request was processed
+            }
         }
         succeeded.add(callback);
     }
@@ -206,7 +300,67 @@ final class AmqpEngineHandler implements EngineHandler {
         return d.link() != null && d.generation() == exchange.deliveryGeneration ? d : null;
     }
 
-    private void fail(Callback callback, Throwable failure) {
+    /**
+     * A part of a response that streams, from a servlet thread: sent on the reply link as it has room (the first
+     * part opens the delivery); its write completes when its bytes are with the link.
+     */
+    void responsePart(Engine engine, AmqpResponsePart part, boolean transportClosing) {
+        AmqpExchange exchange = part.exchange;
+        if (exchange.completedOnEngine) {
+            fail(part.callback, new EofException("the response already ended (timed out or failed)"));
+            return;
+        }
+        AmqpStreamedResponse streamed = exchange.streamedResponse;
+        if (streamed == null) {
+            if (transportClosing || engine.isDone() || !engine.isOpen()) {
+                fail(part.callback, new EofException("the AMQP connection closed before the response was sent"));
+                return;
+            }
+            byte[] replyTo = exchange.replyTo;
+            Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+            if (replies == null) {
+                String address = new String(replyTo, StandardCharsets.UTF_8);
+                Delivery request = liveDelivery(exchange);
+                if (request != null && (exchange.streamedRequest == null || request.complete())) {
+                    engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                            + " is not a reply node on this connection");
+                    exchange.completedOnEngine = true;
+                }
+                fail(part.callback, new IOException("no reply link for reply-to " + address));
+                return;
+            }
+            streamed = new AmqpStreamedResponse(this, exchange, replies);
+            exchange.streamedResponse = streamed;
+        }
+        streamed.add(part, scratch);
+    }
+
+    @Override
+    public void onSendable(Link link) {
+        AmqpStreamedResponse.onSendable(link, scratch);
+    }
+
+    ArrayList<AmqpStreamedResponse> streamingResponses() {
+        return streamingResponses;
+    }
+
+    /** The connection closed (engine thread): responses still streaming fail, so no servlet write waits forever. */
+    void connectionClosed() {
+        if (!streamingResponses.isEmpty()) {
+            AmqpStreamedResponse.onConnectionClosed(this);
+        }
+    }
+
+    /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine. */
+    byte[] scratch() {
+        return scratch;
+    }
+
+    void succeed(Callback callback) {
+        succeeded.add(callback);
+    }
+
+    void fail(Callback callback, Throwable failure) {
         failed.add(callback);
         failures.add(failure);
     }

@@ -27,7 +27,14 @@ final class AmqpExchange {
     /** The request's correlation-id, else its message-id, with its AMQP type (WD06 §4); null kind when neither. */
     final MessageId correlationId = new MessageId();
     MetaData.Request request;
+    /** The whole body, when the message arrived whole; else null and the body streams in {@link #streamedBody}. */
     byte[] body;
+    /** The body of a request that arrives in several frames, handed to the servlet as it comes; else null. */
+    AmqpRequestBody streamedBody;
+    /** The message being streamed in, while it is (engine thread only); null for a message that came whole. */
+    AmqpStreamedRequest streamedRequest;
+    /** Set when the request timed out: the response is a 503 and the request delivery is released. */
+    volatile boolean timedOut;
     /** The values of the {@link AmqpRequestAttributes}; null (or 0) when the message has no such field. */
     Object messageIdAttribute;
     Object correlationIdAttribute;
@@ -48,6 +55,12 @@ final class AmqpExchange {
     private final AtomicReference<Callback> callback = new AtomicReference<>();
     /** Why the exchange ended without a response (the stream failed), or null. */
     Throwable failure;
+    /** The response going out in parts while the servlet writes it, or null (engine thread). */
+    AmqpStreamedResponse streamedResponse;
+    /** A streamed response exceeded the client's max-message-size (engine thread). */
+    boolean responseTooLarge;
+    /** The engine thread has settled this exchange: later response parts are refused (engine thread). */
+    boolean completedOnEngine;
     private final AtomicBoolean handedBack = new AtomicBoolean();
 
     void callback(Callback value) {

@@ -1,6 +1,7 @@
 package io.amqpservlet.jetty;
 
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.MetaData;
@@ -8,15 +9,20 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.NanoTime;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Jetty's view of one AMQP request/response exchange: the {@link HttpStream} under an {@link HttpChannel}, as
  * HTTP/2's stream is one of many on its connection.
  *
- * <p>Request content: the engine has assembled the whole message, so the body is one last
- * {@link Content.Chunk}, always available; {@link #demand()} only has to say so. Response: each
+ * <p>Request content: a message that arrived whole has its body as one last {@link Content.Chunk}, always
+ * available, so {@link #demand()} only has to say so; a message of several frames streams its body in through an
+ * {@link AmqpRequestBody}, which calls demand back as the engine thread brings bytes. Response: each
  * {@link #send} appends to an AMQP message being encoded on the calling (servlet) thread (properties and
  * application-properties on commit, the content buffers appended to one data section); the last send hands the finished exchange
  * to the connection, whose engine thread sends it on the reply link and settles the request. One-way requests (no
@@ -34,7 +40,13 @@ final class AmqpHttpStream implements HttpStream {
     private MetaData.Response response;
     private AmqpResponseEncoder encoder;
     private volatile boolean committed;
+    /** A response with a Content-Length streams once this much of it is buffered (about a frame). */
+    static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
+    private boolean streaming;
+    private long declaredLength = -1;
+    private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
+    private final long dispatchNanoTime;
 
     AmqpHttpStream(AmqpConnection connection, HttpChannel channel, AmqpExchange exchange, String id) {
         this.connection = connection;
@@ -42,8 +54,16 @@ final class AmqpHttpStream implements HttpStream {
         this.exchange = exchange;
         this.id = id;
         byte[] body = exchange.body;
-        this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        if (exchange.streamedBody == null) {
+            this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        }
         this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
+        this.dispatchNanoTime = NanoTime.now();
+    }
+
+    /** When the request was handed to Jetty, for the request timeout. */
+    long dispatchNanoTime() {
+        return dispatchNanoTime;
     }
 
     HttpChannel channel() {
@@ -56,14 +76,25 @@ final class AmqpHttpStream implements HttpStream {
     }
 
     @Override
-    public synchronized Content.Chunk read() {
-        Content.Chunk c = chunk;
-        chunk = Content.Chunk.next(c);
-        return c;
+    public Content.Chunk read() {
+        AmqpRequestBody streamed = exchange.streamedBody;
+        synchronized (this) {
+            if (streamed == null || chunk != null) {
+                Content.Chunk c = chunk;
+                chunk = Content.Chunk.next(c);
+                return c;
+            }
+        }
+        return streamed.read();
     }
 
     @Override
     public void demand() {
+        AmqpRequestBody streamed = exchange.streamedBody;
+        if (streamed != null && !hasLocalChunk()) {
+            streamed.demand(channel); // called back when the engine thread brings more
+            return;
+        }
         // The whole body is already here: content is always available. Run the demand callback on the executor
         // rather than here, so a reader that demands from its callback does not recurse.
         Runnable task = channel.onContentAvailable();
@@ -81,6 +112,7 @@ final class AmqpHttpStream implements HttpStream {
     public void send(MetaData.Request request, MetaData.Response response, boolean last, ByteBuffer content,
                      Callback callback) {
         boolean wantsResponse = exchange.wantsResponse();
+        AmqpResponsePart part = null;
         synchronized (this) {
             if (response != null) {
                 if (HttpStatus.isInterim(response.getStatus())) {
@@ -100,31 +132,106 @@ final class AmqpHttpStream implements HttpStream {
                 callback.failed(new IllegalStateException("content sent before the response was committed"));
                 return;
             }
-            if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
-                encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
+            if (streaming) {
+                part = streamedPart(content, last, callback);
+                if (part == null) {
+                    return; // the callback has failed
+                }
+            } else {
+                if (encoder != null && !HttpMethod.HEAD.is(request.getMethod())) {
+                    encoder.data(content); // copied now: the buffer is the caller's again once the callback completes
+                }
+                if (content != null) {
+                    content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
+                }
+                if (!last) {
+                    part = encoder == null ? null : startStreaming(callback);
+                    if (part == null) {
+                        callback.succeeded();
+                        return;
+                    }
+                } else {
+                    exchange.status = this.response.getStatus();
+                    if (encoder != null) {
+                        encoder.end();
+                        exchange.response = encoder.array();
+                        exchange.responseOffset = encoder.offset();
+                        exchange.responseLength = encoder.length();
+                        encoder = null;
+                    }
+                    exchange.callback(callback);
+                }
             }
-            if (content != null) {
-                content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
-            }
-            if (!last) {
-                callback.succeeded();
-                return;
-            }
-            exchange.status = this.response.getStatus();
-            if (encoder != null) {
-                encoder.end();
-                exchange.response = encoder.array();
-                exchange.responseOffset = encoder.offset();
-                exchange.responseLength = encoder.length();
-                encoder = null;
-            }
-            exchange.callback(callback);
+        }
+        if (part != null) {
+            connection.responsePart(part); // its callback completes once the reply link has taken it
+            return;
         }
         if (!exchange.handBack()) {
             callback.failed(new IllegalStateException("the exchange already ended"));
             return;
         }
         connection.complete(exchange);
+    }
+
+    /**
+     * Whether the response buffered so far should now start to stream (see
+     * {@link AmqpConnectionFactory#setResponseBufferSize}); if so, the first part: the message so far. With a
+     * Content-Length the one data section is declared that long and the rest follows raw; without, the section
+     * is closed and every further write is a data section of its own.
+     */
+    private AmqpResponsePart startStreaming(Callback callback) {
+        long buffered = encoder.bodyBytes();
+        long contentLength = response.getHttpFields().getLongField(HttpHeader.CONTENT_LENGTH);
+        if (contentLength >= 0) {
+            if (buffered < STREAM_KNOWN_LENGTH_AFTER_BYTES || buffered >= contentLength
+                    || contentLength > 0xFFFFFFFFL) {
+                return null; // small, or all there (Jetty checks the length), or too long for one vbin32
+            }
+            encoder.declareDataLength(contentLength);
+            declaredLength = contentLength;
+        } else {
+            if (buffered < connection.getResponseBufferSize()) {
+                return null;
+            }
+            encoder.closeData();
+        }
+        streaming = true;
+        streamedBodyBytes = buffered;
+        AmqpResponsePart first = new AmqpResponsePart(exchange, encoder.array(), encoder.offset(), encoder.length(),
+                null, null, false, callback);
+        encoder = null;
+        return first;
+    }
+
+    /** A write of a response that already streams: its bytes go as they are (read in place by the engine thread). */
+    private AmqpResponsePart streamedPart(ByteBuffer content, boolean last, Callback callback) {
+        ByteBuffer c = content != null && content.hasRemaining() ? content : null;
+        int n = c == null ? 0 : c.remaining();
+        byte[] prefix = null;
+        if (declaredLength >= 0) {
+            if (streamedBodyBytes + n > declaredLength) {
+                callback.failed(new IOException("the response is longer than its Content-Length "
+                        + declaredLength));
+                return null;
+            }
+        } else if (n > 0) {
+            prefix = AmqpResponseEncoder.dataSectionHeader(n);
+        }
+        streamedBodyBytes += n;
+        if (last) {
+            if (declaredLength >= 0 && streamedBodyBytes != declaredLength) {
+                callback.failed(new IOException("the response is shorter (" + streamedBodyBytes
+                        + " bytes) than its Content-Length " + declaredLength));
+                return null;
+            }
+            exchange.status = response.getStatus();
+            if (!exchange.handBack()) {
+                callback.failed(new IllegalStateException("the exchange already ended"));
+                return null;
+            }
+        }
+        return new AmqpResponsePart(exchange, null, 0, 0, prefix, c, last, callback);
     }
 
     /**
@@ -136,6 +243,43 @@ final class AmqpHttpStream implements HttpStream {
     public Runnable cancelSend(Throwable cause, Callback appCallback) {
         Callback inFlight = exchange.takeCallback();
         return () -> Callback.combine(inFlight, appCallback).failed(cause);
+    }
+
+    private synchronized boolean hasLocalChunk() {
+        return chunk != null;
+    }
+
+    /**
+     * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}
+     * (found by the connection's sweep; called again on later sweeps, which then do nothing).
+     * Unless its response is already with the connection, the client gets a 503 and the request delivery is
+     * released (issue 4); Jetty is told the request failed, so an async servlet's cycle ends and whatever the
+     * servlet still writes goes nowhere.
+     */
+    void timedOut() {
+        if (!exchange.handBack()) {
+            return; // answered in time
+        }
+        exchange.timedOut = true;
+        exchange.status = HttpStatus.SERVICE_UNAVAILABLE_503;
+        if (exchange.wantsResponse()) {
+            HttpFields.Mutable headers = HttpFields.build();
+            headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+            AmqpResponseEncoder timeoutResponse = new AmqpResponseEncoder();
+            timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.replyTo, exchange.correlationId);
+            timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within "
+                    + connection.getRequestTimeoutMillis() + " ms").getBytes(StandardCharsets.UTF_8)));
+            timeoutResponse.end();
+            exchange.response = timeoutResponse.array();
+            exchange.responseOffset = timeoutResponse.offset();
+            exchange.responseLength = timeoutResponse.length();
+        }
+        connection.complete(exchange);
+        Runnable task = channel.onFailure(new TimeoutException("request timed out after "
+                + connection.getRequestTimeoutMillis() + " ms"));
+        if (task != null) {
+            connection.execute(task);
+        }
     }
 
     @Override
@@ -157,7 +301,12 @@ final class AmqpHttpStream implements HttpStream {
     @Override
     public Throwable consumeAvailable() {
         Throwable result = HttpStream.consumeAvailable(this, channel.getConnectionMetaData().getHttpConfiguration());
-        if (result != null) {
+        if (result != null && exchange.streamedBody != null) {
+            // The servlet left part of a streamed body unread: it is dropped as it arrives (AmqpStreamedRequest).
+            synchronized (this) {
+                chunk = Content.Chunk.from(result, true);
+            }
+        } else if (result != null) {
             synchronized (this) {
                 if (chunk != null) {
                     chunk.release();

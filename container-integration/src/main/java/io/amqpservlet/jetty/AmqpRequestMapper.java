@@ -102,7 +102,9 @@ final class AmqpRequestMapper {
             fields.put(HttpHeader.CONTENT_ENCODING, text(scratch));
         }
 
-        byte[] body = body(message);
+        // A streamed request's view holds only the header sections: its body comes later, chunk by chunk.
+        boolean streamed = into.streamedBody != null;
+        byte[] body = streamed ? NO_BODY : body(message);
         if (body == null) {
             reject(into, HttpStatus.UNSUPPORTED_MEDIA_TYPE_415,
                     "the request body must be data sections or an amqp-value holding a string or binary");
@@ -117,7 +119,7 @@ final class AmqpRequestMapper {
         }
         try {
             into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, HttpVersion.HTTP_1_1,
-                    fields, body.length);
+                    fields, streamed ? -1 : body.length);
         } catch (IllegalArgumentException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
             return;

@@ -28,6 +28,8 @@ final class AmqpResponseEncoder {
     private final AmqpWriter writer = new AmqpWriter(512);
     private final MessageWriter message = new MessageWriter();
     private boolean bodyWritten;
+    private int dataHeaderAt;
+    private long bodyBytes;
 
     /** Writes properties and application-properties; body sections follow with {@link #data(ByteBuffer)}. */
     void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId) {
@@ -69,8 +71,10 @@ final class AmqpResponseEncoder {
         if (content != null && content.hasRemaining()) {
             if (!bodyWritten) {
                 message.startData();
+                dataHeaderAt = writer.position() - 5; // the vbin32 constructor and size startData reserved
                 bodyWritten = true;
             }
+            bodyBytes += content.remaining();
             message.appendData(content);
             content.position(content.limit());
         }
@@ -84,6 +88,34 @@ final class AmqpResponseEncoder {
             message.data(NO_BYTES, 0, 0);
         }
         message.end();
+    }
+
+    /** Body bytes appended so far. */
+    long bodyBytes() {
+        return bodyBytes;
+    }
+
+    /**
+     * For a response that streams with a known Content-Length: the open data section is declared to hold
+     * {@code totalBytes}, of which the bytes so far are the first; the rest follow raw, outside this encoder.
+     */
+    void declareDataLength(long totalBytes) {
+        byte[] a = writer.array();
+        a[dataHeaderAt + 1] = (byte) (totalBytes >>> 24);
+        a[dataHeaderAt + 2] = (byte) (totalBytes >>> 16);
+        a[dataHeaderAt + 3] = (byte) (totalBytes >>> 8);
+        a[dataHeaderAt + 4] = (byte) totalBytes;
+    }
+
+    /** For a response that streams without a known length: closes the data section with the bytes so far. */
+    void closeData() {
+        message.endData();
+    }
+
+    /** The header of a further data section of {@code length} bytes (AMQP 1.0 §3.2.6: described vbin32). */
+    static byte[] dataSectionHeader(int length) {
+        return new byte[] {0x00, 0x53, 0x75, (byte) 0xb0, (byte) (length >>> 24), (byte) (length >>> 16),
+                (byte) (length >>> 8), (byte) length};
     }
 
     byte[] array() {

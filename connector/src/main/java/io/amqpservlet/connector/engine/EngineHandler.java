@@ -61,8 +61,10 @@ public interface EngineHandler {
     }
 
     /**
-     * For a link in streaming mode ({@link Link#streaming(boolean)}): the payload of one transfer frame, as it
-     * arrives, without buffering the message. {@code last} marks the final frame.
+     * For a link in streaming mode ({@link Link#streaming(boolean)}): the payload of one transfer frame of a
+     * message that spans several, as it arrives, without buffering the message. {@code last} marks the final
+     * frame; then settle the delivery as for {@link #onMessage}. If the link ends before the last frame,
+     * {@link #onLinkDetach} comes instead (an abort: {@link #onMessageAborted}).
      */
     default void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
     }

@@ -51,7 +51,7 @@ final class InboundTransfers {
         if (link.localDetachSent()) {
             return; // we detached: the peer has not seen it yet
         }
-        if (link.incoming() == null && !t.more() && !t.aborted() && !link.streaming()) {
+        if (link.incoming() == null && !t.more() && !t.aborted()) {
             onWholeMessage(link, t, bytes, payloadOffset, payloadLength);
             return;
         }
@@ -60,7 +60,8 @@ final class InboundTransfers {
 
     /**
      * The common case, a message in one frame, kept apart from the rest so that the JIT inlines it: the same steps
-     * as {@link #onPartOfMessage} takes for such a frame.
+     * as {@link #onPartOfMessage} takes for such a frame. Streaming links get such messages whole too: one frame
+     * is already in memory, and a view over it costs nothing.
      */
     private void onWholeMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         Delivery d = startDelivery(link, t);

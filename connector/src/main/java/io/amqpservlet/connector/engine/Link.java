@@ -49,6 +49,12 @@ public final class Link {
     private int queueHead;
     private int queueSize;
     private int sentOfHead;
+    /** The queued message still being written ({@link #beginMessage}), or null: at most one per link. */
+    Delivery openMessage;
+    /** An open message the application aborted: dropped, or aborted on the wire, when it reaches the head. */
+    Delivery abortedMessage;
+    /** Bytes given so far for {@link #openMessage}, checked against the peer's max-message-size. */
+    long openMessageBytes;
     private long nextTag;
     /** The length of the delivery tags this engine makes (§2.8.7: at most 32 bytes). */
     static final int TAG_BYTES = 8;
@@ -191,9 +197,10 @@ public final class Link {
     // ------------------------------------------------------------------------------------------ receiving
 
     /**
-     * Receiving link: whether messages are handed over frame by frame ({@link EngineHandler#onMessageChunk})
-     * instead of whole ({@link EngineHandler#onMessage}). Streaming never buffers a message; whole delivery
-     * buffers only messages that span several frames.
+     * Receiving link: whether messages of more than one frame are handed over frame by frame
+     * ({@link EngineHandler#onMessageChunk}) instead of whole ({@link EngineHandler#onMessage}). Streaming never
+     * buffers a message; a message that fits in one frame still comes whole, as a view over the frame. To stop a
+     * sender in the middle of a streamed message, hold the session's window ({@link Session#holdIncoming()}).
      */
     public Link streaming(boolean value) {
         this.streaming = value;
@@ -300,6 +307,113 @@ public final class Link {
         return queueSize;
     }
 
+    /**
+     * Sending link: starts a message whose bytes are not all known yet, sent as one delivery of several transfer
+     * frames ({@code more=true} until the last, AMQP 1.0 §2.6.14) as its bytes come with {@link #appendMessage}
+     * and credit, session window and the peer's max-frame-size allow. {@link #endMessage} sends the last frame,
+     * {@link #abortMessage} aborts it. One open message per link at a time; messages sent after it wait behind it
+     * (a link's deliveries go out one after the other). The application bounds memory by appending only when
+     * {@link #unsentBytes} is low, which {@link EngineHandler#onSendable} tells it.
+     *
+     * @param bytes the first bytes of the encoded message (its header sections, usually)
+     * @return the delivery, or null when the link is not open or its queue is full
+     * @throws IllegalStateException when the link already has an open message
+     * @throws IllegalArgumentException when the bytes exceed the peer's max-message-size
+     */
+    public Delivery beginMessage(byte[] bytes, int offset, int length, boolean settled) {
+        if (!sender) {
+            throw new IllegalStateException("link " + name + " is a receiving link");
+        }
+        if (openMessage != null) {
+            throw new IllegalStateException("link " + name + " already has an open message");
+        }
+        if (!isOpen() || !session.engine().isOpen()) {
+            return null;
+        }
+        checkMessageSize(length);
+        return session.outbound().beginMessage(this, bytes, offset, length, settled);
+    }
+
+    /**
+     * Appends bytes to the open message {@code d} and sends what credit and window allow.
+     *
+     * @return false when {@code d} is not this link's open message (any more): the link ended, or it was aborted
+     * @throws IllegalArgumentException when the message would exceed the peer's max-message-size
+     */
+    public boolean appendMessage(Delivery d, byte[] bytes, int offset, int length) {
+        if (d == null || d != openMessage) {
+            return false;
+        }
+        checkMessageSize(openMessageBytes + length);
+        openMessageBytes += length;
+        appendToSlot(slotOf(d), bytes, offset, length);
+        session.outbound().pumpForApplication(this);
+        return true;
+    }
+
+    /** Ends the open message {@code d}: its last frame goes as soon as the bytes before it have. */
+    public void endMessage(Delivery d) {
+        if (d != null && d == openMessage) {
+            openMessage = null;
+            session.outbound().pumpForApplication(this);
+        }
+    }
+
+    /**
+     * Aborts the open message {@code d}: if frames of it went out, a transfer with {@code aborted=true} follows
+     * them (AMQP 1.0 §2.6.14: the delivery is then settled and gone); otherwise it is dropped unseen.
+     */
+    public void abortMessage(Delivery d) {
+        if (d != null && d == openMessage) {
+            openMessage = null;
+            abortedMessage = d;
+            session.outbound().pumpForApplication(this);
+        }
+    }
+
+    /** Bytes of the open message {@code d} given but not yet sent; 0 when {@code d} is not open. */
+    public long unsentBytes(Delivery d) {
+        if (d == null || d != openMessage) {
+            return 0;
+        }
+        int slot = slotOf(d);
+        return queuedLength[slot] - (slot == queueHead ? sentOfHead : 0);
+    }
+
+    private void checkMessageSize(long bytes) {
+        if (remoteMaxMessageSize > 0 && bytes > remoteMaxMessageSize) {
+            throw new IllegalArgumentException("message of " + bytes + " bytes exceeds the peer's max-message-size "
+                    + remoteMaxMessageSize);
+        }
+    }
+
+    private int slotOf(Delivery d) {
+        for (int i = queueSize - 1; i >= 0; i--) {
+            int slot = (queueHead + i) % queuedBytes.length;
+            if (queuedDelivery[slot] == d) {
+                return slot;
+            }
+        }
+        throw new IllegalStateException("open message not queued on " + name);
+    }
+
+    /** Appends to a queued message; the head drops what it already sent first, so only unsent bytes are kept. */
+    private void appendToSlot(int slot, byte[] bytes, int offset, int length) {
+        byte[] b = queuedBytes[slot];
+        int have = queuedLength[slot];
+        if (slot == queueHead && sentOfHead > 0) {
+            System.arraycopy(b, sentOfHead, b, 0, have - sentOfHead);
+            have -= sentOfHead;
+            sentOfHead = 0;
+        }
+        if (b.length - have < length) {
+            b = Arrays.copyOf(b, Math.max(have + length, b.length * 2));
+            queuedBytes[slot] = b;
+        }
+        System.arraycopy(bytes, offset, b, have, length);
+        queuedLength[slot] = have + length;
+    }
+
     /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
     byte[] nextTag() {
         long t = nextTag++;
@@ -391,6 +505,8 @@ public final class Link {
 
     /** Drops every queued message (the link is ending) and recycles their deliveries. */
     void clearQueue(Engine engine) {
+        openMessage = null;
+        abortedMessage = null;
         while (queueSize > 0) {
             Delivery d = queuedDelivery[queueHead];
             // A started, unsettled head is also in the session's outgoing map, which recycles it.

@@ -19,6 +19,8 @@ final class OutboundTransfers {
      * that reopens it let another link send, so only then does a flow visit every link of the session.
      */
     private boolean blockedOnWindow;
+    /** Set while the application itself moves an open message: it needs no onSendable for its own call. */
+    private boolean applicationPump;
 
     OutboundTransfers(Session session) {
         this.session = session;
@@ -51,7 +53,7 @@ final class OutboundTransfers {
             int sent = 0;
             boolean first = true;
             do {
-                sent = writeTransfer(link, d, message, offset, length, sent, first, settled);
+                sent = writeTransfer(link, d, message, offset, length, sent, first, settled, false);
                 first = false;
             } while (sent < length);
             finishSent(d, settled);
@@ -65,10 +67,48 @@ final class OutboundTransfers {
         return d;
     }
 
+    /** Queues an open message (see {@link Link#beginMessage}) and sends what can go. */
+    Delivery beginMessage(Link link, byte[] message, int offset, int length, boolean settled) {
+        Delivery d = engine.takeDelivery(link, 0);
+        d.locallySettled(settled);
+        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+            engine.recycle(d);
+            return null;
+        }
+        link.openMessage = d;
+        link.openMessageBytes = length;
+        pumpForApplication(link);
+        return d;
+    }
+
+    /** Sends what an application call (begin, append, end, abort of an open message) made sendable. */
+    void pumpForApplication(Link link) {
+        applicationPump = true;
+        try {
+            pump(link);
+        } finally {
+            applicationPump = false;
+        }
+    }
+
     /** Sends queued messages of {@code link} as far as credit and the session window allow. */
     void pump(Link link) {
+        boolean openProgressed = false;
         while (link.hasQueued() && link.isOpen() && session.isOpen()) {
             boolean first = !link.headStarted();
+            Delivery d = link.headDelivery();
+            if (d == link.abortedMessage) {
+                if (!first && !window.canSend()) {
+                    blockedOnWindow = true;
+                    break;
+                }
+                abortHead(link, d, first);
+                continue;
+            }
+            boolean open = d == link.openMessage;
+            if (open && !first && link.sentOfHead() == link.headLength()) {
+                break; // everything given so far is out: wait for more bytes (or the end)
+            }
             if (first && !link.credit().canSend()) {
                 break;
             }
@@ -76,16 +116,19 @@ final class OutboundTransfers {
                 blockedOnWindow = true;
                 break;
             }
-            Delivery d = link.headDelivery();
             int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
-                    link.headSettled());
+                    link.headSettled(), open);
             link.headStarted(true);
             link.sentOfHead(sent);
-            if (sent == link.headLength()) {
+            openProgressed |= open;
+            if (sent == link.headLength() && !open) {
                 boolean settled = link.headSettled();
                 link.dequeue();
                 finishSent(d, settled);
             }
+        }
+        if (openProgressed && !applicationPump && link.isOpen()) {
+            engine.handler.onSendable(link); // the application may give the open message more bytes
         }
         if (link.isSender() && !link.hasQueued() && link.isOpen()) {
             if (link.credit().drainIfIdle(false)) {
@@ -110,6 +153,34 @@ final class OutboundTransfers {
                 pump(l); // sets blockedOnWindow again if the window closes before every link is done
             }
         }
+    }
+
+    /**
+     * Drops an aborted open message at the head: unseen if none of it went out, else with a transfer that says
+     * aborted (AMQP 1.0 §2.6.14), after which the delivery is settled and forgotten on both sides.
+     */
+    private void abortHead(Link link, Delivery d, boolean neverSent) {
+        link.abortedMessage = null;
+        link.dequeue();
+        if (!neverSent) {
+            engine.flushDispositions();
+            Transfer t = engine.out.transfer().clear();
+            t.handle(link.localHandle());
+            t.aborted(true);
+            AmqpWriter w = engine.writer();
+            int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, session.localChannel());
+            t.encode(w);
+            FrameWriter.end(w, frameStart);
+            window.onTransferSent();
+            engine.wroteFrame();
+            if (engine.tracer != null) {
+                engine.tracer.sent(session.localChannel(), t, 0);
+            }
+            if (!d.locallySettled()) {
+                session.outgoing.remove(d.deliveryId());
+            }
+        }
+        engine.recycle(d);
     }
 
     private void finishSent(Delivery d, boolean settled) {
@@ -147,9 +218,9 @@ final class OutboundTransfers {
      * tag and settlement (§2.7.5); continuations carry only the handle and {@code more}.
      */
     private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
-                              boolean settled) {
+                              boolean settled, boolean open) {
         int maxFrame = engine.remoteMaxFrameSize();
-        if (first && engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, maxFrame)) {
+        if (first && !open && engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, maxFrame)) {
             writeWhole(link, d, message, offset, length, settled);
             return length;
         }
@@ -170,6 +241,9 @@ final class OutboundTransfers {
                 session.outgoing.put(id, d);
             }
             link.credit().onSent();
+        }
+        if (open) {
+            t.more(true); // an open message has more to come, whatever fits now
         }
         AmqpWriter w = engine.writer();
         int frameStart = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, session.localChannel());

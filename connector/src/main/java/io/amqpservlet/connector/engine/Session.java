@@ -377,6 +377,29 @@ public final class Session {
         engine.writeFrame(localChannel, f);
     }
 
+    /**
+     * Holds the incoming window shut (it is not reopened once used) until {@link #releaseIncoming()}: a receiver
+     * whose application cannot take more of a streamed message stops the peer this way (see
+     * {@link SessionWindow#hold()}). Holds are counted; the other links of the session wait too, as AMQP's
+     * window is the session's.
+     */
+    public void holdIncoming() {
+        window.hold();
+    }
+
+    /**
+     * Releases one {@link #holdIncoming()}; when none is left, reopens the window to its maximum and tells the
+     * peer at once, even when some window is left: a peer that stopped on the held window may wait for a flow
+     * before it sends again (Qpid JMS does), and the flow costs one small frame per resume.
+     */
+    public void releaseIncoming() {
+        window.release();
+        if (!endSent && !window.held()) {
+            window.replenishIncoming();
+            writeSessionFlow();
+        }
+    }
+
     void writeSessionFlow() {
         engine.writeFrame(localChannel, flowFields());
     }
@@ -400,6 +423,10 @@ public final class Session {
 
     void pump(Link link) {
         outbound.pump(link);
+    }
+
+    OutboundTransfers outbound() {
+        return outbound;
     }
 
     private void onTransfer(Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {

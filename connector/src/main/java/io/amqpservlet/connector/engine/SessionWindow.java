@@ -21,6 +21,7 @@ public final class SessionWindow {
     private long remoteIncomingWindow;
     private long remoteOutgoingWindow;
     private boolean remoteBegun;
+    private int holds;
 
     /**
      * @param maxIncomingWindow the incoming-window we advertise and restore, in transfer frames (at least 1)
@@ -82,10 +83,33 @@ public final class SessionWindow {
 
     /**
      * Whether to send a session flow now: when at most half of the window is left, so the peer sees it reopened
-     * well before it would have to stop.
+     * well before it would have to stop; never while the window is held.
      */
     public boolean needsIncomingFlow() {
-        return incomingWindow <= maxIncomingWindow / 2;
+        return holds == 0 && incomingWindow <= maxIncomingWindow / 2;
+    }
+
+    /**
+     * Stops reopening the incoming window until every hold is released: the peer may still send what is left of
+     * the window, then must wait (AMQP 1.0 §2.5.6). Link credit cannot do this once a delivery has begun (credit
+     * counts deliveries, not frames), so the window is how a receiver that cannot take more bytes of a large
+     * message stops its sender. Holds are counted; each {@link #hold()} needs one {@link #release()}.
+     */
+    public void hold() {
+        holds++;
+    }
+
+    /** Releases one {@link #hold()}; then ask {@link #needsIncomingFlow()} whether to reopen the window. */
+    public void release() {
+        if (holds == 0) {
+            throw new IllegalStateException("incoming window released more often than held");
+        }
+        holds--;
+    }
+
+    /** Whether the incoming window is held ({@link #hold()}). */
+    public boolean held() {
+        return holds > 0;
     }
 
     /** Reopens the incoming window to its maximum; then send a flow with {@link #incomingWindow()}. */

@@ -1,0 +1,212 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.message.MessageSection;
+import io.amqpservlet.protocol.message.SectionScanner;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.io.EofException;
+
+import java.util.Arrays;
+
+/**
+ * One request message that arrives in several transfer frames, read as it comes (the engine's streaming mode):
+ * the header sections are kept until the first data section starts, then the request goes to the servlet and the
+ * data bytes follow it through an {@link AmqpRequestBody}. The frames' payloads are the encoded message split
+ * anywhere; a {@link SectionScanner} finds the sections in them.
+ *
+ * <p>A body that is not data sections (an amqp-value, amqp-sequence), or a message with no body, is kept whole and
+ * served as a one-frame message is: such bodies are small in practice, and the engine's max-message-size still
+ * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
+ *
+ * <p>The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
+ * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
+ * Engine thread only.
+ */
+final class AmqpStreamedRequest implements SectionScanner.Listener {
+    /** The most bytes of header sections (everything before the body) kept for one request. */
+    static final int MAX_HEAD_BYTES = 1024 * 1024;
+
+    private enum Phase { HEAD, STREAM, WHOLE, DISCARD }
+
+    private final AmqpEngineHandler handler;
+    private final Link link;
+    private final Delivery delivery;
+    private final SectionScanner scanner = new SectionScanner();
+    private Phase phase = Phase.HEAD;
+    private byte[] buffer = new byte[256];
+    private int buffered;
+    private AmqpExchange exchange;
+    private AmqpExchange parked;
+    private AmqpExchange answerAtEnd;
+    private String rejectAtEnd;
+    /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
+    private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
+
+    AmqpStreamedRequest(AmqpEngineHandler handler, Link link, Delivery delivery) {
+        this.handler = handler;
+        this.link = link;
+        this.delivery = delivery;
+    }
+
+    Delivery delivery() {
+        return delivery;
+    }
+
+    /** The payload of one transfer frame; {@code last} for the message's final frame. */
+    void chunk(byte[] payload, int offset, int length, boolean last) {
+        if (phase == Phase.HEAD || phase == Phase.WHOLE) {
+            if (phase == Phase.HEAD && buffered > MAX_HEAD_BYTES) {
+                discard("the header sections exceed " + MAX_HEAD_BYTES + " bytes");
+                rejectCondition = ErrorConditions.RESOURCE_LIMIT_EXCEEDED;
+            } else {
+                keep(payload, offset, length);
+            }
+        }
+        if (phase != Phase.DISCARD) {
+            try {
+                scanner.feed(payload, offset, length, this);
+                if (last && !scanner.atSectionBoundary()) {
+                    throw new IllegalArgumentException("the message ends inside its " + scanner.section().specName()
+                            + " section");
+                }
+            } catch (DecodeException | IllegalArgumentException e) {
+                malformed(e.getMessage());
+            }
+        }
+        if (last) {
+            end();
+        }
+    }
+
+    private void keep(byte[] payload, int offset, int length) {
+        if (buffered + length > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.max(buffered + length, buffer.length * 2));
+        }
+        System.arraycopy(payload, offset, buffer, buffered, length);
+        buffered += length;
+    }
+
+    @Override
+    public void onSection(MessageSection section, long position) {
+        if (phase == Phase.HEAD && section.isBody()) {
+            if (section == MessageSection.DATA) {
+                buffered = (int) position; // the header sections only
+                phase = Phase.STREAM;
+                start();
+            } else {
+                phase = Phase.WHOLE;
+            }
+        } else if (phase == Phase.STREAM && section != MessageSection.DATA && section != MessageSection.FOOTER) {
+            throw new IllegalArgumentException(section.specName() + " section after data sections: a body has one kind");
+        }
+    }
+
+    @Override
+    public void onData(byte[] bytes, int offset, int length) {
+        if (phase == Phase.STREAM) {
+            exchange.streamedBody.offer(bytes, offset, length);
+        }
+    }
+
+    /** The header sections are here: the request goes to the servlet, its body to follow. */
+    private void start() {
+        AmqpExchange e = handler.newExchange(delivery);
+        e.streamedBody = new AmqpRequestBody(handler.connection(), handler.connection().bufferPool(), link.session());
+        e.streamedRequest = this;
+        try {
+            handler.mapHead(buffer, buffered, link, e);
+        } catch (DecodeException | IllegalArgumentException x) {
+            discard(null);
+            rejectAtEnd = x.getMessage();
+            return;
+        }
+        exchange = e;
+        buffer = null; // the head was copied into the request's fields
+        if (e.rejectStatus != 0) {
+            phase = Phase.DISCARD;
+            answerAtEnd = e;
+            return;
+        }
+        handler.connection().dispatch(e);
+    }
+
+    private void malformed(String reason) {
+        if (exchange != null) {
+            // The servlet already has the request: its body read fails (a 400 if it has not answered yet).
+            exchange.streamedBody.fail(new BadMessageException("malformed request message: " + reason));
+            phase = Phase.DISCARD;
+        } else {
+            discard(null);
+            rejectAtEnd = reason;
+        }
+    }
+
+    private void discard(String rejectReason) {
+        phase = Phase.DISCARD;
+        buffer = null;
+        if (rejectReason != null) {
+            rejectAtEnd = rejectReason;
+        }
+    }
+
+    private void end() {
+        link.attachment(null);
+        Engine engine = link.session().engine();
+        switch (phase) {
+            case HEAD:
+            case WHOLE:
+                // No data section: served whole, as a message that fits in one frame is.
+                handler.serveWhole(link, delivery, buffer, buffered);
+                return;
+            case STREAM:
+                exchange.streamedBody.end();
+                break;
+            default:
+                if (exchange != null && exchange.streamedBody != null) {
+                    exchange.streamedBody.discard();
+                }
+                break;
+        }
+        if (rejectAtEnd != null && exchange == null) {
+            // DESIGN.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
+            engine.reject(delivery, rejectCondition, rejectAtEnd);
+        } else if (answerAtEnd != null) {
+            handler.answerWithoutServlet(engine, answerAtEnd);
+        }
+        unpark(engine);
+    }
+
+    /**
+     * The servlet answered before the message ended: the response waits until the last frame, since a delivery is
+     * settled only once it is complete; the rest of the body is dropped, which also lets go of the window.
+     */
+    void park(AmqpExchange answered) {
+        answered.streamedBody.discard();
+        if (phase == Phase.STREAM) {
+            phase = Phase.DISCARD;
+        }
+        parked = answered;
+    }
+
+    /** The link ended or the sender aborted before the last frame: the body fails, a parked answer goes out. */
+    void abandoned(String why) {
+        link.attachment(null);
+        if (exchange != null) {
+            exchange.streamedBody.fail(new EofException(why));
+        }
+        unpark(link.session().engine());
+    }
+
+    private void unpark(Engine engine) {
+        AmqpExchange p = parked;
+        if (p != null) {
+            parked = null;
+            handler.complete(engine, p, false);
+        }
+    }
+}

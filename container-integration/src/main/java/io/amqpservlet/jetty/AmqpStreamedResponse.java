@@ -1,0 +1,234 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.Link;
+import org.eclipse.jetty.io.EofException;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+
+/**
+ * A response that goes out while the servlet writes it: one delivery of many transfers on the reply link
+ * ({@link Link#beginMessage}), fed as the link has room, so what waits for the client's credit and window is at
+ * most {@value #UNSENT_LIMIT_BYTES} bytes plus one frame. A servlet's write completes (its callback) only once its
+ * bytes are with the link within that limit, which blocks a blocking writer and holds back an async one.
+ *
+ * <p>A reply link carries one delivery at a time, so a second streamed response for the same link waits here
+ * ({@link ReplyLinkQueue}) until the first ends; its servlet's writes wait with it.
+ *
+ * <p>Engine thread only.
+ */
+final class AmqpStreamedResponse {
+    /** The most bytes of a streamed response given to the reply link and not yet sent. */
+    static final int UNSENT_LIMIT_BYTES = 64 * 1024;
+
+    /** The streamed responses of one reply link: the one that is open and those waiting for it. */
+    static final class ReplyLinkQueue {
+        AmqpStreamedResponse open;
+        final ArrayDeque<AmqpStreamedResponse> waiting = new ArrayDeque<>();
+    }
+
+    private final AmqpEngineHandler handler;
+    private final AmqpExchange exchange;
+    private final Link link;
+    private final ArrayDeque<AmqpResponsePart> parts = new ArrayDeque<>();
+    private Delivery delivery;
+    private boolean prefixSent;
+    private boolean ended;
+    private boolean pumping;
+
+    AmqpStreamedResponse(AmqpEngineHandler handler, AmqpExchange exchange, Link link) {
+        this.handler = handler;
+        this.exchange = exchange;
+        this.link = link;
+        handler.streamingResponses().add(this);
+    }
+
+    Delivery delivery() {
+        return delivery;
+    }
+
+    boolean ended() {
+        return ended;
+    }
+
+    /** A part from the servlet (in order): sent as far as the link allows now, the rest when it has room. */
+    void add(AmqpResponsePart part, byte[] scratch) {
+        parts.add(part);
+        ReplyLinkQueue queue = queueOf(link);
+        if (queue.open == null) {
+            queue.open = this;
+        } else if (queue.open != this) {
+            if (!queue.waiting.contains(this)) {
+                queue.waiting.add(this); // another response has the link: wait for its end
+            }
+            return;
+        }
+        pump(scratch);
+    }
+
+    static ReplyLinkQueue queueOf(Link link) {
+        Object a = link.attachment();
+        if (a instanceof ReplyLinkQueue) {
+            return (ReplyLinkQueue) a;
+        }
+        ReplyLinkQueue q = new ReplyLinkQueue();
+        link.attachment(q);
+        return q;
+    }
+
+    /** The reply link has room again (or this response just got the link): move bytes, complete writes. */
+    void pump(byte[] scratch) {
+        if (pumping) {
+            return; // completing a write can bring the next part (and onSendable) back here: the loop takes it
+        }
+        pumping = true;
+        try {
+            pumpParts(scratch);
+        } finally {
+            pumping = false;
+        }
+    }
+
+    private void pumpParts(byte[] scratch) {
+        AmqpResponsePart part;
+        while (!ended && (part = parts.peek()) != null) {
+            try {
+                if (delivery == null) {
+                    delivery = link.beginMessage(part.head, part.headOffset, part.headLength, false);
+                    if (delivery == null) {
+                        fail(new EofException("the reply link ended before the response could be sent"), true);
+                        return;
+                    }
+                }
+                if (part.prefix != null && !prefixSent) {
+                    if (!link.appendMessage(delivery, part.prefix, 0, part.prefix.length)) {
+                        fail(new EofException("the reply link ended while the response was sent"), true);
+                        return;
+                    }
+                    prefixSent = true;
+                }
+                ByteBuffer content = part.content;
+                while (content != null && content.hasRemaining()) {
+                    long room = UNSENT_LIMIT_BYTES - link.unsentBytes(delivery);
+                    if (room <= 0) {
+                        return; // onSendable brings us back
+                    }
+                    int n = (int) Math.min(Math.min(room, content.remaining()), scratch.length);
+                    content.get(scratch, 0, n);
+                    if (!link.appendMessage(delivery, scratch, 0, n)) {
+                        fail(new EofException("the reply link ended while the response was sent"), true);
+                        return;
+                    }
+                }
+            } catch (IllegalArgumentException tooLarge) {
+                fail(tooLarge, false); // beyond the client's max-message-size
+                return;
+            }
+            if (link.unsentBytes(delivery) > UNSENT_LIMIT_BYTES) {
+                return;
+            }
+            parts.poll();
+            prefixSent = false;
+            if (part.last) {
+                link.endMessage(delivery);
+                finish();
+                exchange.callback(part.callback);
+                handler.complete(link.session().engine(), exchange, false); // settles the request
+            } else {
+                handler.succeed(part.callback);
+            }
+        }
+    }
+
+    /**
+     * The exchange ended without its last part (the servlet failed, the request timed out, the link ended): the
+     * delivery is aborted on the wire (AMQP 1.0 §2.6.14) and every waiting write fails.
+     */
+    void abort(Throwable cause) {
+        if (ended) {
+            return;
+        }
+        if (delivery != null) {
+            link.abortMessage(delivery);
+        }
+        AmqpResponsePart p;
+        while ((p = parts.poll()) != null) {
+            handler.fail(p.callback, cause);
+        }
+        finish();
+    }
+
+    private void fail(Throwable cause, boolean linkGone) {
+        exchange.failure = cause;
+        exchange.responseTooLarge = !linkGone;
+        abort(cause);
+        handler.complete(link.session().engine(), exchange, false);
+    }
+
+    /** Leaves the link to the next waiting response. */
+    private void finish() {
+        ended = true;
+        handler.streamingResponses().remove(this);
+        ReplyLinkQueue queue = queueOf(link);
+        queue.waiting.remove(this);
+        if (queue.open == this) {
+            queue.open = queue.waiting.poll();
+            if (queue.open != null) {
+                queue.open.pump(handler.scratch());
+            }
+        }
+    }
+
+    /** Engine callback: a reply link has room again. */
+    static void onSendable(Link link, byte[] scratch) {
+        Object a = link.attachment();
+        if (a instanceof ReplyLinkQueue) {
+            AmqpStreamedResponse open = ((ReplyLinkQueue) a).open;
+            if (open != null) {
+                open.pump(scratch);
+            }
+        }
+    }
+
+    /** The connection closed: every response still streaming fails, and the writes waiting in it. */
+    static void onConnectionClosed(AmqpEngineHandler handler) {
+        ArrayList<AmqpStreamedResponse> all = new ArrayList<>(handler.streamingResponses());
+        for (AmqpStreamedResponse r : all) {
+            if (!r.ended) {
+                r.fail(new EofException("the AMQP connection closed while the response was sent"), true);
+            }
+        }
+    }
+
+    /** Engine callback: a reply link ended: its streamed responses fail (their writes too) and are settled so. */
+    static void onLinkEnded(Link link) {
+        Object a = link.attachment();
+        if (a instanceof ReplyLinkQueue) {
+            ReplyLinkQueue queue = (ReplyLinkQueue) a;
+            ArrayDeque<AmqpStreamedResponse> all = new ArrayDeque<>(queue.waiting);
+            if (queue.open != null) {
+                all.addFirst(queue.open);
+            }
+            for (AmqpStreamedResponse r : all) {
+                if (!r.ended) {
+                    r.fail(new EofException("the reply link ended while the response was sent"), true);
+                }
+            }
+        }
+    }
+
+    /** Used by {@link AmqpEngineHandler} on a streamed exchange that fails: abort, then settle as a failure. */
+    static void abortIfOpen(AmqpExchange exchange, Throwable cause) {
+        AmqpStreamedResponse s = exchange.streamedResponse;
+        if (s != null) {
+            s.abort(cause);
+        }
+    }
+
+    Engine engine() {
+        return link.session().engine();
+    }
+}
