@@ -30,9 +30,13 @@ import java.util.Objects;
  * engine reads its configuration once, when its connection opens.
  *
  * <p>It is also a {@link ConnectionFactory.Detecting}: in a {@code DetectorConnectionFactory} it claims the
- * connections that start with {@code "AMQP"}, so HTTP and AMQP can share one port (see {@link #detect}).
+ * connections that start with {@code "AMQP"}, so HTTP and AMQP can share one port (see {@link #detect}). And it is an
+ * {@link HttpConfiguration.ConnectionFactory}, so Jetty code that configures the HTTP side of a connector finds its
+ * configuration: {@code AbstractConnectionFactory.getFactories(sslContextFactory, amqp)}, for one, adds the
+ * {@code SecureRequestCustomizer} that makes AMQPS requests secure ({@code https} scheme, TLS attributes).
  */
-public class AmqpConnectionFactory extends AbstractConnectionFactory implements ConnectionFactory.Detecting {
+public class AmqpConnectionFactory extends AbstractConnectionFactory
+        implements ConnectionFactory.Detecting, HttpConfiguration.ConnectionFactory {
     /** The protocol name Jetty's connector uses to find this factory. */
     public static final String PROTOCOL = "amqp";
 

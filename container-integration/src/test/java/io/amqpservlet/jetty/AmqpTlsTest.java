@@ -17,6 +17,7 @@ import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.AbstractConnectionFactory;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +68,24 @@ class AmqpTlsTest {
         }
     }
 
+    /**
+     * Answers with what Jetty's {@code SecureRequestCustomizer} puts on a TLS request: the cipher suite and the
+     * client certificate's subject, or "-" for each that is missing.
+     */
+    static final class TlsAttributes extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            Object cipher = request.getAttribute("jakarta.servlet.request.cipher_suite");
+            Object chain = request.getAttribute("jakarta.servlet.request.X509Certificate");
+            String subject = chain instanceof java.security.cert.X509Certificate[] certs && certs.length > 0
+                    ? certs[0].getSubjectX500Principal().getName() : "-";
+            response.setContentType("text/plain");
+            response.getWriter().print((cipher == null ? "-" : "cipher") + " " + subject);
+        }
+    }
+
     @BeforeAll
     static void makeCertificates() throws Exception {
         certificates = TestCertificates.create(dir);
@@ -94,8 +113,10 @@ class AmqpTlsTest {
         server = new Server();
         try {
             AmqpConnectionFactory tlsAmqp = amqp();
-            ServerConnector tls = new ServerConnector(server, new SslConnectionFactory(sslContext(), tlsAmqp.getProtocol()),
-                    tlsAmqp);
+            // Jetty's own way to put TLS in front of a protocol: it also adds a SecureRequestCustomizer to the
+            // HttpConfiguration of every HttpConfiguration.ConnectionFactory, which AmqpConnectionFactory is.
+            ServerConnector tls = new ServerConnector(server,
+                    AbstractConnectionFactory.getFactories(sslContext(), tlsAmqp));
             tls.setHost("127.0.0.1");
             // Until the handshake is done there is no engine (it needs the certificate) and so no AMQP idle timeout:
             // the connector's idle timeout closes a client that never finishes its handshake.
@@ -109,6 +130,7 @@ class AmqpTlsTest {
             server.addConnector(mixed);
             ServletContextHandler context = new ServletContextHandler();
             context.addServlet(new ServletHolder(new WhoAmI()), "/whoami");
+            context.addServlet(new ServletHolder(new TlsAttributes()), "/tls");
             server.setHandler(context);
             server.start();
             tlsPort = tls.getLocalPort();
@@ -146,10 +168,15 @@ class AmqpTlsTest {
 
     /** One GET /whoami over a fresh connection: the response body. */
     private String whoAmI(int port, ConnectionOptions options) throws Exception {
+        return get(port, options, "/whoami");
+    }
+
+    /** One GET of {@code path} over a fresh connection: the response body. */
+    private String get(int port, ConnectionOptions options, String path) throws Exception {
         try (Connection connection = client.connect("127.0.0.1", port, options)) {
             Receiver replies = connection.openDynamicReceiver();
             String replyTo = replies.address();
-            Sender sender = connection.openSender("/whoami");
+            Sender sender = connection.openSender(path);
             sender.send(Message.create("").subject("GET").messageId("who").replyTo(replyTo));
             Delivery delivery = replies.receive(WAIT_SECONDS, TimeUnit.SECONDS);
             assertNotNull(delivery, "no response within " + WAIT_SECONDS + " s");
@@ -191,6 +218,22 @@ class AmqpTlsTest {
         plain.saslOptions().addAllowedMechanism("EXTERNAL"); // no TLS, so no EXTERNAL offered
         ConnectionOptions externalOnly = plain;
         assertThrows(Exception.class, () -> whoAmI(mixedPort, externalOnly));
+    }
+
+    @Test
+    void amqpsRequestsCarryTheTlsAttributes() throws Exception {
+        assertEquals("cipher " + TestCertificates.CLIENT_DN, get(tlsPort, tlsOptions(true, "EXTERNAL"), "/tls"));
+        assertEquals("cipher -", get(tlsPort, tlsOptions(false, "ANONYMOUS"), "/tls"));
+    }
+
+    @Test
+    void jettysTlsSetupFindsTheHttpConfigurationToCustomize() {
+        // AbstractConnectionFactory.getFactories adds a SecureRequestCustomizer (https scheme, SNI and HSTS checks)
+        // to each HttpConfiguration.ConnectionFactory it is given, as it does for Jetty's own HTTP factories.
+        AmqpConnectionFactory amqp = new AmqpConnectionFactory();
+        AbstractConnectionFactory.getFactories(sslContext(), amqp);
+        org.junit.jupiter.api.Assertions.assertNotNull(
+                amqp.getHttpConfiguration().getCustomizer(org.eclipse.jetty.server.SecureRequestCustomizer.class));
     }
 
     @Test
