@@ -12,7 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -171,10 +179,45 @@ class GatewayTlsTest {
     }
 
     @Test
+    void httpsPortServesTheSameServletsOverTls() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                "--https-port", "0", "--tls-keystore", certificates.serverKeyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD}));
+        g.start();
+        try {
+            assertTrue(g.httpsPort() > 0);
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(certificates.clientTrustStore)) {
+                trust.load(in, TestCertificates.PASSWORD.toCharArray());
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ssl = SSLContext.getInstance("TLS");
+            ssl.init(null, tmf.getTrustManagers(), null);
+            HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + g.httpsPort() + "/echo?x=1"))
+                    .POST(HttpRequest.BodyPublishers.ofString("over tls")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode());
+            assertEquals("over tls", r.body());
+            assertEquals("/echo?x=1", r.headers().firstValue("x-echo-path").orElse(null));
+            // A plain-text HTTP client on the TLS port gets no answer it could take for HTTP.
+            assertThrows(Exception.class, () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + g.httpsPort() + "/echo")).timeout(java.time.Duration.ofSeconds(10))
+                    .build(), HttpResponse.BodyHandlers.ofString()));
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
     void amqpsWithoutAKeyStoreIsAUsageError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqps-port", "0"})));
         assertTrue(e.getMessage().contains("--tls-keystore"), e.getMessage());
+        IllegalArgumentException https = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+                GatewayOptions.parse(new String[] {"--https-port", "0"})));
+        assertTrue(https.getMessage().contains("--https-port needs --tls-keystore"), https.getMessage());
         assertThrows(GatewayOptions.UsageException.class,
                 () -> GatewayOptions.parse(new String[] {"--tls-client-auth", "maybe"}));
     }
