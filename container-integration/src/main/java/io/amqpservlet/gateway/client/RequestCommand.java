@@ -114,6 +114,13 @@ public final class RequestCommand {
                     case "--max-time":
                         maxTimeMillis = (long) (Double.parseDouble(value(args, ++i, a)) * 1000);
                         break;
+                    case "-0":
+                    case "--http1.0":
+                        headers.put("http:request", "1.0"); // DESIGN.md §3: the version travels in http:request
+                        break;
+                    case "--http2":
+                        headers.put("http:request", "2");
+                        break;
                     case "--cacert":
                         caCertificates = value(args, ++i, a);
                         break;
@@ -296,6 +303,7 @@ public final class RequestCommand {
                 "  -k, --insecure           amqps: accept any server certificate and host name",
                 "  -E, --cert FILE[:PASS]   amqps: present the key and certificate of a PKCS12 file; without -u,",
                 "                           log in with SASL EXTERNAL (the certificate's identity)",
+                "  -0, --http1.0            ask for HTTP/1.0 (http:request); --http2 for HTTP/2 (default 1.1)",
                 "  -i, --include            print the status line and headers before the body",
                 "  -v, --verbose            trace AMQP frames to standard error",
                 "  -m, --max-time SECONDS   give up after this long (default 30; exit 28)",
