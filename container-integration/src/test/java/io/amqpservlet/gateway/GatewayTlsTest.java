@@ -197,7 +197,8 @@ class GatewayTlsTest {
             HttpClient client = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(
                     URI.create("https://localhost:" + g.httpsPort() + "/echo?x=1"))
-                    .POST(HttpRequest.BodyPublishers.ofString("over tls")).build(), HttpResponse.BodyHandlers.ofString());
+                    .POST(HttpRequest.BodyPublishers.ofString("over tls")).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
             assertEquals("over tls", r.body());
             assertEquals("/echo?x=1", r.headers().firstValue("x-echo-path").orElse(null));

@@ -56,7 +56,8 @@ class AmqpExternalRolesTest {
 
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            response.getWriter().print(request.getUserPrincipal().getName() + " admin=" + request.isUserInRole("admin"));
+            String user = request.getUserPrincipal().getName();
+            response.getWriter().print(user + " admin=" + request.isUserInRole("admin"));
         }
     }
 

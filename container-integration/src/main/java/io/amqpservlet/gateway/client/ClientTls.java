@@ -133,7 +133,8 @@ public final class ClientTls {
                     + " timed out", e);
         } catch (SSLException e) {
             tls.close();
-            boolean certificate = causedBy(e, CertificateException.class) || causedBy(e, CertPathValidatorException.class);
+            boolean certificate = causedBy(e, CertificateException.class)
+                    || causedBy(e, CertPathValidatorException.class);
             throw new AmqpClientException(certificate ? AmqpClientException.PEER_CERTIFICATE
                     : AmqpClientException.TLS_FAILED, "TLS handshake with " + host + ":" + port + " failed: "
                     + e.getMessage(), e);
@@ -151,7 +152,7 @@ public final class ClientTls {
         return false;
     }
 
-    /** {@code -k}: any server certificate is accepted, as curl's {@code --insecure}; for tests and self-signed demos. */
+    /** {@code -k}: any server certificate is accepted, as with curl's {@code --insecure}; for self-signed demos. */
     private static final class TrustAnything implements X509TrustManager {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {

@@ -14,8 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code amqp-servlet request [options] amqp://host[:port]/path}: one HTTP request over AMQP 1.0, with curl's
- * options and exit statuses. The body goes to standard output; with {@code -i} the status line and headers come
+ * {@code amqp-servlet request [options] amqp[s]://host[:port]/path}: one HTTP request over AMQP 1.0 (over TLS for
+ * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The body goes to standard output; with {@code -i} the status line and headers come
  * first. Any HTTP status exits 0; transport and SASL failures exit with curl's codes (see
  * {@link AmqpClientException}), a bad command line with 2, a bad URL with 3, an unreadable data file with 26.
  */
@@ -157,7 +157,8 @@ public final class RequestCommand {
         }
         boolean amqps = "amqps".equalsIgnoreCase(uri.getScheme());
         if (!amqps && !"amqp".equalsIgnoreCase(uri.getScheme())) {
-            err.println("amqp-servlet request: unsupported protocol " + uri.getScheme() + " (only amqp:// and amqps://)");
+            err.println("amqp-servlet request: unsupported protocol " + uri.getScheme()
+                    + " (only amqp:// and amqps://)");
             return UNSUPPORTED_PROTOCOL;
         }
         if (!amqps && (caCertificates != null || insecure || clientCertificate != null)) {
