@@ -17,6 +17,7 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.security.Credential;
@@ -42,6 +43,7 @@ public final class Gateway {
     private final ServerConnector amqp;
     private final ServerConnector http;
     private final ServerConnector amqps;
+    private final ServerConnector https;
 
     /** Builds the server (nothing is bound until {@link #start()}). */
     public Gateway(GatewayOptions options) throws ReflectiveOperationException {
@@ -76,7 +78,8 @@ public final class Gateway {
         http = options.httpPort() < 0 ? null : connector(options.httpPort(),
                 new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
         amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
-        if (amqp == null && http == null && amqps == null) {
+        https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig);
+        if (amqp == null && http == null && amqps == null && https == null) {
             throw new IllegalArgumentException("every port is off: nothing to serve");
         }
 
@@ -107,8 +110,31 @@ public final class Gateway {
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
     private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
                                            HashLoginService logins) {
+        SslContextFactory.Server tls = tls("--amqps-port");
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, engineConfig);
+        if (logins != null) {
+            factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
+        }
+        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
+        return connector(options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
+    }
+
+    /**
+     * TLS, then HTTP/1.1 (no h2: that needs ALPN, which the jar does not carry). The requests are marked secure
+     * (scheme https, the TLS session's attributes) by Jetty's {@code SecureRequestCustomizer}.
+     */
+    private ServerConnector httpsConnector(HttpConfiguration httpConfig) {
+        HttpConfiguration httpsConfig = new HttpConfiguration(httpConfig);
+        httpsConfig.addCustomizer(new SecureRequestCustomizer());
+        HttpConnectionFactory http11 = new HttpConnectionFactory(httpsConfig);
+        return connector(options.httpsPort(), new SslConnectionFactory(tls("--https-port"), http11.getProtocol()),
+                http11);
+    }
+
+    /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */
+    private SslContextFactory.Server tls(String forOption) {
         if (options.tlsKeyStore() == null) {
-            throw new IllegalArgumentException("--amqps-port needs --tls-keystore");
+            throw new IllegalArgumentException(forOption + " needs --tls-keystore");
         }
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(options.tlsKeyStore());
@@ -119,12 +145,7 @@ public final class Gateway {
         }
         tls.setWantClientAuth("want".equals(options.tlsClientAuth()));
         tls.setNeedClientAuth("need".equals(options.tlsClientAuth()));
-        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, engineConfig);
-        if (logins != null) {
-            factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
-        }
-        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
-        return connector(options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
+        return tls;
     }
 
     private ServerConnector connector(int port, ConnectionFactory... factories) {
@@ -150,6 +171,9 @@ public final class Gateway {
         if (http != null) {
             LOG.info("HTTP/1.1 and h2c on http://{}:{}", options.bind(), http.getLocalPort());
         }
+        if (https != null) {
+            LOG.info("HTTP/1.1 over TLS on https://{}:{}", options.bind(), https.getLocalPort());
+        }
         LOG.info("serving {}", options.demo() ? "the demo app" : options.war() != null
                 ? "war " + options.war() + (options.servlets().isEmpty() ? "" : " and " + options.servlets())
                 : options.servlets().toString());
@@ -168,6 +192,11 @@ public final class Gateway {
     /** The bound AMQPS port, or -1 when off or not started. */
     public int amqpsPort() {
         return amqps == null ? -1 : amqps.getLocalPort();
+    }
+
+    /** The bound HTTPS port, or -1 when off or not started. */
+    public int httpsPort() {
+        return https == null ? -1 : https.getLocalPort();
     }
 
     /** The bound HTTP port, or -1 when off or not started. */

@@ -69,7 +69,8 @@ public final class GatewayMain {
             }
         }, "gateway-shutdown"));
         out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()
-                + (gateway.amqpsPort() < 0 ? "" : " amqps=" + gateway.amqpsPort()));
+                + (gateway.amqpsPort() < 0 ? "" : " amqps=" + gateway.amqpsPort())
+                + (gateway.httpsPort() < 0 ? "" : " https=" + gateway.httpsPort()));
         out.flush();
         return 0;
     }

@@ -42,6 +42,8 @@ public final class GatewayOptions {
     long stopTimeoutMillis = 30_000;
     // AMQPS (TLS): off unless --amqps-port is given.
     int amqpsPort = -1;
+    // HTTPS (HTTP/1.1 over TLS, the same key store): off unless --https-port is given.
+    int httpsPort = -1;
     String tlsKeyStore;
     String tlsKeyStorePassword;
     String tlsTrustStore;
@@ -163,6 +165,9 @@ public final class GatewayOptions {
             case "amqps-port":
                 amqpsPort = port(name, value);
                 break;
+            case "https-port":
+                httpsPort = port(name, value);
+                break;
             case "tls-keystore":
                 tlsKeyStore = value;
                 break;
@@ -243,6 +248,11 @@ public final class GatewayOptions {
         return amqpsPort;
     }
 
+    /** The HTTPS (HTTP/1.1 over TLS) port; 0 for an ephemeral one, -1 (the default) for none. */
+    public int httpsPort() {
+        return httpsPort;
+    }
+
     /** The PKCS12 (or JKS) key store with the server's key and certificate for AMQPS, or null. */
     public String tlsKeyStore() {
         return tlsKeyStore;
@@ -298,7 +308,8 @@ public final class GatewayOptions {
                 "  --user NAME:PASSWORD     a SASL PLAIN user (repeatable); without users SASL ANONYMOUS is allowed",
                 "  --servlet /PATH=CLASS    serve a servlet class from the class path at PATH (repeatable)",
                 "  --war FILE               deploy a web application (war file or directory) at /",
-"  --amqps-port N           AMQP over TLS port (default -1 = off; needs --tls-keystore)",
+                "  --amqps-port N           AMQP over TLS port (default -1 = off; needs --tls-keystore)",
+                "  --https-port N           HTTP/1.1 over TLS port (default -1 = off; needs --tls-keystore)",
                 "  --tls-keystore FILE      PKCS12 key store with the server's key and certificate",
                 "  --tls-keystore-password PW  its password",
                 "  --tls-truststore FILE    trust store for client certificates (default: the JDK's)",

@@ -3,6 +3,7 @@ package io.amqpservlet.jetty;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.Authenticator;
 import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.LoginService;
 import org.eclipse.jetty.security.ServerAuthException;
 import org.eclipse.jetty.security.UserIdentity;
 import org.eclipse.jetty.security.UserPrincipal;
@@ -67,6 +68,14 @@ public class AmqpAuthenticator extends LoginAuthenticator {
      * connection's engine thread right after SASL, where a PLAIN login's roles are still at hand.
      */
     static AuthenticationState.Succeeded authenticationOf(String identity) {
+        return authenticationOf(identity, null);
+    }
+
+    /**
+     * @param externalLoginService for a SASL EXTERNAL identity, the {@code LoginService} that gives it roles
+     *                             ({@link AmqpConnectionFactory#setExternalLoginService}), else null
+     */
+    static AuthenticationState.Succeeded authenticationOf(String identity, Object externalLoginService) {
         UserIdentity user = LoginServicePlainAuthenticator.takeLogin(identity);
         if (user == null) {
             if (identity == null || identity.isEmpty() || "anonymous".equals(identity)) {
@@ -76,7 +85,13 @@ public class AmqpAuthenticator extends LoginAuthenticator {
             Subject subject = new Subject();
             principal.configureSubject(subject);
             subject.setReadOnly();
-            user = UserIdentity.from(subject, principal);
+            if (externalLoginService instanceof LoginService logins) {
+                // Roles from the login service; the principal stays the certificate's DN.
+                user = logins.getUserIdentity(subject, principal, false);
+            }
+            if (user == null) {
+                user = UserIdentity.from(subject, principal);
+            }
         }
         return new LoginAuthenticator.UserAuthenticationSucceeded(AUTH_TYPE, user);
     }

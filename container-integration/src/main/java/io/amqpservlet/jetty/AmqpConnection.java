@@ -72,6 +72,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile String id;
     /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
     private volatile Request.AuthenticationState authentication;
+    /** SASL EXTERNAL: the certificate's identity, and the LoginService for its roles (jetty-security is optional). */
+    private String externalIdentity;
+    private Object externalLoginService;
 
     // Events from other threads, each set before drive() counts it in.
     private final AtomicInteger work = new AtomicInteger();
@@ -164,6 +167,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * {@code nowMillis} unless that is negative (the constructor: {@link #onOpen()} starts it).
      */
     private void startEngine(String externalIdentity, long nowMillis) {
+        this.externalIdentity = externalIdentity;
         Engine e = new Engine(engineConfig, handler, externalIdentity);
         id = "amqp-" + e.id();
         engine = e;
@@ -420,7 +424,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     void authenticated(String identity) {
         if (SECURITY) {
-            authentication = AmqpAuthenticator.authenticationOf(identity);
+            authentication = AmqpAuthenticator.authenticationOf(identity,
+                    identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
         }
     }
 
@@ -575,6 +580,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     public int getResponseBufferSize() {
         return responseBufferBytes;
+    }
+
+    /** Where SASL EXTERNAL identities get their roles ({@link AmqpConnectionFactory#setExternalLoginService}). */
+    void setExternalLoginService(Object loginService) {
+        this.externalLoginService = loginService;
     }
 
     public void setResponseBufferSize(int bytes) {

@@ -3,6 +3,7 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.security.LoginService;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
@@ -45,6 +46,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private String serverName = "localhost";
     private int linkCredit = 100;
     private boolean saslExternal;
+    private LoginService externalLoginService;
     private final GracefulAmqpConnections connections = new GracefulAmqpConnections();
     private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
 
@@ -162,6 +164,22 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * Where SASL EXTERNAL users get their roles, or null (the default: a certificate user has none). The
+     * certificate's subject DN (RFC 2253) is looked up with {@link LoginService#getUserIdentity}, Jetty's way to ask
+     * for the roles of a user authenticated elsewhere; its default, which {@code HashLoginService} keeps, is a login
+     * with an empty password, so such a realm lists the DN with an empty password and its roles. A DN the login
+     * service does not know is still the user, without roles. {@link LoginServicePlainAuthenticator} refuses empty
+     * passwords, so those entries cannot be used to log in with PLAIN.
+     */
+    public LoginService getExternalLoginService() {
+        return externalLoginService;
+    }
+
+    public void setExternalLoginService(LoginService loginService) {
+        this.externalLoginService = loginService;
+    }
+
+    /**
      * Recognizes a connection by the first four bytes of the AMQP protocol header, {@code "AMQP"} (AMQP 1.0 §2.2:
      * "AMQP" then the protocol id, 0 for AMQP or 3 for SASL, and the version 1.0.0). Only those four are looked at:
      * the engine checks the rest and answers a header it does not support with its own (§2.2), which is more use
@@ -223,6 +241,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
                 serverName, linkCredit, saslExternal);
         connection.setRequestTimeoutMillis(requestTimeoutMillis);
         connection.setResponseBufferSize(responseBufferBytes);
+        connection.setExternalLoginService(externalLoginService);
         return configure(connection, connector, endPoint);
     }
 }

@@ -4,6 +4,7 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.HttpChannel;
@@ -125,7 +126,7 @@ final class AmqpHttpStream implements HttpStream {
                 if (wantsResponse) {
                     encoder = new AmqpResponseEncoder();
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
-                            exchange.correlationId);
+                            exchange.correlationId, request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion());
                 }
             }
             if (this.response == null) {

@@ -78,6 +78,12 @@ final class AmqpRequestMapper {
             return;
         }
 
+        HttpVersion version = version(message);
+        if (version == null) {
+            reject(into, HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505, "unsupported http:request version "
+                    + text(scratch) + " (1.0, 1.1, 2 or 2.0)");
+            return;
+        }
         HttpFields.Mutable fields = HttpFields.build();
         String host = host(message, openHostname, serverName);
         HostPortHttpField authority;
@@ -118,7 +124,7 @@ final class AmqpRequestMapper {
             fields.put(HttpHeader.CONTENT_LENGTH, Integer.toString(body.length));
         }
         try {
-            into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, HttpVersion.HTTP_1_1,
+            into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
                     fields, streamed ? -1 : body.length);
         } catch (IllegalArgumentException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
@@ -218,6 +224,23 @@ final class AmqpRequestMapper {
             }
         }
         return "/";
+    }
+
+    /**
+     * DESIGN.md §3: app-prop {@code http:request} names the version, HTTP/1.1 when absent (or not a string); null
+     * for a version we do not know, which answers 505 (RFC 9110 §15.6.6).
+     */
+    private HttpVersion version(MessageView message) {
+        if (!message.applicationProperty("http:request", scratch) || scratch.contentEquals("1.1")) {
+            return HttpVersion.HTTP_1_1;
+        }
+        if (scratch.contentEquals("1.0")) {
+            return HttpVersion.HTTP_1_0;
+        }
+        if (scratch.contentEquals("2") || scratch.contentEquals("2.0")) {
+            return HttpVersion.HTTP_2;
+        }
+        return null;
     }
 
     private String host(MessageView message, String openHostname, String serverName) {

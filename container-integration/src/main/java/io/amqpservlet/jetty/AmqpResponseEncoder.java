@@ -7,17 +7,19 @@ import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
 
 import java.nio.ByteBuffer;
 
 /**
  * Encodes an HTTP response as an AMQP response message (WD06 projected mode, DESIGN.md §3): {@code subject} the
  * status digits, {@code to} the request's reply-to, {@code correlation-id} the request's correlation-id or
- * message-id with its AMQP type, content type and coding in properties, {@code http:response} = "1.1" and the other
- * headers as lowercase application-properties (repeated values joined with ", ", {@code set-cookie} with "\n"
- * because cookies may contain commas), then the body as ONE data section however many buffers it was written in
- * (its size backfilled at the end), or one empty data section for an empty body. One section because clients built
- * on proton-j (Qpid JMS among them) keep only the last data section of a message.
+ * message-id with its AMQP type, content type and coding in properties, {@code http:response} the request's
+ * version ("1.1" by default) and the other headers as lowercase application-properties (repeated values joined
+ * with ", ", {@code set-cookie} with "\n" because cookies may contain commas), then the body as ONE data section
+ * however many buffers it was written in (its size backfilled at the end), or one empty data section for an empty
+ * body. One section because clients built on proton-j (Qpid JMS among them) keep only the last data section of a
+ * message.
  *
  * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
  * costs the connection nothing. One encoder per response; it owns the bytes until the engine copies them.
@@ -33,6 +35,11 @@ final class AmqpResponseEncoder {
 
     /** Writes properties and application-properties; body sections follow with {@link #data(ByteBuffer)}. */
     void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId) {
+        begin(status, headers, replyTo, correlationId, HttpVersion.HTTP_1_1);
+    }
+
+    /** As {@link #begin(int, HttpFields, byte[], MessageId)}, with {@code http:response} naming {@code version}. */
+    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version) {
         writer.clear();
         message.wrap(writer);
         bodyWritten = false;
@@ -50,7 +57,8 @@ final class AmqpResponseEncoder {
         }
         message.endProperties();
 
-        message.startApplicationProperties().put("http:response", "1.1");
+        // The request's version, as Jetty's HTTP/1 and HTTP/2 connections answer in the version they were asked in.
+        message.startApplicationProperties().put("http:response", versionText(version));
         int n = headers.size();
         for (int i = 0; i < n; i++) {
             HttpField field = headers.getField(i);
@@ -128,6 +136,13 @@ final class AmqpResponseEncoder {
 
     int length() {
         return writer.length();
+    }
+
+    private static String versionText(HttpVersion version) {
+        if (version == HttpVersion.HTTP_1_0) {
+            return "1.0";
+        }
+        return version == HttpVersion.HTTP_2 ? "2" : "1.1";
     }
 
     private static String statusText(int status) {

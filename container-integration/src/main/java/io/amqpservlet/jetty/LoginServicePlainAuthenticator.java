@@ -35,13 +35,18 @@ public final class LoginServicePlainAuthenticator implements PlainAuthenticator 
     }
 
     /**
-     * @return the user principal's name, or null when the login service refuses the user or password, or when the
-     *         client asks to act as someone else (an authorization identity other than its own is not supported)
+     * @return the user principal's name, or null when the login service refuses the user or password, when the
+     *         password is empty (such realm entries stand for certificate users, see
+     *         {@link AmqpConnectionFactory#setExternalLoginService}), or when the client asks to act as someone else
+     *         (an authorization identity other than its own is not supported)
      */
     @Override
     public String authenticate(String authorizationId, String username, String password) {
         LAST_LOGIN.remove();
         if (authorizationId != null && !authorizationId.isEmpty() && !authorizationId.equals(username)) {
+            return null;
+        }
+        if (password == null || password.isEmpty()) {
             return null;
         }
         UserIdentity user = loginService.login(username, password, null, null);

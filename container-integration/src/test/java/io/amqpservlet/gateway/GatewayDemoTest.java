@@ -95,6 +95,9 @@ class GatewayDemoTest {
         assertTrue(r.text().startsWith("HTTP/1.1 418\r\n"), r.text());
         assertEquals("status 418\n", r.body());
         assertTrue(Cli.request("-i", base + "/status/99").text().startsWith("HTTP/1.1 400\r\n"));
+        // The version asked for (http:request) is the one the response names (http:response).
+        assertTrue(Cli.request("-i", "-0", base + "/status/418").text().startsWith("HTTP/1.0 418\r\n"));
+        assertTrue(Cli.request("-i", "--http2", base + "/status/418").text().startsWith("HTTP/2 418\r\n"));
     }
 
     @Test

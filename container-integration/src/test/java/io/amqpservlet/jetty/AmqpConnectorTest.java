@@ -269,6 +269,40 @@ class AmqpConnectorTest {
     }
 
     @Test
+    void httpRequestPropertyNamesTheVersionAndTheResponseAnswersInIt() throws Exception {
+        String[][] cases = {{"1.0", "1.0"}, {"1.1", "1.1"}, {"2", "2"}, {"2.0", "2"}};
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            for (String[] c : cases) {
+                client.send(request("GET", "/echo/v", client.replyAddress(), "v" + c[0], Map.of("http:request", c[0]),
+                        null, null));
+            }
+            client.send(request("GET", "/echo/v", client.replyAddress(), "none", Map.of(), null, null));
+            client.send(request("GET", "/echo/v", client.replyAddress(), "bad", Map.of("http:request", "1.2"),
+                    null, null));
+            client.send(request("GET", "/echo/v", client.replyAddress(), "http", Map.of("http:request", "HTTP/1.1"),
+                    null, null));
+            client.awaitResponses(cases.length + 3);
+            Map<String, Response> byId = new java.util.HashMap<>();
+            for (Response r : client.responses) {
+                byId.put(r.correlationId.toString(), r);
+            }
+            for (String[] c : cases) {
+                Response r = byId.get("v" + c[0]);
+                assertEquals("200", r.subject, c[0]);
+                assertEquals(c[1], r.properties.get("http:response"), c[0]);
+            }
+            assertEquals("1.1", byId.get("none").properties.get("http:response"));
+            // RFC 9110 §15.6.6: a version the server does not support is 505, without running the servlet.
+            for (String id : new String[] {"bad", "http"}) {
+                Response r = byId.get(id);
+                assertEquals("505", r.subject, id);
+                assertTrue(r.bodyText().contains("http:request"), r.bodyText());
+            }
+            assertEquals(cases.length + 1, echo.calls.get());
+        }
+    }
+
+    @Test
     void headerValueWithLineBreakIs400() throws Exception {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
             client.send(request("GET", "/echo/x", client.replyAddress(), "h", Map.of("x-evil", "a\r\nset-cookie: b"),

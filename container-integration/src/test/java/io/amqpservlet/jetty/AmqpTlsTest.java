@@ -1,6 +1,9 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.gateway.client.AmqpClientException;
+import io.amqpservlet.gateway.client.AmqpRequestClient;
+import io.amqpservlet.gateway.client.ClientTls;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -234,6 +237,42 @@ class AmqpTlsTest {
         AbstractConnectionFactory.getFactories(sslContext(), amqp);
         org.junit.jupiter.api.Assertions.assertNotNull(
                 amqp.getHttpConfiguration().getCustomizer(org.eclipse.jetty.server.SecureRequestCustomizer.class));
+    }
+
+    @Test
+    void externalOnlyServerRefusesAClientWithoutACertificateWithSaslOutcomeAuth() throws Exception {
+        // EXTERNAL is the only mechanism: no PLAIN, no ANONYMOUS, SASL required (EngineConfig's defaults).
+        Server externalOnly = new Server();
+        AmqpConnectionFactory amqp = new AmqpConnectionFactory(new org.eclipse.jetty.server.HttpConfiguration(),
+                new EngineConfig());
+        amqp.setSaslExternal(true);
+        ServerConnector tls = new ServerConnector(externalOnly, new SslConnectionFactory(sslContext(),
+                amqp.getProtocol()), amqp);
+        tls.setHost("127.0.0.1");
+        externalOnly.addConnector(tls);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new WhoAmI()), "/whoami");
+        externalOnly.setHandler(context);
+        externalOnly.start();
+        try {
+            int port = tls.getLocalPort();
+            assertEquals(TestCertificates.CLIENT_DN + " secure=true", whoAmI(port, tlsOptions(true, "EXTERNAL")));
+            // Our client insists on EXTERNAL without a certificate: the server answers sasl-outcome auth (exit 67),
+            // where it used to drop the connection (its engine could not be made).
+            long deadline = AmqpRequestClient.now() + WAIT_SECONDS * 1000;
+            AmqpClientException denied = assertThrows(
+                    AmqpClientException.class,
+                    () -> AmqpRequestClient.connect("127.0.0.1", port, "/whoami",
+                            new EngineConfig().saslExternal(), deadline,
+                            ClientTls.create(null, true, null, null)));
+            assertEquals(AmqpClientException.LOGIN_DENIED, denied.exitCode(),
+                    denied.toString());
+            // protonj2 wanting ANONYMOUS finds it not offered and gives up cleanly; the server keeps serving.
+            assertThrows(Exception.class, () -> whoAmI(port, tlsOptions(false, "ANONYMOUS")));
+            assertEquals(TestCertificates.CLIENT_DN + " secure=true", whoAmI(port, tlsOptions(true, "EXTERNAL")));
+        } finally {
+            externalOnly.stop();
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.client.AmqpRequestClient;
 import io.amqpservlet.gateway.client.AmqpResponse;
+import io.amqpservlet.gateway.client.ClientTls;
 import io.amqpservlet.testwar.HelloWarServlet;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
@@ -136,6 +137,29 @@ class JettyHomeModuleIT {
                 Object body = d.message().body();
                 assertEquals("hello from war /hello/tls amqp=true user=" + TestCertificates.CLIENT_DN,
                         body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
+            }
+        }
+    }
+
+    @Test
+    void amqpsDetectServesAmqpAndAmqpsOnOnePort() throws Exception {
+        TestCertificates certificates = TestCertificates.create(Files.createDirectories(dir.resolve("tls")));
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqps,amqps-detect,ee11-deploy");
+            Map<String, Integer> ports = base.start("amqp.ssl.port=0",
+                    "jetty.sslContext.keyStorePath=" + certificates.serverKeyStore,
+                    "jetty.sslContext.keyStorePassword=" + TestCertificates.PASSWORD);
+            assertEquals(1, ports.size(), ports.toString()); // one connector, with and without TLS
+            int port = JettyBase.port(ports, "amqp");
+
+            AmqpResponse plain = amqpGet(port, "/hello/plain", new EngineConfig().saslAnonymous());
+            assertEquals("hello from war /hello/plain amqp=true user=-", plain.bodyText(), base.serverLog());
+            long deadline = AmqpRequestClient.now() + 30_000;
+            ClientTls tls = ClientTls.create(null, true, null, null);
+            try (AmqpRequestClient client = AmqpRequestClient.connect("127.0.0.1", port, "/hello/tls",
+                    new EngineConfig().saslAnonymous(), deadline, tls)) {
+                AmqpResponse r = client.exchange("GET", "/hello/tls", Map.of(), null, null, deadline);
+                assertEquals("hello from war /hello/tls amqp=true user=-", r.bodyText(), base.serverLog());
             }
         }
     }

@@ -111,8 +111,9 @@ public final class Engine {
             saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
         }
         if (acceptor && config.saslRequired() && saslServer == null) {
-            throw new IllegalArgumentException("SASL is required but no mechanism is enabled: set a PLAIN "
-                    + "authenticator, allow ANONYMOUS, give an EXTERNAL identity, or saslRequired(false)");
+            // EXTERNAL-only and a client without a certificate: refuse it in SASL (outcome auth), not by throwing.
+            saslServer = SaslServer.refusing("no SASL mechanism for this client: EXTERNAL needs a TLS client "
+                    + "certificate, and neither PLAIN nor ANONYMOUS is enabled");
         }
         this.handshake = new Handshake(this, saslServer);
     }

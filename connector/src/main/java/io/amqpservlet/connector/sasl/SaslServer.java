@@ -43,6 +43,8 @@ public final class SaslServer {
     private final boolean anonymousAllowed;
     private final String externalIdentity;
     private final Symbol[] offered;
+    /** Why every client is refused ({@link #refusing}), or null. */
+    private final String refusal;
 
     private Symbol chosen;
     private SaslOutcomeCode outcome;
@@ -56,6 +58,7 @@ public final class SaslServer {
      *        {@code null} to not offer EXTERNAL
      */
     public SaslServer(PlainAuthenticator plain, boolean anonymousAllowed, String externalIdentity) {
+        this.refusal = null;
         this.plain = plain;
         this.anonymousAllowed = anonymousAllowed;
         this.externalIdentity = externalIdentity;
@@ -75,6 +78,26 @@ public final class SaslServer {
         this.offered = list.toArray(new Symbol[0]);
     }
 
+    /**
+     * A server that has no mechanism this client could pass (say EXTERNAL is the only one enabled and the client
+     * presented no certificate): it still answers with SASL, so the client gets a clear {@code auth} outcome
+     * rather than a dropped connection. AMQP 1.0 §5.3.3.1 forbids an empty mechanism list, so it offers EXTERNAL,
+     * which RFC 4422 appendix A lets fail when the transport established no identity; every sasl-init fails.
+     *
+     * @param reason the failure reason the engine reports
+     */
+    public static SaslServer refusing(String reason) {
+        return new SaslServer(reason);
+    }
+
+    private SaslServer(String refusal) {
+        this.refusal = refusal;
+        this.plain = null;
+        this.anonymousAllowed = false;
+        this.externalIdentity = null;
+        this.offered = new Symbol[] {EXTERNAL};
+    }
+
     /** The mechanisms for sasl-mechanisms, most preferred first. */
     public Symbol[] offeredMechanisms() {
         return offered.clone();
@@ -90,6 +113,9 @@ public final class SaslServer {
                        boolean hasResponse, byte[] response, int responseOffset, int responseLength) {
         if (chosen != null || outcome != null) {
             return fail(SaslOutcomeCode.AUTH, "sasl-init sent twice");
+        }
+        if (refusal != null) {
+            return fail(SaslOutcomeCode.AUTH, refusal);
         }
         Symbol m = null;
         for (Symbol s : offered) {

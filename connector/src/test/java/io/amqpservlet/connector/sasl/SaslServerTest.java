@@ -32,6 +32,19 @@ class SaslServerTest {
     }
 
     @Test
+    void aRefusingServerOffersExternalAndFailsEveryInitWithAuth() {
+        SaslServer s = SaslServer.refusing("no certificate");
+        assertArrayEquals(new Symbol[] {SaslServer.EXTERNAL}, s.offeredMechanisms()); // §5.3.3.1: never empty
+        assertEquals(SaslServer.Step.OUTCOME, init(s, SaslServer.EXTERNAL, null));
+        assertEquals(SaslOutcomeCode.AUTH, s.outcome());
+        assertNull(s.identity());
+        assertEquals("no certificate", s.failureReason());
+        SaslServer anonymous = SaslServer.refusing("no certificate");
+        init(anonymous, SaslServer.ANONYMOUS, null);
+        assertEquals(SaslOutcomeCode.AUTH, anonymous.outcome());
+    }
+
+    @Test
     void plainWithGoodCredentialsSucceeds() {
         SaslServer s = new SaslServer(USERS, false, null);
         assertEquals(SaslServer.Step.OUTCOME, init(s, SaslServer.PLAIN, SaslPlain.initialResponse(null, "alice", "s3cret")));

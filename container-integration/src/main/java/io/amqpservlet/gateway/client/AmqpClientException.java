@@ -10,6 +10,14 @@ import java.io.IOException;
 public final class AmqpClientException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** curl 35: the TLS handshake failed (other than the server's certificate). */
+    public static final int TLS_FAILED = 35;
+    /** curl 60: the server's certificate is not trusted or not for the host. */
+    public static final int PEER_CERTIFICATE = 60;
+    /** curl 58: the client certificate (--cert) could not be used. */
+    public static final int LOCAL_CERTIFICATE = 58;
+    /** curl 77: the trusted certificates (--cacert) could not be read. */
+    public static final int CA_CERTIFICATES = 77;
     /** curl 7: failed to connect to host. */
     public static final int CONNECT_FAILED = 7;
     /** curl 6: could not resolve host. */

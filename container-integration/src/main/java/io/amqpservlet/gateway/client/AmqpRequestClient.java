@@ -74,7 +74,24 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      */
     public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
                                             long deadlineMillis) throws IOException {
+        return connect(host, port, targetAddress, config, deadlineMillis, null);
+    }
+
+    /**
+     * Connects as {@link #connect(String, int, String, EngineConfig, long)}, over TLS (AMQPS) when {@code tls} is
+     * not null: the TLS handshake comes first, then the AMQP protocol headers (AMQP 1.0 §5.2.1, "pure TLS").
+     */
+    public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
+                                            long deadlineMillis, ClientTls tls) throws IOException {
         Socket socket = open(host, port, deadlineMillis);
+        if (tls != null) {
+            try {
+                socket = tls.wrap(socket, host, port, deadlineMillis - now());
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
+        }
         AmqpRequestClient c;
         try {
             c = new AmqpRequestClient(socket, config);

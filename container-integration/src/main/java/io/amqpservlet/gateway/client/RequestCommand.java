@@ -14,13 +14,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code amqp-servlet request [options] amqp://host[:port]/path}: one HTTP request over AMQP 1.0, with curl's
- * options and exit statuses. The body goes to standard output; with {@code -i} the status line and headers come
+ * {@code amqp-servlet request [options] amqp[s]://host[:port]/path}: one HTTP request over AMQP 1.0 (over TLS for
+ * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The body goes to standard output; with {@code -i} the status line and headers come
  * first. Any HTTP status exits 0; transport and SASL failures exit with curl's codes (see
  * {@link AmqpClientException}), a bad command line with 2, a bad URL with 3, an unreadable data file with 26.
  */
 public final class RequestCommand {
-    /** curl 1: unsupported protocol (amqps is not implemented). */
+    /** curl 1: unsupported protocol (neither amqp nor amqps). */
     static final int UNSUPPORTED_PROTOCOL = 1;
     /** Bad command line (curl uses 2 for "failed to initialize"). */
     static final int USAGE = 2;
@@ -30,6 +30,8 @@ public final class RequestCommand {
     static final int READ_ERROR = 26;
 
     private static final int DEFAULT_PORT = 5672;
+    /** IANA's port for AMQP over TLS. */
+    private static final int DEFAULT_TLS_PORT = 5671;
     private static final long DEFAULT_MAX_TIME_MILLIS = 30_000;
     /** Room for the largest demo body (/bytes, 100 MiB) plus the message's own sections. */
     private static final long MAX_MESSAGE_BYTES = 128L * 1024 * 1024;
@@ -47,6 +49,9 @@ public final class RequestCommand {
         boolean verbose = false;
         long maxTimeMillis = DEFAULT_MAX_TIME_MILLIS;
         String url = null;
+        String caCertificates = null;
+        boolean insecure = false;
+        String clientCertificate = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -109,6 +114,24 @@ public final class RequestCommand {
                     case "--max-time":
                         maxTimeMillis = (long) (Double.parseDouble(value(args, ++i, a)) * 1000);
                         break;
+                    case "-0":
+                    case "--http1.0":
+                        headers.put("http:request", "1.0"); // DESIGN.md §3: the version travels in http:request
+                        break;
+                    case "--http2":
+                        headers.put("http:request", "2");
+                        break;
+                    case "--cacert":
+                        caCertificates = value(args, ++i, a);
+                        break;
+                    case "-k":
+                    case "--insecure":
+                        insecure = true;
+                        break;
+                    case "-E":
+                    case "--cert":
+                        clientCertificate = value(args, ++i, a);
+                        break;
                     default:
                         if (a.startsWith("-") || url != null) {
                             throw new IllegalArgumentException("unexpected argument: " + a);
@@ -132,16 +155,22 @@ public final class RequestCommand {
             err.println("amqp-servlet request: malformed URL: " + e.getMessage());
             return BAD_URL;
         }
-        if (!"amqp".equalsIgnoreCase(uri.getScheme())) {
-            err.println("amqp-servlet request: unsupported protocol " + uri.getScheme() + " (only amqp://)");
+        boolean amqps = "amqps".equalsIgnoreCase(uri.getScheme());
+        if (!amqps && !"amqp".equalsIgnoreCase(uri.getScheme())) {
+            err.println("amqp-servlet request: unsupported protocol " + uri.getScheme()
+                    + " (only amqp:// and amqps://)");
             return UNSUPPORTED_PROTOCOL;
+        }
+        if (!amqps && (caCertificates != null || insecure || clientCertificate != null)) {
+            err.println("amqp-servlet request: --cacert, -k and --cert need an amqps:// URL");
+            return USAGE;
         }
         if (uri.getHost() == null) {
             err.println("amqp-servlet request: no host in " + url);
             return BAD_URL;
         }
         String host = uri.getHost();
-        int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
+        int port = uri.getPort() >= 0 ? uri.getPort() : amqps ? DEFAULT_TLS_PORT : DEFAULT_PORT;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
         if (method == null) {
@@ -157,19 +186,33 @@ public final class RequestCommand {
             err.println("amqp-servlet request: content-encoding is not sent (not supported by this client)");
         }
 
+        ClientTls tls = null;
+        if (amqps) {
+            try {
+                tls = clientTls(caCertificates, insecure, clientCertificate);
+            } catch (AmqpClientException e) {
+                err.println("amqp-servlet request: " + e.getMessage());
+                return e.exitCode();
+            }
+        }
         EngineConfig config = new EngineConfig().containerId("amqp-servlet-request").hostname(host)
                 .maxMessageSizeBytes(MAX_MESSAGE_BYTES).trace(verbose);
         if (user != null) {
             int colon = user.indexOf(':');
             config.saslPlain(user.substring(0, colon), user.substring(colon + 1));
+        } else if (tls != null && tls.hasClientCertificate()) {
+            // RFC 4422 appendix A: the identity is the one TLS established; the server must offer EXTERNAL.
+            config.saslExternal();
         } else {
             config.saslAnonymous();
         }
         long deadline = AmqpRequestClient.now() + maxTimeMillis;
         if (verbose) {
-            err.println("* connecting to " + host + ":" + port + " (SASL " + config.saslMechanism() + ")");
+            err.println("* connecting to " + host + ":" + port + (amqps ? " over TLS" : "") + " (SASL "
+                    + config.saslMechanism() + ")");
         }
-        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline)) {
+        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline,
+                tls)) {
             if (verbose) {
                 err.println("> " + method + " " + target);
             }
@@ -190,6 +233,24 @@ public final class RequestCommand {
             err.println("amqp-servlet request: " + e);
             return AmqpClientException.PEER_FAILURE;
         }
+    }
+
+    /** {@code --cert FILE[:PASSWORD]}: curl's syntax, with the file a PKCS12 key store (curl's {@code P12} type). */
+    private static ClientTls clientTls(String caCertificates, boolean insecure, String clientCertificate)
+            throws AmqpClientException {
+        Path keyStore = null;
+        String password = null;
+        if (clientCertificate != null) {
+            int colon = clientCertificate.indexOf(':');
+            // A Windows drive letter ("C:\\...") is part of the file name, as curl reads it.
+            if (colon == 1 && clientCertificate.length() > 2 && clientCertificate.charAt(2) == '\\') {
+                colon = clientCertificate.indexOf(':', 2);
+            }
+            keyStore = Path.of(colon < 0 ? clientCertificate : clientCertificate.substring(0, colon));
+            password = colon < 0 ? null : clientCertificate.substring(colon + 1);
+        }
+        return ClientTls.create(caCertificates == null ? null : Path.of(caCertificates), insecure, keyStore,
+                password);
     }
 
     /** The status line and headers as {@code -i} prints them, ending with the empty line. */
@@ -232,17 +293,23 @@ public final class RequestCommand {
 
     static String usage() {
         return String.join("\n",
-                "usage: amqp-servlet request [options] amqp://host[:port]/path[?query]",
+                "usage: amqp-servlet request [options] amqp[s]://host[:port]/path[?query]",
                 "  -X, --request METHOD     HTTP method (default GET, or POST with data)",
                 "  -H, --header 'N: V'      a request header (repeatable); content-type goes to the message properties",
                 "  -d, --data TEXT          request body (repeatable, joined with &; content type",
                 "                           application/x-www-form-urlencoded unless -H sets one)",
                 "      --data-binary @FILE  request body from a file (or literal text without @)",
                 "  -u, --user NAME:PASS     SASL PLAIN (default: SASL ANONYMOUS)",
+                "      --cacert FILE        amqps: trust the certificates in FILE (PEM or DER), not the JDK's",
+                "  -k, --insecure           amqps: accept any server certificate and host name",
+                "  -E, --cert FILE[:PASS]   amqps: present the key and certificate of a PKCS12 file; without -u,",
+                "                           log in with SASL EXTERNAL (the certificate's identity)",
+                "  -0, --http1.0            ask for HTTP/1.0 (http:request); --http2 for HTTP/2 (default 1.1)",
                 "  -i, --include            print the status line and headers before the body",
                 "  -v, --verbose            trace AMQP frames to standard error",
                 "  -m, --max-time SECONDS   give up after this long (default 30; exit 28)",
                 "exit: 0 for any HTTP status; 7 connect failed, 28 timeout, 56 connection closed or request",
-                "refused by the server, 67 SASL login denied, 2 bad options, 3 bad URL, 26 unreadable file");
+                "refused by the server, 67 SASL login denied, 2 bad options, 3 bad URL, 26 unreadable file,",
+                "35 TLS handshake failed, 60 server certificate not trusted, 58 bad --cert, 77 bad --cacert");
     }
 }
