@@ -1,22 +1,39 @@
 package io.amqpservlet.protocol.text;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Maps the UTF-8 bytes of common strings (methods, header names, content types) to one shared String instance,
  * so that decoding them costs no allocation. Built once by a {@link Builder}, then immutable and thread-safe.
  *
- * <p>Open addressing over a power-of-two table at most half full. The hash is computed over the bytes with ASCII
- * letters folded to lowercase, so that an exact lookup and a case-insensitive one probe the same slots; each
- * probe compares the stored hash first and the bytes only on a hash match. A lookup allocates nothing.
+ * <p>Open addressing over a power-of-two table at most half full. The hash reads the bytes eight at a time with
+ * ASCII letters folded to lowercase (bit 0x20 set), so that an exact lookup and a case-insensitive one probe the
+ * same slots. The builder tries two table sizes and a few hash seeds and keeps the layout with the shortest
+ * longest displacement (then the fewest displaced keys), and records it: a lookup probes at most that many slots
+ * past the home slot, so most hits take one probe and no lookup takes more than a few. A lookup allocates
+ * nothing.
  */
 public final class StringCache {
     /** ASCII letters folded to lowercase; every other byte value maps to itself. */
     private static final byte[] LOWER = new byte[256];
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Sets bit 0x20 of every byte: folds 'A'..'Z' onto 'a'..'z' (and leaves every lowercase letter as it is). */
+    private static final long FOLD = 0x2020202020202020L;
+    /** Odd multipliers (from the golden ratio and splitmix64) the builder tries as hash seeds. */
+    private static final long[] SEEDS = {0x9E3779B97F4A7C15L, 0xBF58476D1CE4E5B9L, 0x94D049BB133111EBL,
+        0xD6E8FEB86659FD93L};
+    /** The builder grows the table up to this many times the smallest size looking for a better layout. */
+    private static final int MAX_SPREAD = 2;
 
     static {
         for (int i = 0; i < 256; i++) {
@@ -24,7 +41,10 @@ public final class StringCache {
         }
     }
 
+    private final long seed;
     private final int mask;
+    /** The most slots any key sits past its home slot: lookups probe no further. */
+    private final int maxDisplacement;
     private final int[] hashes;
     private final byte[][] keys;
     private final String[] values;
@@ -34,42 +54,83 @@ public final class StringCache {
     private final int maxKeyLength;
 
     private StringCache(List<String> strings) {
-        int capacity = 16;
-        while (capacity < strings.size() * 2) {
-            capacity <<= 1;
-        }
-        mask = capacity - 1;
-        hashes = new int[capacity];
-        keys = new byte[capacity][];
-        values = new String[capacity];
-        lowerCase = new boolean[capacity];
-        int count = 0;
+        // Distinct keys, in insertion order.
+        List<String> distinct = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
+        Set<ByteBuffer> seen = new HashSet<>();
         int longest = 0;
-        for (int s = 0; s < strings.size(); s++) {
-            String value = strings.get(s);
+        for (String value : strings) {
             byte[] key = value.getBytes(StandardCharsets.UTF_8);
-            int hash = hash(key, 0, key.length);
-            int slot = hash & mask;
-            boolean duplicate = false;
-            while (keys[slot] != null) {
-                if (Arrays.equals(keys[slot], key)) {
-                    duplicate = true;
-                    break;
+            if (seen.add(ByteBuffer.wrap(key))) { // ByteBuffer compares content: one entry per byte sequence
+                distinct.add(value);
+                encoded.add(key);
+                longest = Math.max(longest, key.length);
+            }
+        }
+        int smallest = 16;
+        while (smallest < distinct.size() * 2) {
+            smallest <<= 1;
+        }
+        long bestSeed = SEEDS[0];
+        int bestCapacity = smallest;
+        int[] bestScore = null;
+        for (int capacity = smallest; capacity <= smallest * MAX_SPREAD; capacity <<= 1) {
+            for (long s : SEEDS) {
+                int[] score = layoutScore(encoded, s, capacity);
+                if (bestScore == null || score[0] < bestScore[0]
+                        || (score[0] == bestScore[0] && score[1] < bestScore[1])) {
+                    bestScore = score;
+                    bestSeed = s;
+                    bestCapacity = capacity;
                 }
+            }
+        }
+        seed = bestSeed;
+        mask = bestCapacity - 1;
+        hashes = new int[bestCapacity];
+        keys = new byte[bestCapacity][];
+        values = new String[bestCapacity];
+        lowerCase = new boolean[bestCapacity];
+        int displacement = 0;
+        for (int k = 0; k < encoded.size(); k++) {
+            byte[] key = encoded.get(k);
+            String value = distinct.get(k);
+            int hash = hash(seed, key, 0, key.length);
+            int slot = hash & mask;
+            int d = 0;
+            while (keys[slot] != null) {
                 slot = (slot + 1) & mask;
+                d++;
             }
-            if (duplicate) {
-                continue;
-            }
+            displacement = Math.max(displacement, d);
             hashes[slot] = hash;
             keys[slot] = key;
             values[slot] = value;
             lowerCase[slot] = value.equals(value.toLowerCase(Locale.ROOT));
-            count++;
-            longest = Math.max(longest, key.length);
         }
-        size = count;
+        maxDisplacement = displacement;
+        size = distinct.size();
         maxKeyLength = longest;
+    }
+
+    /** How good a layout is, lower is better: {the longest displacement, the sum of all displacements}. */
+    private static int[] layoutScore(List<byte[]> encoded, long seed, int capacity) {
+        int m = capacity - 1;
+        boolean[] used = new boolean[capacity];
+        int longest = 0;
+        int total = 0;
+        for (byte[] key : encoded) {
+            int slot = hash(seed, key, 0, key.length) & m;
+            int d = 0;
+            while (used[slot]) {
+                slot = (slot + 1) & m;
+                d++;
+            }
+            used[slot] = true;
+            longest = Math.max(longest, d);
+            total += d;
+        }
+        return new int[] {longest, total};
     }
 
     /** A builder for a custom cache. */
@@ -82,13 +143,34 @@ public final class StringCache {
         return size;
     }
 
-    private static int hash(byte[] bytes, int offset, int length) {
-        int h = length;
-        for (int i = offset, end = offset + length; i < end; i++) {
-            h = 31 * h + LOWER[bytes[i] & 0xFF];
+    /**
+     * The most slots a lookup probes past the home slot (0 when every key sits in its own home slot); for tests
+     * and diagnostics.
+     */
+    public int maxDisplacement() {
+        return maxDisplacement;
+    }
+
+    /**
+     * A hash of the bytes with ASCII case folded (bit 0x20 set in every byte), eight bytes per step; equal for two
+     * byte runs that differ only in the case of ASCII letters.
+     */
+    private static int hash(long seed, byte[] bytes, int offset, int length) {
+        long h = (length + 1) * seed;
+        int i = offset;
+        int end = offset + length;
+        for (; i + 8 <= end; i += 8) {
+            h = (h ^ ((long) LONG.get(bytes, i) | FOLD)) * seed;
         }
-        // Spread the high bits into the low ones the table index uses.
-        return h ^ (h >>> 15) ^ (h >>> 7);
+        if (i < end) {
+            long tail = 0;
+            for (int shift = 0; i < end; i++, shift += 8) {
+                tail |= ((bytes[i] | 0x20) & 0xFFL) << shift;
+            }
+            h = (h ^ tail) * seed;
+        }
+        // The high bits of a product depend on all the input bits; bring them down to the low bits the index uses.
+        return (int) (h ^ (h >>> 32) ^ (h >>> 47));
     }
 
     /** The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null. */
@@ -96,8 +178,9 @@ public final class StringCache {
         if (length > maxKeyLength) {
             return null;
         }
-        int hash = hash(bytes, offset, length);
-        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+        int hash = hash(seed, bytes, offset, length);
+        int slot = hash & mask;
+        for (int probe = 0; probe <= maxDisplacement; probe++, slot = (slot + 1) & mask) {
             byte[] key = keys[slot];
             if (key == null) {
                 return null;
@@ -107,6 +190,7 @@ public final class StringCache {
                 return values[slot];
             }
         }
+        return null;
     }
 
     /**
@@ -117,8 +201,9 @@ public final class StringCache {
         if (length > maxKeyLength) {
             return null;
         }
-        int hash = hash(bytes, offset, length);
-        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+        int hash = hash(seed, bytes, offset, length);
+        int slot = hash & mask;
+        for (int probe = 0; probe <= maxDisplacement; probe++, slot = (slot + 1) & mask) {
             byte[] key = keys[slot];
             if (key == null) {
                 return null;
@@ -128,6 +213,7 @@ public final class StringCache {
                 return values[slot];
             }
         }
+        return null;
     }
 
     private static boolean equalsIgnoreCase(byte[] lowerKey, byte[] bytes, int offset) {
