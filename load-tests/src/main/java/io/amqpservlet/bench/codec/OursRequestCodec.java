@@ -4,6 +4,7 @@ import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.FormatCode;
 import io.amqpservlet.protocol.codec.InvalidEncodingException;
+import io.amqpservlet.protocol.text.KnownStrings;
 import io.amqpservlet.protocol.types.Descriptors;
 
 /**
@@ -80,6 +81,56 @@ final class OursRequestCodec {
                 while (r.hasNext()) {
                     r.next();
                     String name = r.getString();
+                    r.next();
+                    if (isString(r.formatCode())) {
+                        out.addHeader(name, r.getString());
+                    }
+                }
+                r.exit();
+            } else if (section == Descriptors.DATA) {
+                requireBinary(r);
+                out.body = r.buffer();
+                out.bodyOffset = r.valueOffset();
+                out.bodyLength = r.valueLength();
+            }
+        }
+    }
+
+    /**
+     * {@link #decode} the way the connector does it (container-integration's {@code AmqpRequestMapper}): the
+     * method (subject), the content-type and the header names come from {@link KnownStrings#CACHE}, looked up by
+     * their bytes without allocating (names case-folded, as HTTP field names are); the per-request values
+     * (message-id, to, reply-to and every header value) are new Strings.
+     */
+    static void decodeCached(AmqpReader r, byte[] bytes, int offset, int length, DecodedRequest out) {
+        out.reset();
+        r.wrap(bytes, offset, length);
+        while (r.hasNext()) {
+            long section = nextSection(r);
+            if (section == Descriptors.PROPERTIES && !r.isNull()) {
+                r.enter();
+                r.nextField();
+                out.messageId = r.getStringOrNull();
+                r.nextField(); // user-id
+                r.nextField();
+                out.to = r.getStringOrNull();
+                r.nextField();
+                out.subject = r.getStringOrNull(KnownStrings.CACHE);
+                r.nextField();
+                out.replyTo = r.getStringOrNull();
+                r.nextField(); // correlation-id
+                r.nextField();
+                out.contentType = r.getStringOrNull(KnownStrings.CACHE);
+                r.exit();
+            } else if (section == Descriptors.APPLICATION_PROPERTIES && !r.isNull()) {
+                r.enter();
+                while (r.hasNext()) {
+                    r.next();
+                    if (!isString(r.formatCode())) {
+                        throw new InvalidEncodingException("application-properties key is a "
+                                + FormatCode.name(r.formatCode()) + ", not a string", r.valueStart());
+                    }
+                    String name = KnownStrings.CACHE.getLowerCase(r.buffer(), r.valueOffset(), r.valueLength());
                     r.next();
                     if (isString(r.formatCode())) {
                         out.addHeader(name, r.getString());
