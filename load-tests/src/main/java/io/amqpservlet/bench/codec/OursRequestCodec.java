@@ -6,6 +6,8 @@ import io.amqpservlet.protocol.codec.FormatCode;
 import io.amqpservlet.protocol.codec.InvalidEncodingException;
 import io.amqpservlet.protocol.text.KnownStrings;
 import io.amqpservlet.protocol.types.Descriptors;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.Utf8String;
 
 /**
  * The {@code requestMessage} workload with our codec: writes the sections with {@link AmqpWriter} and walks them
@@ -47,6 +49,53 @@ final class OursRequestCodec {
         w.endMap();
 
         // AMQP 1.0 §3.2.6 data.
+        w.writeDescriptor(Descriptors.DATA);
+        byte[] body = RequestValues.body();
+        w.writeBinary(body, 0, body.length);
+    }
+
+    /** The header names as pre-encoded constants, as a connector would keep them for names it writes often. */
+    private static final Utf8String[] HEADER_NAMES = headerNames();
+    private static final Symbol CONTENT_TYPE = Symbol.of(RequestValues.CONTENT_TYPE);
+
+    private static Utf8String[] headerNames() {
+        Utf8String[] names = new Utf8String[RequestValues.HEADER_COUNT];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Utf8String.of(RequestValues.headerName(i));
+        }
+        return names;
+    }
+
+    /**
+     * {@link #encode} with the constant names pre-encoded: the header names are {@link Utf8String}s and the
+     * content-type a {@link Symbol}, copied as bytes; the per-request values (message-id, to, subject, reply-to,
+     * header values) are still encoded from their Strings.
+     */
+    static void encodePreencoded(AmqpWriter w) {
+        w.writeDescriptor(Descriptors.HEADER);
+        w.startList();
+        w.writeBoolean(RequestValues.DURABLE);
+        w.endList();
+
+        w.writeDescriptor(Descriptors.PROPERTIES);
+        w.startList();
+        w.writeString(RequestValues.MESSAGE_ID);
+        w.writeNull();
+        w.writeString(RequestValues.TO);
+        w.writeString(RequestValues.SUBJECT);
+        w.writeString(RequestValues.REPLY_TO);
+        w.writeNull();
+        w.writeSymbol(CONTENT_TYPE);
+        w.endList();
+
+        w.writeDescriptor(Descriptors.APPLICATION_PROPERTIES);
+        w.startMap();
+        for (int i = 0; i < RequestValues.HEADER_COUNT; i++) {
+            w.writeString(HEADER_NAMES[i]);
+            w.writeString(RequestValues.headerValue(i));
+        }
+        w.endMap();
+
         w.writeDescriptor(Descriptors.DATA);
         byte[] body = RequestValues.body();
         w.writeBinary(body, 0, body.length);

@@ -72,6 +72,9 @@ class CodecBenchmarksTest {
         b.requestMessage_protonj2_decode().verify("protonj2");
         b.requestMessage_protonj_decode().verify("protonj");
         assertEquals(b.encodedInput("ours").length, b.requestMessage_ours_encode());
+        byte[] plain = b.encodedInput("ours");
+        assertEquals(plain.length, b.requestMessage_ours_encodePreencoded());
+        assertArrayEquals(plain, b.encodedOutput(), "pre-encoded names give the same bytes");
         assertEquals(b.encodedInput("protonj2").length, b.requestMessage_protonj2_encode());
         assertEquals(b.encodedInput("protonj").length, b.requestMessage_protonj_encode());
     }
@@ -107,6 +110,7 @@ class CodecBenchmarksTest {
         assertEquals(0, allocatedPerRun(list::listOfIntsAndUuid_ours_encode), "list encode");
         assertEquals(0, allocatedPerRun(list::listOfIntsAndUuid_ours_decode), "list decode");
         assertEquals(0, allocatedPerRun(request::requestMessage_ours_encode), "request encode");
+        assertEquals(0, allocatedPerRun(request::requestMessage_ours_encodePreencoded), "request encode, pre-encoded");
         assertEquals(0, allocatedPerRun(request::requestMessage_ours_scan), "request scan");
         assertEquals(0, allocatedPerRun(transfer::transferFrame_ours_encode), "transfer encode");
         assertEquals(0, allocatedPerRun(transfer::transferFrame_ours_decode), "transfer decode");
