@@ -24,9 +24,8 @@ import java.util.Set;
  * nothing.
  */
 public final class StringCache {
-    /** ASCII letters folded to lowercase; every other byte value maps to itself. */
-    private static final byte[] LOWER = new byte[256];
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** Sets bit 0x20 of every byte: folds 'A'..'Z' onto 'a'..'z' (and leaves every lowercase letter as it is). */
     private static final long FOLD = 0x2020202020202020L;
     /** Odd multipliers (from the golden ratio and splitmix64) the builder tries as hash seeds. */
@@ -35,17 +34,15 @@ public final class StringCache {
     /** The builder grows the table up to this many times the smallest size looking for a better layout. */
     private static final int MAX_SPREAD = 2;
 
-    static {
-        for (int i = 0; i < 256; i++) {
-            LOWER[i] = (byte) (i >= 'A' && i <= 'Z' ? i + ('a' - 'A') : i);
-        }
-    }
-
     private final long seed;
     private final int mask;
     /** The most slots any key sits past its home slot: lookups probe no further. */
     private final int maxDisplacement;
     private final int[] hashes;
+    /** Each key as the words {@link #wordAt} reads, so that a lookup compares eight bytes per step. */
+    private final long[][] words;
+    /** Per word, 0x20 in the bytes where the key has a lowercase ASCII letter: the bit case may flip. */
+    private final long[][] letterBits;
     private final byte[][] keys;
     private final String[] values;
     /** Whether the key has no uppercase ASCII letter: only those answer case-insensitive lookups. */
@@ -88,6 +85,8 @@ public final class StringCache {
         seed = bestSeed;
         mask = bestCapacity - 1;
         hashes = new int[bestCapacity];
+        words = new long[bestCapacity][];
+        letterBits = new long[bestCapacity][];
         keys = new byte[bestCapacity][];
         values = new String[bestCapacity];
         lowerCase = new boolean[bestCapacity];
@@ -105,6 +104,8 @@ public final class StringCache {
             displacement = Math.max(displacement, d);
             hashes[slot] = hash;
             keys[slot] = key;
+            words[slot] = words(key);
+            letterBits[slot] = letterBits(key);
             values[slot] = value;
             lowerCase[slot] = value.equals(value.toLowerCase(Locale.ROOT));
         }
@@ -151,23 +152,57 @@ public final class StringCache {
         return maxDisplacement;
     }
 
+    /*
+     * Bytes are read as 64-bit words: for 8 bytes or more, one word per 8 bytes from the start and the last word
+     * ending at the last byte (overlapping the one before it when the length is not a multiple of 8); for 4..7
+     * bytes the first and the last four bytes in one word; for 0..3 bytes the bytes themselves. The length is
+     * compared separately, so the overlap never lets two different byte runs look equal.
+     */
+
+    private static int wordCount(int length) {
+        return length < 8 ? 1 : (length + 7) >>> 3;
+    }
+
+    /** Word {@code w} of {@code bytes[offset, offset + length)}, as described above. */
+    private static long wordAt(byte[] bytes, int offset, int length, int w) {
+        if (length >= 8) {
+            int at = offset + (w << 3);
+            return (long) LONG.get(bytes, Math.min(at, offset + length - 8));
+        }
+        if (length >= 4) {
+            return ((int) INT.get(bytes, offset) & 0xFFFFFFFFL) | ((long) (int) INT.get(bytes, offset + length - 4) << 32);
+        }
+        long v = 0;
+        for (int i = 0; i < length; i++) {
+            v |= (bytes[offset + i] & 0xFFL) << (i << 3);
+        }
+        return v;
+    }
+
+    private static long[] words(byte[] key) {
+        long[] w = new long[wordCount(key.length)];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = wordAt(key, 0, key.length, i);
+        }
+        return w;
+    }
+
+    private static long[] letterBits(byte[] key) {
+        byte[] marks = new byte[key.length];
+        for (int i = 0; i < key.length; i++) {
+            marks[i] = (byte) (key[i] >= 'a' && key[i] <= 'z' ? 0x20 : 0);
+        }
+        return words(marks);
+    }
+
     /**
-     * A hash of the bytes with ASCII case folded (bit 0x20 set in every byte), eight bytes per step; equal for two
-     * byte runs that differ only in the case of ASCII letters.
+     * A hash of the words of the bytes with bit 0x20 set in every byte, which folds ASCII letters to lowercase:
+     * equal for two byte runs that differ only in the case of ASCII letters.
      */
     private static int hash(long seed, byte[] bytes, int offset, int length) {
         long h = (length + 1) * seed;
-        int i = offset;
-        int end = offset + length;
-        for (; i + 8 <= end; i += 8) {
-            h = (h ^ ((long) LONG.get(bytes, i) | FOLD)) * seed;
-        }
-        if (i < end) {
-            long tail = 0;
-            for (int shift = 0; i < end; i++, shift += 8) {
-                tail |= ((bytes[i] | 0x20) & 0xFFL) << shift;
-            }
-            h = (h ^ tail) * seed;
+        for (int w = 0, n = wordCount(length); w < n; w++) {
+            h = (h ^ (wordAt(bytes, offset, length, w) | FOLD)) * seed;
         }
         // The high bits of a product depend on all the input bits; bring them down to the low bits the index uses.
         return (int) (h ^ (h >>> 32) ^ (h >>> 47));
@@ -185,12 +220,20 @@ public final class StringCache {
             if (key == null) {
                 return null;
             }
-            if (hashes[slot] == hash && key.length == length
-                    && Arrays.equals(key, 0, length, bytes, offset, offset + length)) {
+            if (hashes[slot] == hash && key.length == length && equalWords(words[slot], bytes, offset, length)) {
                 return values[slot];
             }
         }
         return null;
+    }
+
+    private static boolean equalWords(long[] key, byte[] bytes, int offset, int length) {
+        for (int w = 0; w < key.length; w++) {
+            if (wordAt(bytes, offset, length, w) != key[w]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -209,16 +252,21 @@ public final class StringCache {
                 return null;
             }
             if (hashes[slot] == hash && lowerCase[slot] && key.length == length
-                    && equalsIgnoreCase(key, bytes, offset)) {
+                    && equalWordsIgnoreCase(words[slot], letterBits[slot], bytes, offset, length)) {
                 return values[slot];
             }
         }
         return null;
     }
 
-    private static boolean equalsIgnoreCase(byte[] lowerKey, byte[] bytes, int offset) {
-        for (int i = 0; i < lowerKey.length; i++) {
-            if (lowerKey[i] != LOWER[bytes[offset + i] & 0xFF]) {
+    /**
+     * Whether the bytes equal the all-lowercase key except that letters may be uppercase: the words may differ
+     * only in bit 0x20 of bytes where the key has a letter ('A' is 'a' without 0x20; '@' and '`' differ in the
+     * same bit but the key has no letter there).
+     */
+    private static boolean equalWordsIgnoreCase(long[] key, long[] letters, byte[] bytes, int offset, int length) {
+        for (int w = 0; w < key.length; w++) {
+            if (((wordAt(bytes, offset, length, w) ^ key[w]) & ~letters[w]) != 0) {
                 return false;
             }
         }
