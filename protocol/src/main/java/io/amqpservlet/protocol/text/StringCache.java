@@ -266,7 +266,9 @@ public final class StringCache {
      */
     private static boolean equalWordsIgnoreCase(long[] key, long[] letters, byte[] bytes, int offset, int length) {
         for (int w = 0; w < key.length; w++) {
-            if (((wordAt(bytes, offset, length, w) ^ key[w]) & ~letters[w]) != 0) {
+            long diff = wordAt(bytes, offset, length, w) ^ key[w];
+            // Names usually arrive lowercase already: the letter mask is only loaded for a word that differs.
+            if (diff != 0 && (diff & ~letters[w]) != 0) {
                 return false;
             }
         }

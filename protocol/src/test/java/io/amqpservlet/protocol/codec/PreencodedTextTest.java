@@ -69,6 +69,22 @@ class PreencodedTextTest {
     }
 
     @Test
+    void messageWriterPassesPreencodedKeysThrough() {
+        byte[][] results = new byte[2][];
+        for (int v = 0; v < 2; v++) {
+            AmqpWriter out = new AmqpWriter();
+            CharSequence key = v == 0 ? "user-agent" : Utf8String.of("user-agent");
+            CharSequence type = v == 0 ? "text/plain" : Symbol.of("text/plain");
+            new io.amqpservlet.protocol.message.MessageWriter().wrap(out)
+                    .startProperties().subject("GET").contentType(type).endProperties()
+                    .startApplicationProperties().put(key, "curl/8").endApplicationProperties()
+                    .end();
+            results[v] = out.toByteArray();
+        }
+        assertArrayEquals(results[0], results[1]);
+    }
+
+    @Test
     void matchesComparesEncodedBytes() {
         Utf8String name = Utf8String.of("x-caf\u00e9");
         byte[] b = ("..x-caf\u00e9").getBytes(StandardCharsets.UTF_8);
