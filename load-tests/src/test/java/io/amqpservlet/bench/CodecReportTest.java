@@ -45,7 +45,24 @@ class CodecReportTest {
         String table = CodecReport.render(json);
         assertEquals("w decode 50.0 500 1000 300 900 1500 10.0x 20.0x", line(table, "w decode"));
         assertEquals("w scan 25.0 - - 0 - - 20.0x* 40.0x*", line(table, "w scan"));
-        assertTrue(table.contains("* compared with the peer's decode"));
+        assertTrue(table.contains("* compared with the peer's encode or decode"));
+    }
+
+    @Test
+    void comparesOurEncodeAndDecodeVariantsWithThePeersEncodeAndDecode() {
+        String json = "[" + run("w_ours_encode", "40", "ns/op", "0") + ","
+                + run("w_ours_encodePreencoded", "20", "ns/op", "0") + ","
+                + run("w_ours_decodeCached", "50", "ns/op", "100") + ","
+                + run("w_protonj2_encode", "400", "ns/op", "900") + ","
+                + run("w_protonj_encode", "800", "ns/op", "900") + ","
+                + run("w_protonj2_decode", "500", "ns/op", "900") + ","
+                + run("w_protonj_decode", "1000", "ns/op", "1500") + "]";
+        String table = CodecReport.render(json);
+        assertEquals("w encodePreencoded 20.0 - - 0 - - 20.0x* 40.0x*", line(table, "w encodePreencoded"));
+        assertEquals("w decodeCached 50.0 - - 100 - - 10.0x* 20.0x*", line(table, "w decodeCached"));
+        String collapsed = table.replaceAll(" +", " ");
+        assertTrue(collapsed.indexOf("w encode ") < collapsed.indexOf("w encodePreencoded ")
+                && collapsed.indexOf("w encodePreencoded ") < collapsed.indexOf("w decodeCached "), table);
     }
 
     @Test

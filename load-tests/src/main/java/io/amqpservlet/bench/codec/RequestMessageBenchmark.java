@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A request message as an HTTP-over-AMQP client sends it (DESIGN §6): header, properties, five
  * application-properties and a 100-byte data section ({@link RequestValues}). Encode builds it from the field
- * values every time; decode takes out what a servlet bridge needs as Strings ({@link DecodedRequest});
+ * values every time ({@code requestMessage_ours_encodePreencoded} with the constant names pre-encoded); decode takes out what a servlet bridge needs as Strings ({@link DecodedRequest}), every one
+ * of them new; {@code requestMessage_ours_decodeCached} takes the same Strings the way the connector does, with
+ * the method, content-type and header names from the shared cache of known strings;
  * {@code requestMessage_ours_scan} takes out the same fields as bytes, allocating nothing.
  */
 @State(Scope.Thread)
@@ -65,6 +67,7 @@ public class RequestMessageBenchmark {
         for (int e = 0; e < encodings.length; e++) {
             useInput(encodings[e], encodings[e], encodings[e]);
             requestMessage_ours_decode().verify("ours decoding " + names[e]);
+            requestMessage_ours_decodeCached().verify("ours decoding (cached) " + names[e]);
             requestMessage_ours_scan().verify("ours scanning " + names[e]);
             requestMessage_protonj2_decode().verify("protonj2 decoding " + names[e]);
             requestMessage_protonj_decode().verify("protonj decoding " + names[e]);
@@ -77,6 +80,11 @@ public class RequestMessageBenchmark {
         oursIn = forOurs;
         j2In = ProtonBufferAllocator.defaultAllocator().copy(forProtonJ2);
         pjIn = forProtonJ;
+    }
+
+    /** What our writer holds after the last of our encodes, for tests. */
+    byte[] encodedOutput() {
+        return writer.toByteArray();
     }
 
     /** The bytes each codec decodes in the measured runs, for tests. */
@@ -105,6 +113,13 @@ public class RequestMessageBenchmark {
     }
 
     @Benchmark
+    public int requestMessage_ours_encodePreencoded() {
+        writer.clear();
+        OursRequestCodec.encodePreencoded(writer);
+        return writer.length();
+    }
+
+    @Benchmark
     public int requestMessage_protonj2_encode() {
         j2Out.clear();
         protonj2.encode(j2Out);
@@ -123,6 +138,12 @@ public class RequestMessageBenchmark {
     @Benchmark
     public DecodedRequest requestMessage_ours_decode() {
         OursRequestCodec.decode(reader, oursIn, 0, oursIn.length, decoded);
+        return decoded;
+    }
+
+    @Benchmark
+    public DecodedRequest requestMessage_ours_decodeCached() {
+        OursRequestCodec.decodeCached(reader, oursIn, 0, oursIn.length, decoded);
         return decoded;
     }
 

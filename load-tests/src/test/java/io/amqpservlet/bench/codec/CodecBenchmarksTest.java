@@ -1,10 +1,12 @@
 package io.amqpservlet.bench.codec;
 
 import io.amqpservlet.protocol.AllocationMeter;
+import io.amqpservlet.protocol.text.KnownStrings;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -13,6 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CodecBenchmarksTest {
     private static final String[] CODECS = {"ours", "protonj2", "protonj"};
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
 
     @Test
     void listOfIntsAndUuidCodecsAgree() {
@@ -56,10 +62,19 @@ class CodecBenchmarksTest {
         RequestMessageBenchmark b = new RequestMessageBenchmark();
         b.setup();
         b.requestMessage_ours_decode().verify("ours");
+        b.requestMessage_ours_decodeCached().verify("ours cached");
+        // The cached decode hands out the shared instances for the method, content-type and header names.
+        DecodedRequest cached = b.requestMessage_ours_decodeCached();
+        assertSame(KnownStrings.CACHE.lookup(ascii("POST"), 0, 4), cached.subject);
+        assertSame(KnownStrings.CACHE.lookup(ascii("application/json"), 0, 16), cached.contentType);
+        assertSame(KnownStrings.CACHE.lookup(ascii("user-agent"), 0, 10), cached.headerNames[1]);
         b.requestMessage_ours_scan().verify("ours scan");
         b.requestMessage_protonj2_decode().verify("protonj2");
         b.requestMessage_protonj_decode().verify("protonj");
         assertEquals(b.encodedInput("ours").length, b.requestMessage_ours_encode());
+        byte[] plain = b.encodedInput("ours");
+        assertEquals(plain.length, b.requestMessage_ours_encodePreencoded());
+        assertArrayEquals(plain, b.encodedOutput(), "pre-encoded names give the same bytes");
         assertEquals(b.encodedInput("protonj2").length, b.requestMessage_protonj2_encode());
         assertEquals(b.encodedInput("protonj").length, b.requestMessage_protonj_encode());
     }
@@ -95,10 +110,15 @@ class CodecBenchmarksTest {
         assertEquals(0, allocatedPerRun(list::listOfIntsAndUuid_ours_encode), "list encode");
         assertEquals(0, allocatedPerRun(list::listOfIntsAndUuid_ours_decode), "list decode");
         assertEquals(0, allocatedPerRun(request::requestMessage_ours_encode), "request encode");
+        assertEquals(0, allocatedPerRun(request::requestMessage_ours_encodePreencoded), "request encode, pre-encoded");
         assertEquals(0, allocatedPerRun(request::requestMessage_ours_scan), "request scan");
         assertEquals(0, allocatedPerRun(transfer::transferFrame_ours_encode), "transfer encode");
         assertEquals(0, allocatedPerRun(transfer::transferFrame_ours_decode), "transfer decode");
-        assertTrue(allocatedPerRun(request::requestMessage_ours_decode) > 0, "the String decode allocates its Strings");
+        long plain = allocatedPerRun(request::requestMessage_ours_decode);
+        long cached = allocatedPerRun(request::requestMessage_ours_decodeCached);
+        assertTrue(plain > 0, "the String decode allocates its Strings");
+        assertTrue(cached > 0 && cached < plain, "the cached decode allocates only the per-request values: " + cached
+                + " vs " + plain);
     }
 
     /**

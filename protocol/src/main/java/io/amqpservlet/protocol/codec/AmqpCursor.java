@@ -1,5 +1,6 @@
 package io.amqpservlet.protocol.codec;
 
+import io.amqpservlet.protocol.text.StringCache;
 import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.Symbol;
 
@@ -412,6 +413,36 @@ public abstract class AmqpCursor {
     /** The current string or symbol, or {@code null} if the value is null. */
     public String getStringOrNull() {
         return code == FormatCode.NULL ? null : getString();
+    }
+
+    /**
+     * The current string or symbol as the shared instance from {@code cache} when its bytes are cached (no
+     * allocation), else decoded as {@link #getString()} does. A hit needs no UTF-8 check: the cached key is the
+     * valid encoding of that String. Symbols are still checked to be ASCII.
+     */
+    public String getString(StringCache cache) {
+        int length = valueEnd - valueOffset;
+        switch (code) {
+            case FormatCode.STR8:
+            case FormatCode.STR32: {
+                String cached = cache.lookup(buf, valueOffset, length);
+                return cached != null ? cached : getString();
+            }
+            case FormatCode.SYM8:
+            case FormatCode.SYM32: {
+                checkAscii();
+                String cached = cache.lookup(buf, valueOffset, length);
+                return cached != null ? cached
+                        : new String(buf, valueOffset, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
+            default:
+                throw unexpected("a string or symbol");
+        }
+    }
+
+    /** {@link #getString(StringCache)}, or {@code null} if the value is null. */
+    public String getStringOrNull(StringCache cache) {
+        return code == FormatCode.NULL ? null : getString(cache);
     }
 
     /** Checks that the current string is valid UTF-8 or the current symbol ASCII, without decoding it. */

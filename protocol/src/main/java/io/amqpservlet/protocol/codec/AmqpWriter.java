@@ -2,6 +2,7 @@ package io.amqpservlet.protocol.codec;
 
 import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.Utf8String;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -462,10 +463,18 @@ public final class AmqpWriter extends BackfillingWriter {
         pos = at + n;
     }
 
-    /** Writes a string (str8 or str32) as UTF-8; {@code null} writes null. */
+    /**
+     * Writes a string (str8 or str32) as UTF-8; {@code null} writes null. A {@link Utf8String} is copied from its
+     * bytes, encoded once when it was made.
+     */
     public void writeString(CharSequence text) {
         if (text == null) {
             writeNull();
+            return;
+        }
+        if (text instanceof Utf8String) {
+            byte[] b = ((Utf8String) text).bytes();
+            writeStringUtf8(b, 0, b.length);
             return;
         }
         int chars = text.length();
@@ -513,6 +522,10 @@ public final class AmqpWriter extends BackfillingWriter {
     public void writeSymbol(CharSequence ascii) {
         if (ascii == null) {
             writeNull();
+            return;
+        }
+        if (ascii instanceof Symbol) {
+            writeSymbol((Symbol) ascii); // already encoded, already checked to be ASCII
             return;
         }
         int n = ascii.length();

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StringCacheTest {
     private static final StringCache CACHE = KnownStrings.CACHE;
@@ -90,6 +91,75 @@ class StringCacheTest {
         byte[] ct = utf8("content-type");
         assertSame("content-type", cache.lookup(ct, 0, ct.length));
         assertNotSame(names[0], cache.lookup(utf8("name-20000"), 0, 10));
+    }
+
+    @Test
+    void lookupsProbeOnlyAFewSlots() {
+        // The builder picks, among a few seeds and two table sizes, the layout with the shortest longest probe
+        // run: for the ~120 known strings no lookup looks at more than three slots (case twins such as UTF-8 and
+        // utf-8 always share a home slot, so one step is unavoidable).
+        assertTrue(CACHE.maxDisplacement() <= 2, "max displacement " + CACHE.maxDisplacement());
+        StringCache methods = StringCache.builder().addAll(KnownStrings.HTTP_METHODS).build();
+        assertEquals(0, methods.maxDisplacement());
+    }
+
+    @Test
+    void keysOfEveryLengthAroundTheEightByteStepHitAndMiss() {
+        // The hash reads eight bytes per step and then a tail: lengths 0..17 cross both paths and the boundary.
+        StringCache.Builder builder = StringCache.builder();
+        String[] keys = new String[18];
+        for (int n = 0; n < keys.length; n++) {
+            keys[n] = "abcdefghijklmnopq".substring(0, n);
+            builder.add(keys[n]);
+        }
+        StringCache cache = builder.build();
+        for (int n = 0; n < keys.length; n++) {
+            // Framed at the very end of a larger array, so that a read past the end would throw.
+            byte[] framed = utf8("##" + keys[n]);
+            assertSame(keys[n], cache.lookup(framed, 2, n), "length " + n);
+            byte[] upper = utf8(keys[n].toUpperCase(java.util.Locale.ROOT));
+            assertSame(keys[n], cache.lookupIgnoreCase(upper, 0, n), "length " + n);
+            if (n > 0) {
+                assertNull(cache.lookup(upper, 0, n), "exact lookup is case-sensitive, length " + n);
+                byte[] changed = utf8(keys[n]);
+                changed[n - 1] = 'z'; // the last byte differs: in the tail, or in the last 8-byte step
+                assertNull(cache.lookup(changed, 0, n), "length " + n);
+                assertNull(cache.lookupIgnoreCase(changed, 0, n), "length " + n);
+            }
+        }
+    }
+
+    @Test
+    void caseTwinsAreBothFoundExactly() {
+        StringCache cache = StringCache.builder().add("UTF-8").add("utf-8").add("Accept").build();
+        byte[] upper = utf8("UTF-8");
+        byte[] lower = utf8("utf-8");
+        byte[] mixed = utf8("uTf-8");
+        assertSame("UTF-8", cache.lookup(upper, 0, upper.length));
+        assertSame("utf-8", cache.lookup(lower, 0, lower.length));
+        assertNull(cache.lookup(mixed, 0, mixed.length));
+        assertSame("utf-8", cache.lookupIgnoreCase(upper, 0, upper.length));
+        byte[] accept = utf8("accept");
+        assertNull(cache.lookupIgnoreCase(accept, 0, accept.length), "Accept is not an all-lowercase entry");
+    }
+
+    @Test
+    void foldingCollisionsOfNonLettersAreNotMatches() {
+        // Setting bit 0x20 also maps '[' onto '{' and '@' onto '`': equal hashes, but the bytes decide.
+        StringCache cache = StringCache.builder().add("a[b").add("x@y").build();
+        byte[] brace = utf8("a{b");
+        byte[] tick = utf8("x`y");
+        assertNull(cache.lookup(brace, 0, brace.length));
+        assertNull(cache.lookupIgnoreCase(brace, 0, brace.length));
+        assertNull(cache.lookupIgnoreCase(tick, 0, tick.length));
+        byte[] nonAscii = {(byte) 0xC3, (byte) 0xA9};
+        assertNull(cache.lookup(nonAscii, 0, 2));
+    }
+
+    @Test
+    void rangesOutsideTheArrayThrow() {
+        byte[] b = utf8("accept");
+        assertThrows(IndexOutOfBoundsException.class, () -> CACHE.lookup(b, 2, b.length));
     }
 
     /** Escapes through a field so that the JIT cannot drop the measured work. */
