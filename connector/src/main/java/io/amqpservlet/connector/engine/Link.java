@@ -292,8 +292,10 @@ public final class Link {
      * queued (its bytes copied) until they do.
      *
      * @param settled whether to send it pre-settled (at-most-once, §3.4)
-     * @return the delivery, or null when the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()})
-     *         or the link is not open
+     * @return the delivery, or null when the link is not open or the message would have to wait and the link's
+     *         queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
+     *         ({@link EngineConfig#maxBufferedBytesPerConnection()}): the application then settles the request it
+     *         answers as it sees fit (released, or modified once it has acted on it)
      */
     public Delivery send(byte[] message, int offset, int length, boolean settled) {
         if (!sender) {
@@ -316,7 +318,8 @@ public final class Link {
      * {@link #unsentBytes} is low, which {@link EngineHandler#onSendable} tells it.
      *
      * @param bytes the first bytes of the encoded message (its header sections, usually)
-     * @return the delivery, or null when the link is not open or its queue is full
+     * @return the delivery, or null when the link is not open or its queue, or the connection's, is full (as for
+     *         {@link #send})
      * @throws IllegalStateException when the link already has an open message
      * @throws IllegalArgumentException when the bytes exceed the peer's max-message-size
      */
@@ -412,6 +415,7 @@ public final class Link {
         }
         System.arraycopy(bytes, offset, b, have, length);
         queuedLength[slot] = have + length;
+        session.engine().queuedBytes += length;
     }
 
     /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
@@ -442,6 +446,7 @@ public final class Link {
         queuedSettled[slot] = settled;
         queuedDelivery[slot] = delivery;
         queueSize++;
+        session.engine().queuedBytes += length;
         return true;
     }
 
@@ -496,6 +501,8 @@ public final class Link {
     }
 
     void dequeue() {
+        // What of the head was not sent leaves the connection's count (all of it was, unless aborted or dropped).
+        session.engine().queuedBytes -= queuedLength[queueHead] - sentOfHead;
         queuedDelivery[queueHead] = null;
         queueHead = (queueHead + 1) % queuedBytes.length;
         queueSize--;
