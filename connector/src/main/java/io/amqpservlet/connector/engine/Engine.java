@@ -537,6 +537,14 @@ public final class Engine {
      */
     final Delivery settledSend = new Delivery();
 
+    /**
+     * The delivery of every pre-settled message received in one frame: settled by the peer and forgotten once the
+     * application has seen it (AMQP 1.0 §2.6.12), so one object serves them all, never pooled. Taking and
+     * returning a pooled delivery (four reference writes, each with its garbage-collector barrier) was the
+     * dearest step of receiving such a message.
+     */
+    final Delivery settledReceive = new Delivery();
+
     Delivery takeDelivery(Link link, int deliveryId) {
         Delivery d = freeDeliveries;
         if (d != null) {
@@ -551,6 +559,9 @@ public final class Engine {
 
     void recycle(Delivery d) {
         d.release();
+        if (d == settledReceive) {
+            return; // released (no link): a late settle finds it recycled, as it would a pooled one
+        }
         d.nextFree = freeDeliveries;
         freeDeliveries = d;
     }

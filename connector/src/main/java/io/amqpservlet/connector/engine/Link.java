@@ -5,6 +5,9 @@ import io.amqpservlet.protocol.types.messaging.Source;
 import io.amqpservlet.protocol.types.messaging.Target;
 import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -59,6 +62,9 @@ public final class Link {
     /** The length of the delivery tags this engine makes (§2.8.7: at most 32 bytes). */
     static final int TAG_BYTES = 8;
     private final byte[] tagBytes = new byte[TAG_BYTES];
+    /** Writes the tag's 8 bytes at once, big-endian, instead of a byte at a time. */
+    private static final VarHandle TAG_WRITER =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     ReplyNode node;
 
@@ -420,11 +426,7 @@ public final class Link {
 
     /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
     byte[] nextTag() {
-        long t = nextTag++;
-        for (int i = 7; i >= 0; i--) {
-            tagBytes[i] = (byte) t;
-            t >>>= 8;
-        }
+        TAG_WRITER.set(tagBytes, 0, nextTag++);
         return tagBytes;
     }
 
