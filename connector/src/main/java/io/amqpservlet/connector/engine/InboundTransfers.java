@@ -70,6 +70,7 @@ final class InboundTransfers {
         }
         d.addBytes(payloadLength);
         if (payloadLength > engine.config.maxMessageSizeBytes()) {
+            link.incoming(d); // as for a message of many frames: the link's end recycles it
             tooLarge(link);
         } else if (link.discarding()) {
             onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
@@ -176,7 +177,11 @@ final class InboundTransfers {
         d.tag().set(tag);
         d.messageFormat(t.hasMessageFormat() ? t.messageFormat() : 0);
         d.remotelySettled(settled);
-        link.incoming(d);
+        if (!whole) {
+            // A message in one frame is handed over before the next frame is read: it need not be remembered as
+            // the link's incoming message (a reference store, with its GC barrier, saved per message).
+            link.incoming(d);
+        }
         if (!d.remotelySettled()) {
             if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
                 link.discarding(true); // over the in-flight limit: release it once it is complete
@@ -190,7 +195,9 @@ final class InboundTransfers {
 
     private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
         d.complete(true);
-        link.incoming(null);
+        if (link.incoming() != null) {
+            link.incoming(null); // a message of one frame never was the link's incoming one
+        }
         try {
             engine.view.wrap(bytes, offset, length);
         } catch (DecodeException e) {
