@@ -30,7 +30,8 @@ public final class Delivery {
     private boolean aborted;
     private int generation;
     private Object attachment;
-    Delivery nextFree;
+    /** This delivery's number in its engine's {@link DeliveryPool}. */
+    int poolIndex = -1;
 
     void init(Link link, int deliveryId) {
         if (this.link != link) {
@@ -67,6 +68,11 @@ public final class Delivery {
         this.complete = true;
         this.sizeBytes = 0;
         this.generation++;
+    }
+
+    /** Whether the delivery has been recycled (it is free, or the engine's settled record after use). */
+    boolean isReleased() {
+        return released;
     }
 
     /** Marks the object free (in its engine's pool). */

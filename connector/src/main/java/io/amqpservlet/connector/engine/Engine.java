@@ -76,7 +76,7 @@ public final class Engine {
     final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
     private long nodeCounter;
-    private Delivery freeDeliveries;
+    private final DeliveryPool pool = new DeliveryPool();
     int incomingUnsettled;
     /** Bytes of messages queued on this connection's sending links and not yet written (DESIGN.md §5). */
     long queuedBytes;
@@ -546,24 +546,19 @@ public final class Engine {
     final Delivery settledReceive = new Delivery();
 
     Delivery takeDelivery(Link link, int deliveryId) {
-        Delivery d = freeDeliveries;
-        if (d != null) {
-            freeDeliveries = d.nextFree;
-            d.nextFree = null;
-        } else {
-            d = new Delivery();
-        }
+        Delivery d = pool.take();
         d.init(link, deliveryId);
         return d;
     }
 
     void recycle(Delivery d) {
-        d.release();
-        if (d == settledReceive) {
-            return; // released (no link): a late settle finds it recycled, as it would a pooled one
+        if (d.isReleased()) {
+            return; // recycled already: the pool must not hold it twice
         }
-        d.nextFree = freeDeliveries;
-        freeDeliveries = d;
+        d.release();
+        if (d.poolIndex >= 0) { // the settled records (settledSend, settledReceive) are released, never pooled
+            pool.put(d);
+        }
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
@@ -616,12 +611,16 @@ public final class Engine {
 
     /** Settles a received message as accepted. */
     public void accept(Delivery delivery) {
-        settle(delivery, scratchState().accepted());
+        // The scratch outcome is the engine's own and only ever set whole: when it already says accepted, it need
+        // not be cleared again (a dozen field writes per message).
+        DeliveryState s = scratchState();
+        settle(delivery, s.kind() == DeliveryState.ACCEPTED ? s : s.accepted());
     }
 
     /** Settles a received message as released: not processed, the peer may send it again. */
     public void release(Delivery delivery) {
-        settle(delivery, scratchState().released());
+        DeliveryState s = scratchState();
+        settle(delivery, s.kind() == DeliveryState.RELEASED ? s : s.released());
     }
 
     /** Settles a received message as rejected with an error. */
