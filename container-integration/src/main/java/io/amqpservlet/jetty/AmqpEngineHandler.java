@@ -169,14 +169,18 @@ final class AmqpEngineHandler implements EngineHandler {
         connection.dispatch(exchange);
     }
 
-    /** Whether the request's reply link already holds as many unsent responses as the engine lets it buffer. */
+    /**
+     * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, or the
+     * connection's sending links together hold as many bytes (DESIGN.md §5).
+     */
     private static boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
         byte[] replyTo = exchange.replyTo;
         if (replyTo == null) {
             return false;
         }
         Link replies = engine.replyLink(replyTo, 0, replyTo.length);
-        return replies != null && replies.queued() >= engine.config().maxBufferedMessagesPerLink();
+        return replies != null && (replies.queued() >= engine.config().maxBufferedMessagesPerLink()
+                || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection());
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */

@@ -10,7 +10,14 @@ import io.amqpservlet.protocol.types.messaging.DeliveryState;
  * threads and want to check they still hold the same one.
  */
 public final class Delivery {
+    /** The link, kept while the delivery is free (see {@link #released}) so that reuse need not store it again. */
     private Link link;
+    /**
+     * Whether the delivery is free (recycled): {@link #link()} is then null. A flag rather than clearing the
+     * reference, because every reference store costs a garbage-collector barrier (a memory fence under G1), and a
+     * pooled delivery is taken again, mostly for the same link, once per message.
+     */
+    private boolean released;
     private int deliveryId;
     private final MutableBytes tag = new MutableBytes();
     private int messageFormat;
@@ -23,10 +30,14 @@ public final class Delivery {
     private boolean aborted;
     private int generation;
     private Object attachment;
-    Delivery nextFree;
+    /** This delivery's number in its engine's {@link DeliveryPool}. */
+    int poolIndex = -1;
 
     void init(Link link, int deliveryId) {
-        this.link = link;
+        if (this.link != link) {
+            this.link = link;
+        }
+        this.released = false;
         this.deliveryId = deliveryId;
         this.tag.clear();
         this.messageFormat = 0;
@@ -41,7 +52,9 @@ public final class Delivery {
         this.sizeBytes = 0;
         this.complete = false;
         this.aborted = false;
-        this.attachment = null;
+        if (this.attachment != null) {
+            this.attachment = null;
+        }
         this.generation++;
     }
 
@@ -57,10 +70,17 @@ public final class Delivery {
         this.generation++;
     }
 
+    /** Whether the delivery has been recycled (it is free, or the engine's settled record after use). */
+    boolean isReleased() {
+        return released;
+    }
+
     /** Marks the object free (in its engine's pool). */
     void release() {
-        this.link = null;
-        this.attachment = null;
+        this.released = true;
+        if (this.attachment != null) {
+            this.attachment = null;
+        }
     }
 
     void deliveryId(int id) {
@@ -69,7 +89,7 @@ public final class Delivery {
 
     /** The link this delivery travels on; null once the delivery has been recycled. */
     public Link link() {
-        return link;
+        return released ? null : link;
     }
 
     /** The delivery-id (a session-scoped serial number). */
@@ -162,7 +182,7 @@ public final class Delivery {
 
     @Override
     public String toString() {
-        return "Delivery[id=" + Integer.toUnsignedString(deliveryId) + ", link=" + (link == null ? null : link.name())
+        return "Delivery[id=" + Integer.toUnsignedString(deliveryId) + ", link=" + (link() == null ? null : link.name())
                 + ", remote=" + remoteState.typeName() + (remotelySettled ? " settled" : "")
                 + ", local=" + localState.typeName() + (locallySettled ? " settled" : "") + "]";
     }

@@ -3,11 +3,8 @@ package io.amqpservlet.connector.engine;
 import io.amqpservlet.connector.sasl.SaslServer;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
-import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.frame.FrameHeader;
-import io.amqpservlet.protocol.frame.FrameReader;
 import io.amqpservlet.protocol.frame.FrameWriter;
-import io.amqpservlet.protocol.frame.FramingException;
 import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.message.MessageView;
 import io.amqpservlet.protocol.text.AdaptiveBuffer;
@@ -40,12 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Engine {
     private static final AtomicLong IDS = new AtomicLong();
-    private static final int PHASE_HEADER = 0;
-    private static final int PHASE_SASL = 1;
-    private static final int PHASE_AMQP_HEADER = 2;
-    private static final int PHASE_OPEN = 3;
-    private static final int PHASE_OPENED = 4;
-    private static final int PHASE_DONE = 5;
+    static final int PHASE_HEADER = 0;
+    static final int PHASE_SASL = 1;
+    static final int PHASE_AMQP_HEADER = 2;
+    static final int PHASE_OPEN = 3;
+    static final int PHASE_OPENED = 4;
+    static final int PHASE_DONE = 5;
     /** A transfer performative with an 8-byte tag and every field takes fewer bytes than this. */
     static final int TRANSFER_OVERHEAD_BYTES = 96;
 
@@ -54,16 +51,15 @@ public final class Engine {
     private final boolean acceptor;
     private final long id = IDS.incrementAndGet();
     final AmqpReader reader;
-    private final FrameReader frames;
     final Performatives in = new Performatives();
     final Performatives out = new Performatives();
     private final EngineOutput output = new EngineOutput();
     private final PendingDisposition pendingDisposition = new PendingDisposition(this);
-    private final FirstTransferReader transferReader = new FirstTransferReader();
     final MessageView view;
     private final KeptInput input;
     final FrameTracer tracer;
-    private final Handshake handshake;
+    final Handshake handshake;
+    private final FrameDispatcher dispatcher;
 
     private int phase = PHASE_HEADER;
     private boolean started;
@@ -77,11 +73,13 @@ public final class Engine {
     private final ErrorCondition remoteError = new ErrorCondition();
     private final ErrorCondition localError = new ErrorCondition();
 
-    private final SessionTable sessions = new SessionTable(this);
+    final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
     private long nodeCounter;
-    private Delivery freeDeliveries;
+    private final DeliveryPool pool = new DeliveryPool();
     int incomingUnsettled;
+    /** Bytes of messages queued on this connection's sending links and not yet written (DESIGN.md §5). */
+    long queuedBytes;
 
     private long now;
     private long lastInputMillis;
@@ -102,10 +100,10 @@ public final class Engine {
         this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
         this.reader = new AmqpReader(config.decoderLimits());
         this.view = new MessageView(config.decoderLimits());
-        this.frames = new FrameReader(config.maxFrameSizeBytes());
         int initial = Math.min(4096, config.maxFrameSizeBytes());
         this.input = new KeptInput(this, new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L));
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
+        this.dispatcher = new FrameDispatcher(this);
         SaslServer saslServer = null;
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
             saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
@@ -171,6 +169,16 @@ public final class Engine {
         return remoteError;
     }
 
+    /** The connection's phase, one of the {@code PHASE_} constants. */
+    int phase() {
+        return phase;
+    }
+
+    /** Whether our close has been written: nothing but the peer's close matters after it (AMQP 1.0 §2.4.3). */
+    boolean closeSent() {
+        return closeSent;
+    }
+
     /** The highest channel the peer accepts (from its open; 65535 before). */
     int remoteChannelMax() {
         return remoteChannelMax;
@@ -212,140 +220,7 @@ public final class Engine {
         if (length > 0) {
             lastInputMillis = nowMillis;
         }
-        int p = offset;
-        int end = offset + length;
-        try {
-            while (p < end && phase != PHASE_DONE) {
-                if (phase == PHASE_HEADER || phase == PHASE_AMQP_HEADER) {
-                    int used = onHeaderBytes(bytes, p, end - p);
-                    if (used < 0) {
-                        return length;
-                    }
-                    if (used == 0) {
-                        break;
-                    }
-                    p += used;
-                    continue;
-                }
-                if (!frames.read(bytes, p, end - p)) {
-                    break;
-                }
-                int frameEnd = p + frames.frameSize();
-                int type = frames.type();
-                if (phase == PHASE_SASL) {
-                    if (type != FrameHeader.TYPE_SASL) {
-                        handshake.fail("AMQP frame during SASL negotiation");
-                        return length;
-                    }
-                    handshake.onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
-                } else if (type != FrameHeader.TYPE_AMQP) {
-                    connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "SASL frame after SASL negotiation");
-                } else {
-                    onAmqpFrame(frames.channel(), bytes, frames.bodyOffset(), frames.bodyLength());
-                }
-                p = frameEnd;
-            }
-        } catch (FramingException e) {
-            fatal(ErrorConditions.CONNECTION_FRAMING_ERROR, e.getMessage());
-            return length;
-        } catch (DecodeException e) {
-            fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
-            return length;
-        }
-        // Settlements made while processing this input leave as ranges, one frame per range.
-        flushDispositions();
-        return phase == PHASE_DONE ? length : p - offset;
-    }
-
-    /**
-     * Reads a protocol header where one is due: returns the bytes used, 0 when more are needed, -1 when the bytes
-     * are not an AMQP header (the transport is then being closed).
-     */
-    private int onHeaderBytes(byte[] bytes, int p, int available) {
-        if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
-            handshake.rejectHeader("not an AMQP protocol header");
-            return -1;
-        }
-        if (available < ProtocolHeader.LENGTH) {
-            return 0;
-        }
-        ProtocolHeader header = ProtocolHeader.parse(bytes, p);
-        if (tracer != null) {
-            tracer.header(true, header.toString());
-        }
-        handshake.onHeader(header, phase == PHASE_AMQP_HEADER);
-        return ProtocolHeader.LENGTH;
-    }
-
-    private void onAmqpFrame(int channel, byte[] bytes, int bodyOffset, int bodyLength) {
-        if (bodyLength == 0) {
-            if (tracer != null) {
-                tracer.heartbeat(true);
-            }
-            return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
-        }
-        Performative p;
-        int payloadOffset = transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
-        if (payloadOffset >= 0) {
-            p = in.transfer(); // the common transfer shape, read without the generic decoder
-        } else {
-            p = decode(bytes, bodyOffset, bodyLength);
-            payloadOffset = reader.position();
-        }
-        int payloadLength = bodyOffset + bodyLength - payloadOffset;
-        if (tracer != null) {
-            tracer.received(channel, p, payloadLength);
-        }
-        if (!closeSent && phase == PHASE_OPENED && p != in.close() && p != in.begin() && p != in.open()) {
-            // The common case, a frame of an established session, kept short so that the JIT inlines it.
-            Session s = sessions.byRemoteChannel(channel);
-            if (s != null) {
-                s.onFrame(p, bytes, payloadOffset, payloadLength);
-                return;
-            }
-        }
-        onConnectionFrame(channel, p, bytes, payloadOffset, payloadLength);
-    }
-
-    /** Decodes any performative with the generic decoder; {@link #reader} is then at the payload. */
-    private Performative decode(byte[] bytes, int bodyOffset, int bodyLength) {
-        reader.wrap(bytes, bodyOffset, bodyLength);
-        return in.decode(reader);
-    }
-
-    /** Every frame but one for an established session: the handshake, begin, close, and protocol violations. */
-    private void onConnectionFrame(int channel, Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
-        if (closeSent) {
-            // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
-            if (p == in.close()) {
-                remoteError.set(in.close().error());
-                finish();
-            }
-            return;
-        }
-        if (phase == PHASE_OPEN) {
-            if (p != in.open()) {
-                fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
-                return;
-            }
-            onRemoteOpen(in.open());
-            return;
-        }
-        if (p == in.close()) {
-            onRemoteClose(in.close());
-        } else if (p == in.begin()) {
-            sessions.onBegin(channel, in.begin());
-        } else if (p == in.open()) {
-            connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
-        } else {
-            Session s = sessions.byRemoteChannel(channel);
-            if (s == null) {
-                connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, p.typeName() + " on channel " + channel
-                        + ", which has no session");
-                return;
-            }
-            s.onFrame(p, bytes, payloadOffset, payloadLength);
-        }
+        return dispatcher.process(bytes, offset, length);
     }
 
     // ------------------------------------------------------------------------------------------ output
@@ -517,10 +392,10 @@ public final class Engine {
         }
         writeFrame(0, open);
         openSent = true;
-        frames.useNegotiatedLimit();
+        dispatcher.useNegotiatedLimit();
     }
 
-    private void onRemoteOpen(Open o) {
+    void onRemoteOpen(Open o) {
         long maxFrame = o.maxFrameSize();
         remoteMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, maxFrame);
         remoteChannelMax = o.channelMax();
@@ -540,7 +415,7 @@ public final class Engine {
         }
     }
 
-    private void onRemoteClose(Close close) {
+    void onRemoteClose(Close close) {
         remoteError.set(close.error());
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
         if (!closeSent) {
@@ -589,7 +464,7 @@ public final class Engine {
     }
 
     /** For broken framing or undecodable frames: nothing more can be read. */
-    private void fatal(Symbol condition, String description) {
+    void fatal(Symbol condition, String description) {
         if (phase >= PHASE_OPEN && openSent || phase == PHASE_OPEN) {
             if (!openSent) {
                 sendOpen();
@@ -663,22 +538,28 @@ public final class Engine {
      */
     final Delivery settledSend = new Delivery();
 
+    /**
+     * The delivery of every pre-settled message received in one frame: settled by the peer and forgotten once the
+     * application has seen it (AMQP 1.0 §2.6.12), so one object serves them all, never pooled. Taking and
+     * returning a pooled delivery (four reference writes, each with its garbage-collector barrier) was the
+     * dearest step of receiving such a message.
+     */
+    final Delivery settledReceive = new Delivery();
+
     Delivery takeDelivery(Link link, int deliveryId) {
-        Delivery d = freeDeliveries;
-        if (d != null) {
-            freeDeliveries = d.nextFree;
-            d.nextFree = null;
-        } else {
-            d = new Delivery();
-        }
+        Delivery d = pool.take();
         d.init(link, deliveryId);
         return d;
     }
 
     void recycle(Delivery d) {
+        if (d.isReleased()) {
+            return; // recycled already: the pool must not hold it twice
+        }
         d.release();
-        d.nextFree = freeDeliveries;
-        freeDeliveries = d;
+        if (d.poolIndex >= 0) { // the settled records (settledSend, settledReceive) are released, never pooled
+            pool.put(d);
+        }
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
@@ -690,6 +571,19 @@ public final class Engine {
             throw new IllegalArgumentException("message of " + length + " bytes exceeds the peer's max-message-size " + max);
         }
         return link.session().send(link, message, offset, length, settled);
+    }
+
+    /**
+     * Bytes of messages queued on this connection's sending links, waiting for credit or session window; sends
+     * that would take it past {@link EngineConfig#maxBufferedBytesPerConnection()} are refused.
+     */
+    public long queuedBytes() {
+        return queuedBytes;
+    }
+
+    /** Whether {@code length} more bytes may be queued: within the limit, or the first bytes queued at all. */
+    boolean canQueue(int length) {
+        return queuedBytes == 0 || queuedBytes + length <= config.maxBufferedBytesPerConnection();
     }
 
     /** Grants credit on a receiving link, capped by the connection's in-flight limit, and writes the flow. */
@@ -718,12 +612,16 @@ public final class Engine {
 
     /** Settles a received message as accepted. */
     public void accept(Delivery delivery) {
-        settle(delivery, scratchState().accepted());
+        // The scratch outcome is the engine's own and only ever set whole: when it already says accepted, it need
+        // not be cleared again (a dozen field writes per message).
+        DeliveryState s = scratchState();
+        settle(delivery, s.kind() == DeliveryState.ACCEPTED ? s : s.accepted());
     }
 
     /** Settles a received message as released: not processed, the peer may send it again. */
     public void release(Delivery delivery) {
-        settle(delivery, scratchState().released());
+        DeliveryState s = scratchState();
+        settle(delivery, s.kind() == DeliveryState.RELEASED ? s : s.released());
     }
 
     /** Settles a received message as rejected with an error. */

@@ -30,6 +30,7 @@ public final class EngineConfig {
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
     private int maxBufferedMessagesPerLink = 1024;
+    private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
     private long idleTimeoutMillis = 60_000;
     private long saslTimeoutMillis = 10_000;
     private boolean saslRequired = true;
@@ -165,6 +166,26 @@ public final class EngineConfig {
             throw new IllegalArgumentException("buffered messages must not be negative: " + messages);
         }
         this.maxBufferedMessagesPerLink = messages;
+        return this;
+    }
+
+    /**
+     * Bytes of messages queued on all sending links of one connection while they wait for credit or session
+     * window (DESIGN.md §5: a peer with many reply links must not multiply what it can tie up). A
+     * {@link Link#send} or {@link Link#beginMessage} whose bytes would take the total past it is refused (it
+     * returns null), unless nothing is queued on the connection, so one message of any size can always wait. Bytes
+     * appended to an open message count too but are never refused: a streaming sender bounds them with
+     * {@link Link#unsentBytes}.
+     */
+    public long maxBufferedBytesPerConnection() {
+        return maxBufferedBytesPerConnection;
+    }
+
+    public EngineConfig maxBufferedBytesPerConnection(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("buffered bytes must not be negative: " + bytes);
+        }
+        this.maxBufferedBytesPerConnection = bytes;
         return this;
     }
 

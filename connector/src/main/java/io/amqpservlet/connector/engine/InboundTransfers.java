@@ -64,12 +64,13 @@ final class InboundTransfers {
      * is already in memory, and a view over it costs nothing.
      */
     private void onWholeMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
-        Delivery d = startDelivery(link, t);
+        Delivery d = startDelivery(link, t, true);
         if (d == null) {
             return;
         }
         d.addBytes(payloadLength);
         if (payloadLength > engine.config.maxMessageSizeBytes()) {
+            link.incoming(d); // as for a message of many frames: the link's end recycles it
             tooLarge(link);
         } else if (link.discarding()) {
             onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
@@ -96,7 +97,7 @@ final class InboundTransfers {
     private void onPartOfMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
         Delivery d = link.incoming();
         if (d == null) {
-            d = startDelivery(link, t);
+            d = startDelivery(link, t, false);
             if (d == null) {
                 return;
             }
@@ -153,7 +154,8 @@ final class InboundTransfers {
         }
     }
 
-    private Delivery startDelivery(Link link, Transfer t) {
+    /** Starts a delivery for the first transfer of a message; {@code whole} when that frame is all of it. */
+    private Delivery startDelivery(Link link, Transfer t, boolean whole) {
         if (!t.hasDeliveryId()) {
             session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
             return null;
@@ -162,12 +164,24 @@ final class InboundTransfers {
             session.links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
             return null;
         }
-        Delivery d = engine.takeDelivery(link, t.deliveryId());
+        boolean settled = t.hasSettled() && t.settled();
+        Delivery d;
+        if (settled && whole) {
+            // Settled and complete: forgotten once the application has seen it, so no pooled delivery is needed.
+            d = engine.settledReceive;
+            d.init(link, t.deliveryId());
+        } else {
+            d = engine.takeDelivery(link, t.deliveryId());
+        }
         MutableBytes tag = t.deliveryTag();
         d.tag().set(tag);
         d.messageFormat(t.hasMessageFormat() ? t.messageFormat() : 0);
-        d.remotelySettled(t.hasSettled() && t.settled());
-        link.incoming(d);
+        d.remotelySettled(settled);
+        if (!whole) {
+            // A message in one frame is handed over before the next frame is read: it need not be remembered as
+            // the link's incoming message (a reference store, with its GC barrier, saved per message).
+            link.incoming(d);
+        }
         if (!d.remotelySettled()) {
             if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
                 link.discarding(true); // over the in-flight limit: release it once it is complete
@@ -181,7 +195,9 @@ final class InboundTransfers {
 
     private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
         d.complete(true);
-        link.incoming(null);
+        if (link.incoming() != null) {
+            link.incoming(null); // a message of one frame never was the link's incoming one
+        }
         try {
             engine.view.wrap(bytes, offset, length);
         } catch (DecodeException e) {

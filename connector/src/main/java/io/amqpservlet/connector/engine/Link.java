@@ -5,6 +5,9 @@ import io.amqpservlet.protocol.types.messaging.Source;
 import io.amqpservlet.protocol.types.messaging.Target;
 import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -59,6 +62,9 @@ public final class Link {
     /** The length of the delivery tags this engine makes (§2.8.7: at most 32 bytes). */
     static final int TAG_BYTES = 8;
     private final byte[] tagBytes = new byte[TAG_BYTES];
+    /** Writes the tag's 8 bytes at once, big-endian, instead of a byte at a time. */
+    private static final VarHandle TAG_WRITER =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     ReplyNode node;
 
@@ -292,8 +298,10 @@ public final class Link {
      * queued (its bytes copied) until they do.
      *
      * @param settled whether to send it pre-settled (at-most-once, §3.4)
-     * @return the delivery, or null when the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()})
-     *         or the link is not open
+     * @return the delivery, or null when the link is not open or the message would have to wait and the link's
+     *         queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
+     *         ({@link EngineConfig#maxBufferedBytesPerConnection()}): the application then settles the request it
+     *         answers as it sees fit (released, or modified once it has acted on it)
      */
     public Delivery send(byte[] message, int offset, int length, boolean settled) {
         if (!sender) {
@@ -316,7 +324,8 @@ public final class Link {
      * {@link #unsentBytes} is low, which {@link EngineHandler#onSendable} tells it.
      *
      * @param bytes the first bytes of the encoded message (its header sections, usually)
-     * @return the delivery, or null when the link is not open or its queue is full
+     * @return the delivery, or null when the link is not open or its queue, or the connection's, is full (as for
+     *         {@link #send})
      * @throws IllegalStateException when the link already has an open message
      * @throws IllegalArgumentException when the bytes exceed the peer's max-message-size
      */
@@ -412,15 +421,12 @@ public final class Link {
         }
         System.arraycopy(bytes, offset, b, have, length);
         queuedLength[slot] = have + length;
+        session.engine().queuedBytes += length;
     }
 
     /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
     byte[] nextTag() {
-        long t = nextTag++;
-        for (int i = 7; i >= 0; i--) {
-            tagBytes[i] = (byte) t;
-            t >>>= 8;
-        }
+        TAG_WRITER.set(tagBytes, 0, nextTag++);
         return tagBytes;
     }
 
@@ -442,6 +448,7 @@ public final class Link {
         queuedSettled[slot] = settled;
         queuedDelivery[slot] = delivery;
         queueSize++;
+        session.engine().queuedBytes += length;
         return true;
     }
 
@@ -496,6 +503,8 @@ public final class Link {
     }
 
     void dequeue() {
+        // What of the head was not sent leaves the connection's count (all of it was, unless aborted or dropped).
+        session.engine().queuedBytes -= queuedLength[queueHead] - sentOfHead;
         queuedDelivery[queueHead] = null;
         queueHead = (queueHead + 1) % queuedBytes.length;
         queueSize--;

@@ -59,7 +59,8 @@ final class OutboundTransfers {
             finishSent(d, settled);
             return d;
         }
-        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+        if (!engine.canQueue(length)
+                || !link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
             engine.recycle(d);
             return null;
         }
@@ -71,7 +72,8 @@ final class OutboundTransfers {
     Delivery beginMessage(Link link, byte[] message, int offset, int length, boolean settled) {
         Delivery d = engine.takeDelivery(link, 0);
         d.locallySettled(settled);
-        if (!link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+        if (!engine.canQueue(length)
+                || !link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
             engine.recycle(d);
             return null;
         }
@@ -119,6 +121,7 @@ final class OutboundTransfers {
             int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
                     link.headSettled(), open);
             link.headStarted(true);
+            engine.queuedBytes -= sent - link.sentOfHead();
             link.sentOfHead(sent);
             openProgressed |= open;
             if (sent == link.headLength() && !open) {

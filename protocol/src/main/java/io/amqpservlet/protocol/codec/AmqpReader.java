@@ -89,7 +89,11 @@ public final class AmqpReader extends AmqpCursor {
         if (offset < 0 || length < 0 || offset + length > bytes.length || offset + length < 0) {
             throw new IndexOutOfBoundsException("offset " + offset + " length " + length + " of " + bytes.length);
         }
-        this.buf = bytes;
+        if (this.buf != bytes) {
+            // Readers are wrapped around the same few buffers again and again, and a reference store costs a
+            // garbage-collector barrier (with a memory fence under G1): skip the store when nothing changes.
+            this.buf = bytes;
+        }
         this.pos = offset;
         this.limit = offset + length;
         this.depth = 0;

@@ -24,8 +24,12 @@ public final class BodySections {
     }
 
     void reset(byte[] buffer) {
-        buf = buffer;
-        kind = null;
+        if (buf != buffer) {
+            buf = buffer; // reference stores cost a GC barrier: none when the buffer is the same as last time
+        }
+        if (kind != null) {
+            kind = null;
+        }
         count = 0;
         dataLength = 0;
     }

@@ -85,7 +85,9 @@ public final class MessageView {
      */
     public MessageView wrap(byte[] bytes, int offset, int length) {
         scan.wrap(bytes, offset, length);
-        this.buf = bytes;
+        if (this.buf != bytes) {
+            this.buf = bytes; // as in AmqpReader.wrap: no reference store (and its GC barrier) when unchanged
+        }
         this.offset = offset;
         this.length = length;
         present = 0;

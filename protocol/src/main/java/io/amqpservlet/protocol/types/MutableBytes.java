@@ -46,7 +46,9 @@ public final class MutableBytes {
     public MutableBytes clear() {
         isNull = true;
         length = 0;
-        text = null;
+        if (text != null) {
+            text = null; // cleared once per frame or message: no reference store (GC barrier) when already null
+        }
         return this;
     }
 

@@ -1,0 +1,41 @@
+package io.amqpservlet.connector.engine;
+
+import java.util.Arrays;
+
+/**
+ * An engine's deliveries, reused (DESIGN.md §2: deliveries are pooled). Every delivery made is kept, numbered;
+ * the free ones are a stack of those numbers, so taking and returning one writes no object reference: under G1 each
+ * reference write into a long-lived object costs a barrier with a memory fence, and an unsettled message takes
+ * and returns a delivery on both sides of the link.
+ */
+final class DeliveryPool {
+    private Delivery[] all = new Delivery[16];
+    private int made;
+    private int[] free = new int[16];
+    private int freeCount;
+
+    /** A free delivery, or a new one when none is free. */
+    Delivery take() {
+        if (freeCount > 0) {
+            return all[free[--freeCount]];
+        }
+        if (made == all.length) {
+            all = Arrays.copyOf(all, made * 2);
+            free = Arrays.copyOf(free, made * 2); // room for every delivery made to be free at once
+        }
+        Delivery d = new Delivery();
+        d.poolIndex = made;
+        all[made++] = d;
+        return d;
+    }
+
+    /** Returns a delivery taken from this pool; the caller makes sure it is returned once. */
+    void put(Delivery d) {
+        free[freeCount++] = d.poolIndex;
+    }
+
+    /** How many deliveries are free. */
+    int freeCount() {
+        return freeCount;
+    }
+}

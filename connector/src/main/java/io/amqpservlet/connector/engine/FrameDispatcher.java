@@ -1,0 +1,183 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.frame.FrameHeader;
+import io.amqpservlet.protocol.frame.FrameReader;
+import io.amqpservlet.protocol.frame.FramingException;
+import io.amqpservlet.protocol.frame.ProtocolHeader;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Performative;
+import io.amqpservlet.protocol.types.transport.Performatives;
+
+/**
+ * The input side of an {@link Engine}: splits the byte stream into protocol headers and frames (AMQP 1.0 §2.2,
+ * §2.3), decodes each frame's performative in place, and hands it to the session it belongs to, or to the
+ * connection (the handshake, open, begin, close) when it belongs to none.
+ */
+final class FrameDispatcher {
+    private final Engine engine;
+    private final FrameReader frames;
+    private final FirstTransferReader transferReader = new FirstTransferReader();
+    private final Performatives in;
+    private final AmqpReader reader;
+    private final FrameTracer tracer;
+
+    /** Made by the engine once its reader and tracer exist. */
+    FrameDispatcher(Engine engine) {
+        this.engine = engine;
+        this.frames = new FrameReader(engine.config.maxFrameSizeBytes());
+        this.in = engine.in;
+        this.reader = engine.reader;
+        this.tracer = engine.tracer;
+    }
+
+    /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
+    void useNegotiatedLimit() {
+        frames.useNegotiatedLimit();
+    }
+
+    /**
+     * Consumes whole protocol headers and frames from {@code bytes[offset, offset + length)} and returns how many
+     * bytes it used (see {@link Engine#process}).
+     */
+    int process(byte[] bytes, int offset, int length) {
+        int p = offset;
+        int end = offset + length;
+        try {
+            while (p < end && engine.phase() != Engine.PHASE_DONE) {
+                int phase = engine.phase();
+                if (phase == Engine.PHASE_HEADER || phase == Engine.PHASE_AMQP_HEADER) {
+                    int used = onHeaderBytes(bytes, p, end - p);
+                    if (used < 0) {
+                        return length;
+                    }
+                    if (used == 0) {
+                        break;
+                    }
+                    p += used;
+                    continue;
+                }
+                if (!frames.read(bytes, p, end - p)) {
+                    break;
+                }
+                int frameEnd = p + frames.frameSize();
+                int type = frames.type();
+                if (phase == Engine.PHASE_SASL) {
+                    if (type != FrameHeader.TYPE_SASL) {
+                        engine.handshake.fail("AMQP frame during SASL negotiation");
+                        return length;
+                    }
+                    engine.handshake.onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
+                } else if (type != FrameHeader.TYPE_AMQP) {
+                    engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
+                            "SASL frame after SASL negotiation");
+                } else {
+                    onAmqpFrame(frames.channel(), bytes, frames.bodyOffset(), frames.bodyLength());
+                }
+                p = frameEnd;
+            }
+        } catch (FramingException e) {
+            engine.fatal(ErrorConditions.CONNECTION_FRAMING_ERROR, e.getMessage());
+            return length;
+        } catch (DecodeException e) {
+            engine.fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
+            return length;
+        }
+        // Settlements made while processing this input leave as ranges, one frame per range.
+        engine.flushDispositions();
+        return engine.phase() == Engine.PHASE_DONE ? length : p - offset;
+    }
+
+    /**
+     * Reads a protocol header where one is due: returns the bytes used, 0 when more are needed, -1 when the bytes
+     * are not an AMQP header (the transport is then being closed).
+     */
+    private int onHeaderBytes(byte[] bytes, int p, int available) {
+        if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
+            engine.handshake.rejectHeader("not an AMQP protocol header");
+            return -1;
+        }
+        if (available < ProtocolHeader.LENGTH) {
+            return 0;
+        }
+        ProtocolHeader header = ProtocolHeader.parse(bytes, p);
+        if (tracer != null) {
+            tracer.header(true, header.toString());
+        }
+        engine.handshake.onHeader(header, engine.phase() == Engine.PHASE_AMQP_HEADER);
+        return ProtocolHeader.LENGTH;
+    }
+
+    private void onAmqpFrame(int channel, byte[] bytes, int bodyOffset, int bodyLength) {
+        if (bodyLength == 0) {
+            if (tracer != null) {
+                tracer.heartbeat(true);
+            }
+            return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
+        }
+        Performative p;
+        int payloadOffset = transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
+        if (payloadOffset >= 0) {
+            p = in.transfer(); // the common transfer shape, read without the generic decoder
+        } else {
+            p = decode(bytes, bodyOffset, bodyLength);
+            payloadOffset = reader.position();
+        }
+        int payloadLength = bodyOffset + bodyLength - payloadOffset;
+        if (tracer != null) {
+            tracer.received(channel, p, payloadLength);
+        }
+        if (!engine.closeSent() && engine.phase() == Engine.PHASE_OPENED
+                && p != in.close() && p != in.begin() && p != in.open()) {
+            // The common case, a frame of an established session, kept short so that the JIT inlines it.
+            Session s = engine.sessions.byRemoteChannel(channel);
+            if (s != null) {
+                s.onFrame(p, bytes, payloadOffset, payloadLength);
+                return;
+            }
+        }
+        onConnectionFrame(channel, p, bytes, payloadOffset, payloadLength);
+    }
+
+    /** Decodes any performative with the generic decoder; {@link #reader} is then at the payload. */
+    private Performative decode(byte[] bytes, int bodyOffset, int bodyLength) {
+        reader.wrap(bytes, bodyOffset, bodyLength);
+        return in.decode(reader);
+    }
+
+    /** Every frame but one for an established session: the handshake, begin, close, and protocol violations. */
+    private void onConnectionFrame(int channel, Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
+        if (engine.closeSent()) {
+            // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
+            if (p == in.close()) {
+                engine.remoteError().set(in.close().error());
+                engine.finish();
+            }
+            return;
+        }
+        if (engine.phase() == Engine.PHASE_OPEN) {
+            if (p != in.open()) {
+                engine.fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
+                return;
+            }
+            engine.onRemoteOpen(in.open());
+            return;
+        }
+        if (p == in.close()) {
+            engine.onRemoteClose(in.close());
+        } else if (p == in.begin()) {
+            engine.sessions.onBegin(channel, in.begin());
+        } else if (p == in.open()) {
+            engine.connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
+        } else {
+            Session s = engine.sessions.byRemoteChannel(channel);
+            if (s == null) {
+                engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
+                        p.typeName() + " on channel " + channel + ", which has no session");
+                return;
+            }
+            s.onFrame(p, bytes, payloadOffset, payloadLength);
+        }
+    }
+}
