@@ -67,6 +67,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final EngineConfig engineConfig;
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
+    private final AmqpResponseEncoderPool encoders = new AmqpResponseEncoderPool();
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
@@ -579,6 +580,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     public void setResponseBufferSize(int bytes) {
         this.responseBufferBytes = bytes;
+    }
+
+    /** The response encoders of this connection, reused across its responses. */
+    AmqpResponseEncoderPool encoders() {
+        return encoders;
     }
 
     ByteBufferPool bufferPool() {

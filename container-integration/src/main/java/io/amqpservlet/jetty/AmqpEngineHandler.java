@@ -212,6 +212,19 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         exchange.completedOnEngine = true;
+        try {
+            settle(engine, exchange, request, transportClosing);
+        } finally {
+            // The reply link copied the response (sent or queued it), or it is not going anywhere.
+            AmqpResponseEncoder encoder = exchange.encoder;
+            exchange.encoder = null;
+            exchange.response = null;
+            connection.encoders().release(encoder);
+        }
+    }
+
+    /** Sends the response of an exchange the engine thread has just completed, and settles its request. */
+    private void settle(Engine engine, AmqpExchange exchange, Delivery request, boolean transportClosing) {
         if (exchange.streamedBody != null) {
             exchange.streamedBody.discard();
         }

@@ -51,6 +51,8 @@ final class AmqpExchange {
     byte[] response;
     int responseOffset;
     int responseLength;
+    /** The pooled encoder that holds {@link #response}, returned to its pool once the engine has sent it; or null. */
+    AmqpResponseEncoder encoder;
     /** The last send's callback: completed on the engine thread once the response is on its way, or failed. */
     private final AtomicReference<Callback> callback = new AtomicReference<>();
     /** Why the exchange ended without a response (the stream failed), or null. */

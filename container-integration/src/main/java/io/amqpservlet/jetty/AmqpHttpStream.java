@@ -113,6 +113,7 @@ final class AmqpHttpStream implements HttpStream {
                      Callback callback) {
         boolean wantsResponse = exchange.wantsResponse();
         AmqpResponsePart part = null;
+        boolean ended = false;
         synchronized (this) {
             if (response != null) {
                 if (HttpStatus.isInterim(response.getStatus())) {
@@ -123,7 +124,7 @@ final class AmqpHttpStream implements HttpStream {
                 this.response = response;
                 committed = true;
                 if (wantsResponse) {
-                    encoder = new AmqpResponseEncoder();
+                    encoder = connection.encoders().acquire();
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
                             exchange.correlationId);
                 }
@@ -151,15 +152,26 @@ final class AmqpHttpStream implements HttpStream {
                         return;
                     }
                 } else {
-                    exchange.status = this.response.getStatus();
-                    if (encoder != null) {
-                        encoder.end();
-                        exchange.response = encoder.array();
-                        exchange.responseOffset = encoder.offset();
-                        exchange.responseLength = encoder.length();
-                        encoder = null;
+                    AmqpResponseEncoder done = encoder;
+                    encoder = null;
+                    if (done != null) {
+                        done.end();
                     }
-                    exchange.callback(callback);
+                    // Claim the exchange before touching its response half: a timeout (scheduler thread) that
+                    // claimed it first has written its own 503 there, which the engine thread may be sending.
+                    if (!exchange.handBack()) {
+                        connection.encoders().release(done); // no one else has seen it
+                        ended = true;
+                    } else {
+                        exchange.status = this.response.getStatus();
+                        if (done != null) {
+                            exchange.response = done.array();
+                            exchange.responseOffset = done.offset();
+                            exchange.responseLength = done.length();
+                            exchange.encoder = done; // back to the pool once the reply link has copied it
+                        }
+                        exchange.callback(callback);
+                    }
                 }
             }
         }
@@ -167,7 +179,7 @@ final class AmqpHttpStream implements HttpStream {
             connection.responsePart(part); // its callback completes once the reply link has taken it
             return;
         }
-        if (!exchange.handBack()) {
+        if (ended) {
             callback.failed(new IllegalStateException("the exchange already ended"));
             return;
         }
