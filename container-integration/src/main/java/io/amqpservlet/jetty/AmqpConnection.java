@@ -104,6 +104,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
     private boolean forcedClose;
+    /** This pass of the engine may leave one dispatched request for the driving thread to run (see drive). */
+    private boolean serveInline;
+    /** The request left for the driving thread; taken by drive() before it lets go of the engine. */
+    private Runnable inlineTask;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
@@ -204,7 +208,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onFillable() {
         fillable = true;
-        drive();
+        drive(true);
     }
 
     @Override
@@ -241,11 +245,23 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * otherwise leaves the work to the thread that is running it.
      */
     void drive() {
+        drive(false);
+    }
+
+    /**
+     * @param mayServe the caller is Jetty's fill thread ({@link #onFillable()}), which may block: it may run one
+     *                 request's handler itself once it has left the engine, as Jetty's HTTP/1.1 connection runs its
+     *                 request on the thread that read it. Other callers (servlet threads finishing a response,
+     *                 write completions on the selector, the scheduler) never do.
+     */
+    private void drive(boolean mayServe) {
         if (work.getAndIncrement() != 0) {
             return;
         }
+        Runnable served = null;
         int missed = 1;
         while (true) {
+            serveInline = mayServe && served == null;
             try {
                 runEngine();
             } catch (RuntimeException | Error e) {
@@ -254,10 +270,21 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 closing = true;
                 getEndPoint().close(e);
             }
+            serveInline = false;
+            if (inlineTask != null) {
+                served = inlineTask;
+                inlineTask = null;
+            }
             missed = work.addAndGet(-missed);
             if (missed == 0) {
-                return;
+                break;
             }
+        }
+        if (served != null) {
+            // Outside the engine: other threads drive it meanwhile, and the socket is already watched for input
+            // (fill() ended with fillInterested()), so this request's handler, however slow, stalls no other
+            // request of the connection (DESIGN.md §2); it only saves the hand-off to another thread.
+            served.run();
         }
     }
 
@@ -457,7 +484,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return shutdownRequested;
     }
 
-    /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
+    /**
+     * Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor, or, for the last
+     * request a fill brought, on the fill thread after it has left the engine (see {@link #drive(boolean)}).
+     */
     void dispatch(AmqpExchange exchange) {
         dispatched++;
         HttpChannel channel = idleChannels.poll();
@@ -480,8 +510,19 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
-        if (task != null) {
+        if (task == null) {
+            return;
+        }
+        if (!serveInline) {
             execute(task);
+            return;
+        }
+        // On the fill thread, the last request of this pass runs here once the engine is left (see drive): an
+        // earlier one of the same pass goes to the pool now, so the requests of one read all start at once.
+        Runnable earlier = inlineTask;
+        inlineTask = task;
+        if (earlier != null) {
+            execute(earlier);
         }
     }
 
