@@ -68,6 +68,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
     private final AmqpResponseEncoderPool encoders = new AmqpResponseEncoderPool();
+    /**
+     * Exchanges (each with its stream) reused across requests: about the requests a client keeps in flight; a
+     * burst beyond allocates (see {@link AmqpExchange} for when one is reused).
+     */
+    private final SlotPool<AmqpExchange> exchanges = new SlotPool<>(AmqpResponseEncoderPool.SLOTS);
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
@@ -495,7 +500,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             channel = CHANNELS.newHttpChannel(this);
         }
         channel.initialize();
-        AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
+        AmqpHttpStream stream = exchange.stream;
+        if (stream == null) {
+            stream = new AmqpHttpStream(this, exchange);
+            exchange.stream = stream;
+        }
+        stream.init(channel, ++streamIds);
         channel.setHttpStream(stream);
         streams.add(stream);
         if (requestTimeoutMillis > 0) {
@@ -565,9 +575,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         long now = NanoTime.now();
         for (AmqpHttpStream stream : streams) {
-            if (NanoTime.millisElapsed(stream.dispatchNanoTime(), now) >= timeoutMillis) {
-                stream.timedOut();
-            }
+            stream.timeOutIfOlder(now, timeoutMillis);
         }
         if (!streams.isEmpty() && getEndPoint().isOpen()) {
             scheduleTimeoutSweep();
@@ -621,6 +629,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     public void setResponseBufferSize(int bytes) {
         this.responseBufferBytes = bytes;
+    }
+
+    /** The exchanges of this connection that may be reused. */
+    SlotPool<AmqpExchange> exchanges() {
+        return exchanges;
     }
 
     /** The response encoders of this connection, reused across its responses. */

@@ -116,9 +116,11 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     AmqpExchange newExchange(Delivery delivery) {
-        AmqpExchange exchange = new AmqpExchange();
-        exchange.delivery = delivery;
-        exchange.deliveryGeneration = delivery.generation();
+        AmqpExchange exchange = connection.exchanges().acquire();
+        if (exchange == null) {
+            exchange = new AmqpExchange();
+        }
+        exchange.reset(delivery);
         return exchange;
     }
 
@@ -193,7 +195,7 @@ final class AmqpEngineHandler implements EngineHandler {
             exchange.responseOffset = encoder.offset();
             exchange.responseLength = encoder.length();
         }
-        exchange.handBack();
+        exchange.handBack(exchange.generation());
         complete(engine, exchange, false);
     }
 
@@ -220,6 +222,9 @@ final class AmqpEngineHandler implements EngineHandler {
             exchange.encoder = null;
             exchange.response = null;
             connection.encoders().release(encoder);
+            if (exchange.engineDone()) {
+                connection.exchanges().release(exchange);
+            }
         }
     }
 

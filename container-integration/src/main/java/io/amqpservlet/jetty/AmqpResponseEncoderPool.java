@@ -1,16 +1,9 @@
 package io.amqpservlet.jetty;
 
-import java.util.concurrent.atomic.AtomicReferenceArray;
-
 /**
  * The response encoders of one connection, reused from response to response (docs/profiling.md: an encoder and
- * its buffer per response was the largest allocation of the AMQP path).
- *
- * <p>Servlet threads take an encoder when a response commits; the engine thread gives it back once the reply link
- * has copied the encoded message. Both sides run concurrently, so the pool is a fixed array of slots claimed with
- * atomic swaps: no lock, no node allocated per operation (as a concurrent queue would), and no ABA hazard (as a
- * lock-free stack of reused objects has). When every slot is empty a new encoder is made; when every slot is full
- * the returned one is dropped, so the pool holds at most {@link #SLOTS} encoders whatever the concurrency.
+ * its buffer per response was the largest allocation of the AMQP path). Servlet threads take an encoder when a
+ * response commits; the engine thread gives it back once the reply link has copied the encoded message.
  */
 final class AmqpResponseEncoderPool {
     /** About the requests a client keeps in flight on one connection; more concurrent responses just allocate. */
@@ -21,30 +14,18 @@ final class AmqpResponseEncoderPool {
      */
     static final int MAX_KEPT_CAPACITY = 16 * 1024;
 
-    private final AtomicReferenceArray<AmqpResponseEncoder> slots = new AtomicReferenceArray<>(SLOTS);
+    private final SlotPool<AmqpResponseEncoder> pool = new SlotPool<>(SLOTS);
 
     /** Any thread: an encoder no one else uses until it is {@link #release released}. */
     AmqpResponseEncoder acquire() {
-        for (int i = 0; i < SLOTS; i++) {
-            if (slots.get(i) != null) {
-                AmqpResponseEncoder e = slots.getAndSet(i, null);
-                if (e != null) {
-                    return e;
-                }
-            }
-        }
-        return new AmqpResponseEncoder();
+        AmqpResponseEncoder e = pool.acquire();
+        return e == null ? new AmqpResponseEncoder() : e;
     }
 
     /** Any thread: {@code encoder} is no longer used (its bytes were copied); null does nothing. */
     void release(AmqpResponseEncoder encoder) {
-        if (encoder == null || encoder.capacity() > MAX_KEPT_CAPACITY) {
-            return;
-        }
-        for (int i = 0; i < SLOTS; i++) {
-            if (slots.get(i) == null && slots.compareAndSet(i, null, encoder)) {
-                return;
-            }
+        if (encoder != null && encoder.capacity() <= MAX_KEPT_CAPACITY) {
+            pool.release(encoder);
         }
     }
 }
