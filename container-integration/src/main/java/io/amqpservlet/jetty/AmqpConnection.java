@@ -53,6 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
+    /** Each driving thread's callbacks to complete after its pass (see {@link CompletedCallbacks}). */
+    private static final ThreadLocal<CompletedCallbacks> COMPLETED = ThreadLocal.withInitial(CompletedCallbacks::new);
     /**
      * Whether jetty-security (an optional dependency) is there: only then can the SASL identity become a Jetty
      * authentication; {@link AmqpAuthenticator} is not loaded without it.
@@ -264,6 +266,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             return;
         }
         Runnable served = null;
+        CompletedCallbacks done = COMPLETED.get();
         int missed = 1;
         while (true) {
             serveInline = mayServe && served == null;
@@ -276,6 +279,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 getEndPoint().close(e);
             }
             serveInline = false;
+            done.takeFrom(handler.callbacks());
             if (inlineTask != null) {
                 served = inlineTask;
                 inlineTask = null;
@@ -285,6 +289,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 break;
             }
         }
+        done.completeAll(); // outside the engine: Jetty's request cycle ends here, the engine is free meanwhile
         if (served != null) {
             // Outside the engine: other threads drive it meanwhile, and the socket is already watched for input
             // (fill() ended with fillInterested()), so this request's handler, however slow, stalls no other
@@ -357,7 +362,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             closing = true;
             getEndPoint().close();
         }
-        handler.completeCallbacks();
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */

@@ -30,8 +30,8 @@ import java.util.concurrent.TimeoutException;
  * sends its response on the reply link and settles the request (DESIGN.md §3 outcomes).
  *
  * <p>Every method runs on the connection's engine thread (whoever is running {@link AmqpConnection}'s serialised
- * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected and
- * completed by {@link #completeCallbacks()} after the engine work of a pass.
+ * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected in
+ * {@link #callbacks()} and completed by the driving thread once it has let go of the engine.
  */
 final class AmqpEngineHandler implements EngineHandler {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpEngineHandler.class);
@@ -46,9 +46,7 @@ final class AmqpEngineHandler implements EngineHandler {
     private final byte[] scratch = new byte[16 * 1024];
     /** The responses going out in parts now (engine thread). */
     private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
-    private final ArrayList<Callback> succeeded = new ArrayList<>();
-    private final ArrayList<Callback> failed = new ArrayList<>();
-    private final ArrayList<Throwable> failures = new ArrayList<>();
+    private final CompletedCallbacks callbacks = new CompletedCallbacks();
 
     AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
         this.connection = connection;
@@ -254,7 +252,7 @@ final class AmqpEngineHandler implements EngineHandler {
             if (request != null) {
                 engine.accept(request);
             }
-            succeeded.add(callback);
+            callbacks.succeeded(callback);
             return;
         }
         if (!exchange.wantsResponse()) {
@@ -263,7 +261,7 @@ final class AmqpEngineHandler implements EngineHandler {
             } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
-            succeeded.add(callback);
+            callbacks.succeeded(callback);
             return;
         }
         if (transportClosing || engine.isDone() || !engine.isOpen()) {
@@ -309,7 +307,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 engine.accept(request); // 404 and 500 are responses too: the request was processed
             }
         }
-        succeeded.add(callback);
+        callbacks.succeeded(callback);
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
@@ -375,26 +373,15 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     void succeed(Callback callback) {
-        succeeded.add(callback);
+        callbacks.succeeded(callback);
     }
 
     void fail(Callback callback, Throwable failure) {
-        failed.add(callback);
-        failures.add(failure);
+        callbacks.failed(callback, failure);
     }
 
-    /** Completes the callbacks collected during the pass, outside any engine call. */
-    void completeCallbacks() {
-        int n = succeeded.size();
-        for (int i = 0; i < n; i++) {
-            succeeded.get(i).succeeded();
-        }
-        succeeded.clear();
-        n = failed.size();
-        for (int i = 0; i < n; i++) {
-            failed.get(i).failed(failures.get(i));
-        }
-        failed.clear();
-        failures.clear();
+    /** The callbacks collected during the pass, for the driving thread to complete once it left the engine. */
+    CompletedCallbacks callbacks() {
+        return callbacks;
     }
 }
