@@ -26,11 +26,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -70,10 +68,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
     private final AmqpResponseEncoderPool encoders = new AmqpResponseEncoderPool();
-    /**
-     * Exchanges (each with its stream) reused across requests: about the requests a client keeps in flight; a
-     * burst beyond allocates (see {@link AmqpExchange} for when one is reused).
-     */
+    /** Exchanges (each with its stream) reused across requests (see {@link AmqpExchange} for when). */
     private final SlotPool<AmqpExchange> exchanges = new SlotPool<>(AmqpResponseEncoderPool.SLOTS);
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
@@ -92,9 +87,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
-    private volatile long requestTimeoutMillis;
-    private final AtomicBoolean timeoutSweepArmed = new AtomicBoolean();
-    private final Runnable timeoutSweep = this::sweepTimeouts;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -111,14 +103,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
     private boolean forcedClose;
-    /** This pass of the engine may leave one dispatched request for the driving thread to run (see drive). */
+    /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
-    /** The request left for the driving thread; taken by drive() before it lets go of the engine. */
     private Runnable inlineTask;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
-    private final Set<AmqpHttpStream> streams = ConcurrentHashMap.newKeySet();
+    private final AmqpActiveStreams streams;
 
     private final Callback writeCallback = new Callback() {
         @Override
@@ -160,6 +151,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         super(connector, httpConfiguration, endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
+        this.streams = new AmqpActiveStreams(scheduler, endPoint::isOpen);
         // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
         // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
@@ -236,7 +228,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         closedEvent = true;
         drive(); // responses streaming on the engine thread fail their waiting writes
         // Requests still being served will have no connection to answer on.
-        for (AmqpHttpStream stream : streams) {
+        for (AmqpHttpStream stream : streams.all()) {
             Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
                     ? "AMQP connection closed" : cause.toString()));
             if (task != null) {
@@ -511,10 +503,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         stream.init(channel, ++streamIds);
         channel.setHttpStream(stream);
-        streams.add(stream);
-        if (requestTimeoutMillis > 0) {
-            scheduleTimeoutSweep();
-        }
+        streams.add(stream); // arms the request-timeout sweep if needed
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
@@ -524,11 +513,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
-        if (task == null) {
-            return;
-        }
-        if (!serveInline) {
-            execute(task);
+        if (task == null || !serveInline) {
+            if (task != null) {
+                execute(task);
+            }
             return;
         }
         // On the fill thread, the last request of this pass runs here once the engine is left (see drive): an
@@ -559,33 +547,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
     }
 
-    /**
-     * Arms the request-timeout sweep unless it is armed: one scheduled task per connection while it has requests,
-     * not one per request (a scheduler entry and its cancellation would cost every request). A request times out
-     * between the timeout and a quarter more.
-     */
-    private void scheduleTimeoutSweep() {
-        if (timeoutSweepArmed.compareAndSet(false, true)) {
-            scheduler.schedule(timeoutSweep, Math.max(1, requestTimeoutMillis / 4), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
-    private void sweepTimeouts() {
-        timeoutSweepArmed.set(false);
-        long timeoutMillis = requestTimeoutMillis;
-        if (timeoutMillis <= 0 || streams.isEmpty()) {
-            return;
-        }
-        long now = NanoTime.now();
-        for (AmqpHttpStream stream : streams) {
-            stream.timeOutIfOlder(now, timeoutMillis);
-        }
-        if (!streams.isEmpty() && getEndPoint().isOpen()) {
-            scheduleTimeoutSweep();
-        }
-    }
-
     /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */
     void resume(AmqpRequestBody body) {
         resumed.offer(body);
@@ -610,11 +571,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /** How long a request may take before it is answered 503 and released; 0 for no limit. */
     public void setRequestTimeoutMillis(long millis) {
-        this.requestTimeoutMillis = millis;
+        streams.timeoutMillis(millis);
     }
 
     public long getRequestTimeoutMillis() {
-        return requestTimeoutMillis;
+        return streams.timeoutMillis();
     }
 
     /** Any thread: a part of a streamed response, for the engine thread to send. */
