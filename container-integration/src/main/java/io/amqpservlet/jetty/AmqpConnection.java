@@ -26,11 +26,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -53,6 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
+    /** Each driving thread's callbacks to complete after its pass (see {@link CompletedCallbacks}). */
+    private static final ThreadLocal<CompletedCallbacks> COMPLETED = ThreadLocal.withInitial(CompletedCallbacks::new);
     /**
      * Whether jetty-security (an optional dependency) is there: only then can the SASL identity become a Jetty
      * authentication; {@link AmqpAuthenticator} is not loaded without it.
@@ -67,6 +67,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final EngineConfig engineConfig;
     private final AmqpEngineHandler handler;
     private final ByteBufferPool bufferPool;
+    private final AmqpResponseEncoderPool encoders = new AmqpResponseEncoderPool();
+    /** Exchanges (each with its stream) reused across requests (see {@link AmqpExchange} for when). */
+    private final SlotPool<AmqpExchange> exchanges = new SlotPool<>(AmqpResponseEncoderPool.SLOTS);
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
@@ -87,9 +90,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
-    private volatile long requestTimeoutMillis;
-    private final AtomicBoolean timeoutSweepArmed = new AtomicBoolean();
-    private final Runnable timeoutSweep = this::sweepTimeouts;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -106,10 +106,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
     private boolean forcedClose;
+    /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
+    private boolean serveInline;
+    private Runnable inlineTask;
 
     // Shared with Jetty threads.
     private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
-    private final Set<AmqpHttpStream> streams = ConcurrentHashMap.newKeySet();
+    private final AmqpActiveStreams streams;
 
     private final Callback writeCallback = new Callback() {
         @Override
@@ -151,6 +154,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         super(connector, httpConfiguration, endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
+        this.streams = new AmqpActiveStreams(scheduler, endPoint::isOpen);
         // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
         // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
@@ -207,7 +211,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onFillable() {
         fillable = true;
-        drive();
+        drive(true);
     }
 
     @Override
@@ -228,7 +232,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         closedEvent = true;
         drive(); // responses streaming on the engine thread fail their waiting writes
         // Requests still being served will have no connection to answer on.
-        for (AmqpHttpStream stream : streams) {
+        for (AmqpHttpStream stream : streams.all()) {
             Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
                     ? "AMQP connection closed" : cause.toString()));
             if (task != null) {
@@ -244,11 +248,24 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * otherwise leaves the work to the thread that is running it.
      */
     void drive() {
+        drive(false);
+    }
+
+    /**
+     * @param mayServe the caller is Jetty's fill thread ({@link #onFillable()}), which may block: it may run one
+     *                 request's handler itself once it has left the engine, as Jetty's HTTP/1.1 connection runs its
+     *                 request on the thread that read it. Other callers (servlet threads finishing a response,
+     *                 write completions on the selector, the scheduler) never do.
+     */
+    private void drive(boolean mayServe) {
         if (work.getAndIncrement() != 0) {
             return;
         }
+        Runnable served = null;
+        CompletedCallbacks done = COMPLETED.get();
         int missed = 1;
         while (true) {
+            serveInline = mayServe && served == null;
             try {
                 runEngine();
             } catch (RuntimeException | Error e) {
@@ -257,10 +274,23 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 closing = true;
                 getEndPoint().close(e);
             }
+            serveInline = false;
+            done.takeFrom(handler.callbacks());
+            if (inlineTask != null) {
+                served = inlineTask;
+                inlineTask = null;
+            }
             missed = work.addAndGet(-missed);
             if (missed == 0) {
-                return;
+                break;
             }
+        }
+        done.completeAll(); // outside the engine: Jetty's request cycle ends here, the engine is free meanwhile
+        if (served != null) {
+            // Outside the engine: other threads drive it meanwhile, and the socket is already watched for input
+            // (fill() ended with fillInterested()), so this request's handler, however slow, stalls no other
+            // request of the connection (DESIGN.md §2); it only saves the hand-off to another thread.
+            served.run();
         }
     }
 
@@ -328,7 +358,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             closing = true;
             getEndPoint().close();
         }
-        handler.completeCallbacks();
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */
@@ -461,7 +490,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return shutdownRequested;
     }
 
-    /** Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor. */
+    /**
+     * Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor, or, for the last
+     * request a fill brought, on the fill thread after it has left the engine (see {@link #drive(boolean)}).
+     */
     void dispatch(AmqpExchange exchange) {
         dispatched++;
         HttpChannel channel = idleChannels.poll();
@@ -469,12 +501,14 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             channel = CHANNELS.newHttpChannel(this);
         }
         channel.initialize();
-        AmqpHttpStream stream = new AmqpHttpStream(this, channel, exchange, Long.toString(++streamIds));
-        channel.setHttpStream(stream);
-        streams.add(stream);
-        if (requestTimeoutMillis > 0) {
-            scheduleTimeoutSweep();
+        AmqpHttpStream stream = exchange.stream;
+        if (stream == null) {
+            stream = new AmqpHttpStream(this, exchange);
+            exchange.stream = stream;
         }
+        stream.init(channel, ++streamIds);
+        channel.setHttpStream(stream);
+        streams.add(stream); // arms the request-timeout sweep if needed
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
@@ -484,8 +518,18 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
-        if (task != null) {
-            execute(task);
+        if (task == null || !serveInline) {
+            if (task != null) {
+                execute(task);
+            }
+            return;
+        }
+        // On the fill thread, the last request of this pass runs here once the engine is left (see drive): an
+        // earlier one of the same pass goes to the pool now, so the requests of one read all start at once.
+        Runnable earlier = inlineTask;
+        inlineTask = task;
+        if (earlier != null) {
+            execute(earlier);
         }
     }
 
@@ -505,35 +549,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         if (user != null) {
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);
-        }
-    }
-
-    /**
-     * Arms the request-timeout sweep unless it is armed: one scheduled task per connection while it has requests,
-     * not one per request (a scheduler entry and its cancellation would cost every request). A request times out
-     * between the timeout and a quarter more.
-     */
-    private void scheduleTimeoutSweep() {
-        if (timeoutSweepArmed.compareAndSet(false, true)) {
-            scheduler.schedule(timeoutSweep, Math.max(1, requestTimeoutMillis / 4), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
-    private void sweepTimeouts() {
-        timeoutSweepArmed.set(false);
-        long timeoutMillis = requestTimeoutMillis;
-        if (timeoutMillis <= 0 || streams.isEmpty()) {
-            return;
-        }
-        long now = NanoTime.now();
-        for (AmqpHttpStream stream : streams) {
-            if (NanoTime.millisElapsed(stream.dispatchNanoTime(), now) >= timeoutMillis) {
-                stream.timedOut();
-            }
-        }
-        if (!streams.isEmpty() && getEndPoint().isOpen()) {
-            scheduleTimeoutSweep();
         }
     }
 
@@ -561,11 +576,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /** How long a request may take before it is answered 503 and released; 0 for no limit. */
     public void setRequestTimeoutMillis(long millis) {
-        this.requestTimeoutMillis = millis;
+        streams.timeoutMillis(millis);
     }
 
     public long getRequestTimeoutMillis() {
-        return requestTimeoutMillis;
+        return streams.timeoutMillis();
     }
 
     /** Any thread: a part of a streamed response, for the engine thread to send. */
@@ -589,6 +604,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     public void setResponseBufferSize(int bytes) {
         this.responseBufferBytes = bytes;
+    }
+
+    /** The exchanges of this connection that may be reused. */
+    SlotPool<AmqpExchange> exchanges() {
+        return exchanges;
+    }
+
+    /** The response encoders of this connection, reused across its responses. */
+    AmqpResponseEncoderPool encoders() {
+        return encoders;
     }
 
     ByteBufferPool bufferPool() {

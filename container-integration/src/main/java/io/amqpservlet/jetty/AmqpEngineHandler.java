@@ -30,8 +30,8 @@ import java.util.concurrent.TimeoutException;
  * sends its response on the reply link and settles the request (DESIGN.md §3 outcomes).
  *
  * <p>Every method runs on the connection's engine thread (whoever is running {@link AmqpConnection}'s serialised
- * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected and
- * completed by {@link #completeCallbacks()} after the engine work of a pass.
+ * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected in
+ * {@link #callbacks()} and completed by the driving thread once it has let go of the engine.
  */
 final class AmqpEngineHandler implements EngineHandler {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpEngineHandler.class);
@@ -46,9 +46,7 @@ final class AmqpEngineHandler implements EngineHandler {
     private final byte[] scratch = new byte[16 * 1024];
     /** The responses going out in parts now (engine thread). */
     private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
-    private final ArrayList<Callback> succeeded = new ArrayList<>();
-    private final ArrayList<Callback> failed = new ArrayList<>();
-    private final ArrayList<Throwable> failures = new ArrayList<>();
+    private final CompletedCallbacks callbacks = new CompletedCallbacks();
 
     AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
         this.connection = connection;
@@ -116,9 +114,11 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     AmqpExchange newExchange(Delivery delivery) {
-        AmqpExchange exchange = new AmqpExchange();
-        exchange.delivery = delivery;
-        exchange.deliveryGeneration = delivery.generation();
+        AmqpExchange exchange = connection.exchanges().acquire();
+        if (exchange == null) {
+            exchange = new AmqpExchange();
+        }
+        exchange.reset(delivery);
         return exchange;
     }
 
@@ -197,7 +197,7 @@ final class AmqpEngineHandler implements EngineHandler {
             exchange.responseOffset = encoder.offset();
             exchange.responseLength = encoder.length();
         }
-        exchange.handBack();
+        exchange.handBack(exchange.generation());
         complete(engine, exchange, false);
     }
 
@@ -216,6 +216,22 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         exchange.completedOnEngine = true;
+        try {
+            settle(engine, exchange, request, transportClosing);
+        } finally {
+            // The reply link copied the response (sent or queued it), or it is not going anywhere.
+            AmqpResponseEncoder encoder = exchange.encoder;
+            exchange.encoder = null;
+            exchange.response = null;
+            connection.encoders().release(encoder);
+            if (exchange.engineDone()) {
+                connection.exchanges().release(exchange);
+            }
+        }
+    }
+
+    /** Sends the response of an exchange the engine thread has just completed, and settles its request. */
+    private void settle(Engine engine, AmqpExchange exchange, Delivery request, boolean transportClosing) {
         if (exchange.streamedBody != null) {
             exchange.streamedBody.discard();
         }
@@ -240,7 +256,7 @@ final class AmqpEngineHandler implements EngineHandler {
             if (request != null) {
                 engine.accept(request);
             }
-            succeeded.add(callback);
+            callbacks.succeeded(callback);
             return;
         }
         if (!exchange.wantsResponse()) {
@@ -249,7 +265,7 @@ final class AmqpEngineHandler implements EngineHandler {
             } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
-            succeeded.add(callback);
+            callbacks.succeeded(callback);
             return;
         }
         if (transportClosing || engine.isDone() || !engine.isOpen()) {
@@ -295,7 +311,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 engine.accept(request); // 404 and 500 are responses too: the request was processed
             }
         }
-        succeeded.add(callback);
+        callbacks.succeeded(callback);
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
@@ -361,26 +377,15 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     void succeed(Callback callback) {
-        succeeded.add(callback);
+        callbacks.succeeded(callback);
     }
 
     void fail(Callback callback, Throwable failure) {
-        failed.add(callback);
-        failures.add(failure);
+        callbacks.failed(callback, failure);
     }
 
-    /** Completes the callbacks collected during the pass, outside any engine call. */
-    void completeCallbacks() {
-        int n = succeeded.size();
-        for (int i = 0; i < n; i++) {
-            succeeded.get(i).succeeded();
-        }
-        succeeded.clear();
-        n = failed.size();
-        for (int i = 0; i < n; i++) {
-            failed.get(i).failed(failures.get(i));
-        }
-        failed.clear();
-        failures.clear();
+    /** The callbacks collected during the pass, for the driving thread to complete once it left the engine. */
+    CompletedCallbacks callbacks() {
+        return callbacks;
     }
 }

@@ -5,7 +5,7 @@ import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.util.Callback;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -16,6 +16,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * to Jetty; the servlet side then fills the response half and hands the exchange back through the connection's
  * queue ({@link AmqpConnection#complete(AmqpExchange)}), which orders those writes before the engine thread reads
  * them. The delivery and link are touched only on the engine thread.
+ *
+ * <p><b>Reuse.</b> An exchange and its {@link #stream} go back to their connection's pool once BOTH the engine
+ * thread has settled the request ({@link #engineDone()}) and Jetty has ended the stream ({@link #streamDone()}),
+ * and only if nothing unusual happened (no timeout, failure or streaming: those paths keep references that may
+ * outlive the request). Anything that may still hold a stale reference (the timeout sweep) claims the exchange
+ * through {@link #handBack(int)} with the generation it saw: a recycled exchange has a new generation, so the
+ * claim fails instead of touching the next request.
  */
 final class AmqpExchange {
     // ---------------------------------------------------------------- request (engine thread, before dispatch)
@@ -51,6 +58,8 @@ final class AmqpExchange {
     byte[] response;
     int responseOffset;
     int responseLength;
+    /** The pooled encoder that holds {@link #response}, returned to its pool once the engine has sent it; or null. */
+    AmqpResponseEncoder encoder;
     /** The last send's callback: completed on the engine thread once the response is on its way, or failed. */
     private final AtomicReference<Callback> callback = new AtomicReference<>();
     /** Why the exchange ended without a response (the stream failed), or null. */
@@ -61,7 +70,64 @@ final class AmqpExchange {
     boolean responseTooLarge;
     /** The engine thread has settled this exchange: later response parts are refused (engine thread). */
     boolean completedOnEngine;
-    private final AtomicBoolean handedBack = new AtomicBoolean();
+    /** {@code generation * 2}, plus 1 once handed back: one atomic word, so a claim checks both at once. */
+    private final AtomicInteger handBackState = new AtomicInteger();
+    /** Two owners until reuse: the engine thread (until settled) and Jetty (until the stream ended). */
+    private final AtomicInteger owners = new AtomicInteger();
+    /** The stream that served this exchange the last time, reused with it; null before the first dispatch. */
+    AmqpHttpStream stream;
+
+    /** Engine thread: readies a new or pooled exchange for the request of {@code delivery}. */
+    void reset(Delivery d) {
+        delivery = d;
+        deliveryGeneration = d.generation();
+        replyTo = null;
+        correlationId.clear();
+        request = null;
+        body = null;
+        streamedBody = null;
+        streamedRequest = null;
+        timedOut = false;
+        messageIdAttribute = null;
+        correlationIdAttribute = null;
+        linkAddress = null;
+        deliveryCount = 0;
+        rejectStatus = 0;
+        rejectReason = null;
+        status = 0;
+        response = null;
+        responseOffset = 0;
+        responseLength = 0;
+        encoder = null;
+        callback.set(null);
+        failure = null;
+        streamedResponse = null;
+        responseTooLarge = false;
+        completedOnEngine = false;
+        owners.set(2);
+        handBackState.set((generation() + 1) * 2); // not handed back, in a generation no stale holder knows
+    }
+
+    /** The generation of this use of the exchange (see {@link #handBack(int)}). */
+    int generation() {
+        return handBackState.get() >>> 1;
+    }
+
+    /** The engine thread is done with it; true when it may be reused now. */
+    boolean engineDone() {
+        return owners.decrementAndGet() == 0 && reusable();
+    }
+
+    /** Jetty ended its stream successfully; true when it may be reused now. */
+    boolean streamDone() {
+        return owners.decrementAndGet() == 0 && reusable();
+    }
+
+    /** Only the plain path is reused: the others leave references (parts, sweeps, bodies) that may linger. */
+    private boolean reusable() {
+        return !timedOut && failure == null && streamedResponse == null && streamedRequest == null
+                && streamedBody == null;
+    }
 
     void callback(Callback value) {
         callback.set(value);
@@ -81,13 +147,11 @@ final class AmqpExchange {
         return replyTo != null;
     }
 
-    /** Marks the exchange as handed back to the engine thread; true only the first time. */
-    boolean handBack() {
-        return handedBack.compareAndSet(false, true);
-    }
-
-    /** Whether the exchange was handed back (response or failure). */
-    boolean isHandedBack() {
-        return handedBack.get();
+    /**
+     * Marks the exchange, in its use of {@code generation}, as handed back to the engine thread; true only the
+     * first time, and false when the exchange has been recycled since that holder saw it.
+     */
+    boolean handBack(int generation) {
+        return handBackState.compareAndSet(generation * 2, generation * 2 + 1);
     }
 }

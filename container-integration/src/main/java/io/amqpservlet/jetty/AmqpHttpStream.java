@@ -34,9 +34,9 @@ import java.util.concurrent.TimeoutException;
  */
 final class AmqpHttpStream implements HttpStream {
     private final AmqpConnection connection;
-    private final HttpChannel channel;
     private final AmqpExchange exchange;
-    private final String id;
+    private HttpChannel channel;
+    private long idNumber;
     private Content.Chunk chunk;
     private MetaData.Response response;
     private AmqpResponseEncoder encoder;
@@ -47,24 +47,50 @@ final class AmqpHttpStream implements HttpStream {
     private long declaredLength = -1;
     private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
-    private final long dispatchNanoTime;
+    private long dispatchNanoTime;
+    /**
+     * The exchange's generation this stream serves (see {@link AmqpExchange#handBack(int)}); written last by
+     * {@link #init}, read first by the timeout sweep, so a sweep that sees it sees that request's dispatch time.
+     */
+    private volatile int generation;
 
-    AmqpHttpStream(AmqpConnection connection, HttpChannel channel, AmqpExchange exchange, String id) {
+    /** A stream for {@code exchange}, and for its later uses when the exchange is pooled. */
+    AmqpHttpStream(AmqpConnection connection, AmqpExchange exchange) {
         this.connection = connection;
-        this.channel = channel;
         this.exchange = exchange;
-        this.id = id;
+    }
+
+    /** Engine thread: readies this stream for the exchange's current request, on {@code channel}. */
+    void init(HttpChannel channel, long idNumber) {
+        this.channel = channel;
+        this.idNumber = idNumber;
         byte[] body = exchange.body;
         if (exchange.streamedBody == null) {
             this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
+        } else {
+            this.chunk = null;
         }
+        response = null;
+        encoder = null;
+        committed = false;
+        streaming = false;
+        declaredLength = -1;
+        streamedBodyBytes = 0;
         this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
         this.dispatchNanoTime = NanoTime.now();
+        this.generation = exchange.generation();
     }
 
-    /** When the request was handed to Jetty, for the request timeout. */
-    long dispatchNanoTime() {
-        return dispatchNanoTime;
+    /**
+     * Scheduler thread (the connection's timeout sweep): times the request out if it was dispatched at least
+     * {@code timeoutMillis} before {@code now}. The generation is read first: if the stream has been reused since,
+     * the claim in {@link #timedOut(int)} fails rather than touching the new request.
+     */
+    void timeOutIfOlder(long now, long timeoutMillis) {
+        int g = generation;
+        if (NanoTime.millisElapsed(dispatchNanoTime, now) >= timeoutMillis) {
+            timedOut(g);
+        }
     }
 
     HttpChannel channel() {
@@ -73,7 +99,7 @@ final class AmqpHttpStream implements HttpStream {
 
     @Override
     public String getId() {
-        return id;
+        return Long.toString(idNumber); // made when asked (rarely), not per request
     }
 
     @Override
@@ -114,6 +140,7 @@ final class AmqpHttpStream implements HttpStream {
                      Callback callback) {
         boolean wantsResponse = exchange.wantsResponse();
         AmqpResponsePart part = null;
+        boolean ended = false;
         synchronized (this) {
             if (response != null) {
                 if (HttpStatus.isInterim(response.getStatus())) {
@@ -124,7 +151,7 @@ final class AmqpHttpStream implements HttpStream {
                 this.response = response;
                 committed = true;
                 if (wantsResponse) {
-                    encoder = new AmqpResponseEncoder();
+                    encoder = connection.encoders().acquire();
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
                             exchange.correlationId, request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion());
                 }
@@ -152,15 +179,26 @@ final class AmqpHttpStream implements HttpStream {
                         return;
                     }
                 } else {
-                    exchange.status = this.response.getStatus();
-                    if (encoder != null) {
-                        encoder.end();
-                        exchange.response = encoder.array();
-                        exchange.responseOffset = encoder.offset();
-                        exchange.responseLength = encoder.length();
-                        encoder = null;
+                    AmqpResponseEncoder done = encoder;
+                    encoder = null;
+                    if (done != null) {
+                        done.end();
                     }
-                    exchange.callback(callback);
+                    // Claim the exchange before touching its response half: a timeout (scheduler thread) that
+                    // claimed it first has written its own 503 there, which the engine thread may be sending.
+                    if (!exchange.handBack(generation)) {
+                        connection.encoders().release(done); // no one else has seen it
+                        ended = true;
+                    } else {
+                        exchange.status = this.response.getStatus();
+                        if (done != null) {
+                            exchange.response = done.array();
+                            exchange.responseOffset = done.offset();
+                            exchange.responseLength = done.length();
+                            exchange.encoder = done; // back to the pool once the reply link has copied it
+                        }
+                        exchange.callback(callback);
+                    }
                 }
             }
         }
@@ -168,7 +206,7 @@ final class AmqpHttpStream implements HttpStream {
             connection.responsePart(part); // its callback completes once the reply link has taken it
             return;
         }
-        if (!exchange.handBack()) {
+        if (ended) {
             callback.failed(new IllegalStateException("the exchange already ended"));
             return;
         }
@@ -227,7 +265,7 @@ final class AmqpHttpStream implements HttpStream {
                 return null;
             }
             exchange.status = response.getStatus();
-            if (!exchange.handBack()) {
+            if (!exchange.handBack(generation)) {
                 callback.failed(new IllegalStateException("the exchange already ended"));
                 return null;
             }
@@ -257,8 +295,8 @@ final class AmqpHttpStream implements HttpStream {
      * released (issue 4); Jetty is told the request failed, so an async servlet's cycle ends and whatever the
      * servlet still writes goes nowhere.
      */
-    void timedOut() {
-        if (!exchange.handBack()) {
+    private void timedOut(int generation) {
+        if (!exchange.handBack(generation)) {
             return; // answered in time
         }
         exchange.timedOut = true;
@@ -323,6 +361,9 @@ final class AmqpHttpStream implements HttpStream {
     public void succeeded() {
         channel.recycle();
         connection.onStreamEnded(this, true);
+        if (exchange.streamDone()) {
+            connection.exchanges().release(exchange); // the engine thread is done with it too
+        }
     }
 
     /**
@@ -331,7 +372,7 @@ final class AmqpHttpStream implements HttpStream {
      */
     @Override
     public void failed(Throwable x) {
-        if (exchange.handBack()) {
+        if (exchange.handBack(generation)) {
             exchange.failure = x;
             connection.complete(exchange);
         }
@@ -340,6 +381,6 @@ final class AmqpHttpStream implements HttpStream {
 
     @Override
     public String toString() {
-        return "AmqpHttpStream[" + id + (committed ? ", committed" : "") + "]";
+        return "AmqpHttpStream[" + idNumber + (committed ? ", committed" : "") + "]";
     }
 }

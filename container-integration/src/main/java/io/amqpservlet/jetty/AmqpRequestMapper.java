@@ -41,6 +41,8 @@ final class AmqpRequestMapper {
     private static final String TEXT_UTF8 = "text/plain;charset=utf-8";
 
     private final MutableBytes scratch = new MutableBytes();
+    /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
+    private byte[] lastReplyTo;
     private final MapCursor properties = new MapCursor();
     private final MessageId id = new MessageId();
     private final AmqpReader reader = new AmqpReader();
@@ -60,7 +62,7 @@ final class AmqpRequestMapper {
              AmqpExchange into) {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
-            into.replyTo = Arrays.copyOf(scratch.array(), scratch.length());
+            into.replyTo = replyTo(scratch);
         }
         if (!message.correlationId(into.correlationId)) {
             message.messageId(into.correlationId); // WD06: the response correlates to the message-id instead
@@ -131,6 +133,21 @@ final class AmqpRequestMapper {
             return;
         }
         into.body = body;
+    }
+
+    /**
+     * The reply-to as an array of its own: the previous request's array when it is the same address (a client
+     * sends all its requests with one reply-to, usually), else a copy. Exchanges only read these arrays, so one
+     * may be shared by many.
+     */
+    private byte[] replyTo(MutableBytes address) {
+        byte[] last = lastReplyTo;
+        if (last != null && Arrays.equals(last, 0, last.length, address.array(), 0, address.length())) {
+            return last;
+        }
+        last = Arrays.copyOf(address.array(), address.length());
+        lastReplyTo = last;
+        return last;
     }
 
     /** The values of the fixed {@link AmqpRequestAttributes}: message fields only, never a peer-chosen name. */

@@ -10,6 +10,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Encodes an HTTP response as an AMQP response message (WD06 projected mode, DESIGN.md §3): {@code subject} the
@@ -22,13 +23,29 @@ import java.nio.ByteBuffer;
  * message.
  *
  * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
- * costs the connection nothing. One encoder per response; it owns the bytes until the engine copies them.
+ * costs the connection nothing. An encoder serves one response at a time and owns the bytes until the engine
+ * copies them; then it goes back to its connection's {@link AmqpResponseEncoderPool} and is cleared by the next
+ * {@link #begin}, so its buffer and scratch state are reused rather than allocated per response.
  */
 final class AmqpResponseEncoder {
     private static final byte[] NO_BYTES = new byte[0];
+    /** The status digits of every status a response can have (100-999), made once: subject is a String. */
+    private static final String[] STATUS_TEXT = new String[1000];
+
+    static {
+        for (int i = 100; i < STATUS_TEXT.length; i++) {
+            STATUS_TEXT[i] = Integer.toString(i);
+        }
+    }
 
     private final AmqpWriter writer = new AmqpWriter(512);
     private final MessageWriter message = new MessageWriter();
+    private final MutableBytes to = new MutableBytes();
+    /**
+     * The response's fields, copied out in ONE walk: {@code HttpFields.getField(i)} on Jetty's mutable fields makes
+     * an iterator per call, and finding repeated names by index made that quadratic.
+     */
+    private HttpField[] fields = new HttpField[16];
     private boolean bodyWritten;
     private int dataHeaderAt;
     private long bodyBytes;
@@ -43,15 +60,29 @@ final class AmqpResponseEncoder {
         writer.clear();
         message.wrap(writer);
         bodyWritten = false;
-        message.startProperties().to(new MutableBytes().set(replyTo, 0, replyTo.length)).subject(statusText(status));
+        bodyBytes = 0;
+        int n = 0;
+        String contentType = null;
+        String contentEncoding = null;
+        for (HttpField field : headers) { // the one iterator of this response
+            if (n == fields.length) {
+                fields = Arrays.copyOf(fields, n * 2);
+            }
+            fields[n++] = field;
+            HttpHeader h = field.getHeader();
+            if (h == HttpHeader.CONTENT_TYPE && contentType == null) {
+                contentType = field.getValue();
+            } else if (h == HttpHeader.CONTENT_ENCODING && contentEncoding == null) {
+                contentEncoding = field.getValue();
+            }
+        }
+        message.startProperties().to(to.set(replyTo, 0, replyTo.length)).subject(statusText(status));
         if (!correlationId.isNull()) {
             message.correlationId(correlationId);
         }
-        String contentType = headers.get(HttpHeader.CONTENT_TYPE);
         if (contentType != null) {
             message.contentType(contentType);
         }
-        String contentEncoding = headers.get(HttpHeader.CONTENT_ENCODING);
         if (contentEncoding != null) {
             message.contentEncoding(contentEncoding);
         }
@@ -59,15 +90,15 @@ final class AmqpResponseEncoder {
 
         // The request's version, as Jetty's HTTP/1 and HTTP/2 connections answer in the version they were asked in.
         message.startApplicationProperties().put("http:response", versionText(version));
-        int n = headers.size();
         for (int i = 0; i < n; i++) {
-            HttpField field = headers.getField(i);
-            if (isCarriedElsewhere(field) || seenBefore(headers, i)) {
+            HttpField field = fields[i];
+            if (isCarriedElsewhere(field) || seenBefore(fields, i)) {
                 continue;
             }
             String name = field.getLowerCaseName();
-            message.put(name, joinedValues(headers, i, "set-cookie".equals(name) ? "\n" : ", "));
+            message.put(name, joinedValues(fields, n, i, "set-cookie".equals(name) ? "\n" : ", "));
         }
+        Arrays.fill(fields, 0, n, null); // the fields belong to the response, not to this encoder
         message.endApplicationProperties();
     }
 
@@ -146,7 +177,7 @@ final class AmqpResponseEncoder {
     }
 
     private static String statusText(int status) {
-        return Integer.toString(status);
+        return status >= 100 && status < STATUS_TEXT.length ? STATUS_TEXT[status] : Integer.toString(status);
     }
 
     /** Properties carry these, or they describe HTTP/1 framing that has no meaning on an AMQP link. */
@@ -170,24 +201,24 @@ final class AmqpResponseEncoder {
         }
     }
 
-    private static boolean seenBefore(HttpFields headers, int index) {
-        String name = headers.getField(index).getName();
+    /** Whether a field before {@code index} has the same name (compared without case, as HTTP names are). */
+    private static boolean seenBefore(HttpField[] fields, int index) {
+        String name = fields[index].getName();
         for (int i = 0; i < index; i++) {
-            if (headers.getField(i).getName().equalsIgnoreCase(name)) {
+            if (fields[i].getName().equalsIgnoreCase(name)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static String joinedValues(HttpFields headers, int first, String separator) {
-        HttpField field = headers.getField(first);
+    private static String joinedValues(HttpField[] fields, int n, int first, String separator) {
+        HttpField field = fields[first];
         String value = field.getValue() == null ? "" : field.getValue();
         String name = field.getName();
         StringBuilder joined = null;
-        int n = headers.size();
         for (int i = first + 1; i < n; i++) {
-            HttpField other = headers.getField(i);
+            HttpField other = fields[i];
             if (other.getName().equalsIgnoreCase(name)) {
                 if (joined == null) {
                     joined = new StringBuilder(value);
@@ -196,6 +227,11 @@ final class AmqpResponseEncoder {
             }
         }
         return joined == null ? value : joined.toString();
+    }
+
+    /** The capacity of this encoder's buffer: a pool keeps only encoders that did not grow for a large response. */
+    int capacity() {
+        return writer.array().length;
     }
 
     @Override

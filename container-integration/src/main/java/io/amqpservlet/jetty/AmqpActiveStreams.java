@@ -1,0 +1,76 @@
+package io.amqpservlet.jetty;
+
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The requests one connection is serving (dispatched to Jetty, stream not ended yet), and the request-timeout
+ * sweep over them (issue 4): one scheduled task per connection while it has requests, not one per request (a
+ * scheduler entry and its cancellation would cost every request). A request times out between the timeout and a
+ * quarter more. Any thread may add and remove; the sweep runs on the scheduler.
+ */
+final class AmqpActiveStreams {
+    private final Set<AmqpHttpStream> streams = ConcurrentHashMap.newKeySet();
+    private final Scheduler scheduler;
+    /** Whether the connection is still open: a closed one stops re-arming the sweep. */
+    private final BooleanSupplier open;
+    private final AtomicBoolean sweepArmed = new AtomicBoolean();
+    private final Runnable sweep = this::sweep;
+    private volatile long timeoutMillis;
+
+    AmqpActiveStreams(Scheduler scheduler, BooleanSupplier open) {
+        this.scheduler = scheduler;
+        this.open = open;
+    }
+
+    /** Any thread: a request was dispatched; arms the sweep unless it is armed (or there is no timeout). */
+    void add(AmqpHttpStream stream) {
+        streams.add(stream);
+        if (timeoutMillis > 0 && sweepArmed.compareAndSet(false, true)) {
+            scheduler.schedule(sweep, Math.max(1, timeoutMillis / 4), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    void remove(AmqpHttpStream stream) {
+        streams.remove(stream);
+    }
+
+    int size() {
+        return streams.size();
+    }
+
+    /** The streams being served now (a weakly consistent view), e.g. to fail them when the connection closes. */
+    Iterable<AmqpHttpStream> all() {
+        return streams;
+    }
+
+    void timeoutMillis(long millis) {
+        this.timeoutMillis = millis;
+    }
+
+    long timeoutMillis() {
+        return timeoutMillis;
+    }
+
+    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
+    private void sweep() {
+        sweepArmed.set(false);
+        long timeout = timeoutMillis;
+        if (timeout <= 0 || streams.isEmpty()) {
+            return;
+        }
+        long now = NanoTime.now();
+        for (AmqpHttpStream stream : streams) {
+            stream.timeOutIfOlder(now, timeout);
+        }
+        if (!streams.isEmpty() && open.getAsBoolean() && sweepArmed.compareAndSet(false, true)) {
+            scheduler.schedule(sweep, Math.max(1, timeout / 4), TimeUnit.MILLISECONDS);
+        }
+    }
+}

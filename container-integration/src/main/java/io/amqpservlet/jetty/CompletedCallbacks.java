@@ -1,0 +1,84 @@
+package io.amqpservlet.jetty;
+
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+
+/**
+ * Servlet-side callbacks an engine pass has finished (a send's bytes are with the reply link, or failed), waiting
+ * to be completed by the thread that ran the pass once it has let go of the engine.
+ *
+ * <p>Why after: completing a response's last callback runs the rest of Jetty's request cycle (the stream ends,
+ * the channel is recycled, the request log written). Done inside the pass, that kept the engine busy for longer,
+ * so input arriving meanwhile was read by that thread, which may not run a handler itself (see
+ * {@link AmqpConnection}), and had to hand the request to another thread. One instance per thread (the connection
+ * keeps them in a thread-local), reused, so nothing is allocated per pass.
+ */
+final class CompletedCallbacks {
+    private static final Logger LOG = LoggerFactory.getLogger(CompletedCallbacks.class);
+
+    private final ArrayList<Callback> succeeded = new ArrayList<>();
+    private final ArrayList<Callback> failed = new ArrayList<>();
+    private final ArrayList<Throwable> failures = new ArrayList<>();
+    /** Set while {@link #completeAll()} runs: a callback that drives a connection again only adds to the lists. */
+    private boolean completing;
+
+    void succeeded(Callback callback) {
+        succeeded.add(callback);
+    }
+
+    void failed(Callback callback, Throwable failure) {
+        failed.add(callback);
+        failures.add(failure);
+    }
+
+    /** Moves what {@code other} holds here (it is left empty), keeping the order. */
+    void takeFrom(CompletedCallbacks other) {
+        succeeded.addAll(other.succeeded);
+        other.succeeded.clear();
+        failed.addAll(other.failed);
+        other.failed.clear();
+        failures.addAll(other.failures);
+        other.failures.clear();
+    }
+
+    /**
+     * Completes every callback, including those that completing them adds (a callback may start the next write,
+     * whose pass lands here too); a nested call leaves them to the outer one, so none runs twice.
+     */
+    void completeAll() {
+        if (completing) {
+            return;
+        }
+        completing = true;
+        try {
+            while (!succeeded.isEmpty() || !failed.isEmpty()) {
+                for (int i = 0; i < succeeded.size(); i++) {
+                    complete(succeeded.get(i), null);
+                }
+                succeeded.clear();
+                for (int i = 0; i < failed.size(); i++) {
+                    complete(failed.get(i), failures.get(i));
+                }
+                failed.clear();
+                failures.clear();
+            }
+        } finally {
+            completing = false;
+        }
+    }
+
+    private static void complete(Callback callback, Throwable failure) {
+        try {
+            if (failure == null) {
+                callback.succeeded();
+            } else {
+                callback.failed(failure);
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.warn("a response callback failed", e); // must not stop the others from completing
+        }
+    }
+}

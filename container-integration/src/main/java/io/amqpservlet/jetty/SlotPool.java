@@ -1,0 +1,43 @@
+package io.amqpservlet.jetty;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A small pool of reusable objects that any thread may take from and give back to: a fixed array of slots claimed
+ * with atomic swaps. No lock, no node allocated per operation (as a concurrent queue would), and no ABA hazard (as
+ * a lock-free stack of reused objects has). It holds at most its number of slots; beyond that, given-back objects
+ * are dropped and takers make new ones, so a burst costs allocation, never memory kept.
+ *
+ * @param <T> what is pooled
+ */
+final class SlotPool<T> {
+    private final AtomicReferenceArray<T> slots;
+
+    SlotPool(int slots) {
+        this.slots = new AtomicReferenceArray<>(slots);
+    }
+
+    /** Any thread: an object no one else holds, or null when the pool is empty. */
+    T acquire() {
+        int n = slots.length();
+        for (int i = 0; i < n; i++) {
+            if (slots.get(i) != null) {
+                T t = slots.getAndSet(i, null);
+                if (t != null) {
+                    return t;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Any thread: gives {@code t} back (the caller no longer uses it); dropped when every slot is taken. */
+    void release(T t) {
+        int n = slots.length();
+        for (int i = 0; i < n; i++) {
+            if (slots.get(i) == null && slots.compareAndSet(i, null, t)) {
+                return;
+            }
+        }
+    }
+}
