@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.function.Consumer;
 import java.util.List;
 
 /**
@@ -28,6 +28,7 @@ final class EventLoop implements Runnable {
     final ErrorTally errors;
     private final LoadOptions options;
     private final Selector selector;
+    private final Consumer<SelectionKey> onKey = this::handleKey;
     private final List<LoadConnection> connections = new ArrayList<>();
     private LoadConnection[] all = new LoadConnection[0];
     private LoadConnection[] dirty = new LoadConnection[16];
@@ -238,16 +239,14 @@ final class EventLoop implements Runnable {
             }
             flushDirty();
             long waitNanos = Math.min(nextDue, nextTick) - System.nanoTime();
-            int n;
+            // The action forms of select hand each ready key to onKey without the selected-key set and its
+            // iterator, which would otherwise be an allocation per wake-up (one per response when they come apart).
             if (waitNanos <= 0) {
-                n = selector.selectNow();
+                selector.selectNow(onKey);
             } else {
                 // Selector timeouts are whole milliseconds: in open loop the SendTimer wakes the selector when the
                 // next request is due, so it leaves on time (lateness would count in its latency).
-                n = selector.select(Math.max(1, waitNanos / 1_000_000L));
-            }
-            if (n > 0) {
-                handleKeys();
+                selector.select(onKey, Math.max(1, waitNanos / 1_000_000L));
             }
             now = System.nanoTime();
             if (now >= nextTick) {
@@ -286,31 +285,26 @@ final class EventLoop implements Runnable {
         }
     }
 
-    private void handleKeys() {
-        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
-            LoadConnection c = (LoadConnection) key.attachment();
-            if (!key.isValid()) {
-                continue;
+    private void handleKey(SelectionKey key) {
+        LoadConnection c = (LoadConnection) key.attachment();
+        if (!key.isValid()) {
+            return;
+        }
+        try {
+            if (key.isConnectable()) {
+                if (c.channel.finishConnect()) {
+                    connected(c);
+                }
+                return;
             }
-            try {
-                if (key.isConnectable()) {
-                    if (c.channel.finishConnect()) {
-                        connected(c);
-                    }
-                    continue;
-                }
-                if (key.isWritable()) {
-                    c.flush();
-                }
-                if (key.isReadable()) {
-                    read(c);
-                }
-            } catch (IOException e) {
-                lost(c, e);
+            if (key.isWritable()) {
+                c.flush();
             }
+            if (key.isReadable()) {
+                read(c);
+            }
+        } catch (IOException e) {
+            lost(c, e);
         }
     }
 
@@ -382,9 +376,7 @@ final class EventLoop implements Runnable {
         long deadline = System.nanoTime() + 500_000_000L;
         try {
             while (System.nanoTime() < deadline && anyOpen()) {
-                if (selector.select(20) > 0) {
-                    handleKeys();
-                }
+                selector.select(onKey, 20);
                 flushDirty();
             }
         } catch (IOException | RuntimeException ignored) {
