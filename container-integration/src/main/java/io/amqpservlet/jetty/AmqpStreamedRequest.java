@@ -23,7 +23,8 @@ import java.util.Arrays;
  * served as a one-frame message is: such bodies are small in practice, and the engine's max-message-size still
  * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
  *
- * <p>The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
+ * <p>A request whose first frames arrive after a graceful shutdown began is released without running the servlet,
+ * as a whole message is. The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
  * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
  * Engine thread only.
  */
@@ -44,6 +45,8 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private AmqpExchange parked;
     private AmqpExchange answerAtEnd;
     private String rejectAtEnd;
+    /** The server began shutting down before the request reached the servlet: released at the last frame. */
+    private boolean releaseAtEnd;
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
     private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
@@ -59,6 +62,12 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
+        if (phase == Phase.HEAD && handler.connection().isDraining()) {
+            // DESIGN.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage); no servlet
+            // runs, the rest of the message is dropped as it comes, and the client may send it again later.
+            discard(null);
+            releaseAtEnd = true;
+        }
         if (phase == Phase.HEAD || phase == Phase.WHOLE) {
             if (phase == Phase.HEAD && buffered > MAX_HEAD_BYTES) {
                 discard("the header sections exceed " + MAX_HEAD_BYTES + " bytes");
@@ -172,7 +181,12 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
                 }
                 break;
         }
-        if (rejectAtEnd != null && exchange == null) {
+        if (releaseAtEnd) {
+            // Settled at the last frame, not at the first: the engine settles an incoming delivery once it is
+            // complete (AMQP 1.0 §2.6.12 would allow earlier, but the frames still to come would then belong to
+            // a recycled delivery), as it does for messages it releases for overload.
+            engine.release(delivery);
+        } else if (rejectAtEnd != null && exchange == null) {
             // DESIGN.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
             engine.reject(delivery, rejectCondition, rejectAtEnd);
         } else if (answerAtEnd != null) {
