@@ -47,6 +47,10 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private String rejectAtEnd;
     /** The server began shutting down before the request reached the servlet: released at the last frame. */
     private boolean releaseAtEnd;
+    /** The body length the client declared (a content-length application-property), or -1. */
+    private long declaredLength = -1;
+    /** Data bytes streamed to the servlet so far. */
+    private long streamedBytes;
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
     private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
@@ -118,6 +122,15 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     @Override
     public void onData(byte[] bytes, int offset, int length) {
         if (phase == Phase.STREAM) {
+            streamedBytes += length;
+            if (declaredLength >= 0 && streamedBytes > declaredLength) {
+                // As an HTTP/1 server would not take more than Content-Length as this request's body: the read
+                // fails (a 400 if the servlet has not answered), and the rest of the message is dropped.
+                exchange.streamedBody.fail(new BadMessageException("the request body is longer than its declared "
+                        + "content-length " + declaredLength));
+                phase = Phase.DISCARD;
+                return;
+            }
             exchange.streamedBody.offer(bytes, offset, length);
         }
     }
@@ -136,6 +149,9 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
         }
         exchange = e;
         buffer = null; // the head was copied into the request's fields
+        if (e.request != null) {
+            declaredLength = e.request.getContentLength();
+        }
         if (e.rejectStatus != 0) {
             phase = Phase.DISCARD;
             answerAtEnd = e;
@@ -173,7 +189,12 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
                 handler.serveWhole(link, delivery, buffer, buffered);
                 return;
             case STREAM:
-                exchange.streamedBody.end();
+                if (declaredLength >= 0 && streamedBytes != declaredLength) {
+                    exchange.streamedBody.fail(new BadMessageException("the request body ends after "
+                            + streamedBytes + " bytes, short of its declared content-length " + declaredLength));
+                } else {
+                    exchange.streamedBody.end();
+                }
                 break;
             default:
                 if (exchange != null && exchange.streamedBody != null) {
