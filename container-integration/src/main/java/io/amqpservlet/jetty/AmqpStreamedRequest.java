@@ -23,8 +23,8 @@ import java.util.Arrays;
  * served as a one-frame message is: such bodies are small in practice, and the engine's max-message-size still
  * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
  *
- * <p>A request whose first frames arrive after a graceful shutdown began is released without running the servlet,
- * as a whole message is. The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
+ * <p>A request whose header sections are not all in when a graceful shutdown begins is released at once (the engine
+ * drops its remaining frames) without running the servlet, as a whole message is. The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
  * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
  * Engine thread only.
  */
@@ -45,8 +45,6 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private AmqpExchange parked;
     private AmqpExchange answerAtEnd;
     private String rejectAtEnd;
-    /** The server began shutting down before the request reached the servlet: released at the last frame. */
-    private boolean releaseAtEnd;
     /** The body length the client declared (a content-length application-property), or -1. */
     private long declaredLength = -1;
     /** Data bytes streamed to the servlet so far. */
@@ -67,10 +65,14 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
         if (phase == Phase.HEAD && handler.connection().isDraining()) {
-            // DESIGN.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage); no servlet
-            // runs, the rest of the message is dropped as it comes, and the client may send it again later.
-            discard(null);
-            releaseAtEnd = true;
+            // DESIGN.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage), and at once:
+            // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
+            // frames still to come without handing them on. No servlet runs; the client may send it again later.
+            link.attachment(null);
+            phase = Phase.DISCARD;
+            buffer = null;
+            link.session().engine().release(delivery);
+            return;
         }
         if (phase == Phase.HEAD || phase == Phase.WHOLE) {
             if (phase == Phase.HEAD && buffered > MAX_HEAD_BYTES) {
@@ -202,12 +204,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
                 }
                 break;
         }
-        if (releaseAtEnd) {
-            // Settled at the last frame, not at the first: the engine settles an incoming delivery once it is
-            // complete (AMQP 1.0 §2.6.12 would allow earlier, but the frames still to come would then belong to
-            // a recycled delivery), as it does for messages it releases for overload.
-            engine.release(delivery);
-        } else if (rejectAtEnd != null && exchange == null) {
+        if (rejectAtEnd != null && exchange == null) {
             // DESIGN.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
             engine.reject(delivery, rejectCondition, rejectAtEnd);
         } else if (answerAtEnd != null) {
