@@ -47,6 +47,8 @@ final class AmqpRequestMapper {
     private final MessageId id = new MessageId();
     private final AmqpReader reader = new AmqpReader();
     private final String scheme;
+    /** The text of the request's content-length application-property, or null (set by {@link #headers}). */
+    private String contentLengthProperty;
 
     AmqpRequestMapper(boolean secure) {
         this.scheme = secure ? "https" : "http";
@@ -122,12 +124,23 @@ final class AmqpRequestMapper {
                 && reader.type() == AmqpType.STRING) {
             fields.put(HttpHeader.CONTENT_TYPE, TEXT_UTF8);
         }
-        if (body.length > 0) {
-            fields.put(HttpHeader.CONTENT_LENGTH, Integer.toString(body.length));
+        long contentLength = body.length;
+        if (streamed) {
+            // A streamed body's length is unknown until its last frame, unless the client declared it: then the
+            // servlet sees that Content-Length, and AmqpStreamedRequest fails the body if it turns out otherwise.
+            contentLength = contentLengthProperty == null ? -1 : contentLength(contentLengthProperty);
+            if (contentLength < -1) {
+                reject(into, HttpStatus.BAD_REQUEST_400,
+                        "the content-length application-property is not a non-negative integer");
+                return;
+            }
+        }
+        if (contentLength > 0 || streamed && contentLength == 0) {
+            fields.put(HttpHeader.CONTENT_LENGTH, Long.toString(contentLength));
         }
         try {
             into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
-                    fields, streamed ? -1 : body.length);
+                    fields, contentLength);
         } catch (IllegalArgumentException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
             return;
@@ -276,10 +289,12 @@ final class AmqpRequestMapper {
     /**
      * Copies the application-properties that are headers into {@code fields}: text keys not starting with
      * {@code http:} or {@code :}, names lowercased, scalar values in their text form. Fields the connector derives
-     * itself (host, content-length, transfer-encoding) are skipped. Returns a reason when a name or value could
+     * itself (host, content-length, transfer-encoding) are not copied; content-length is kept for {@code map}, which
+     * uses it for a streamed body only. Returns a reason when a name or value could
      * not be an HTTP field (so it could be used to inject one downstream), else null.
      */
     private String headers(MessageView message, HttpFields.Mutable fields) {
+        contentLengthProperty = null;
         if (!message.openApplicationProperties(properties)) {
             return null;
         }
@@ -299,7 +314,12 @@ final class AmqpRequestMapper {
                 }
             }
             String name = KnownStrings.CACHE.getLowerCase(kb, ko, kl);
-            if ("host".equals(name) || "content-length".equals(name) || "transfer-encoding".equals(name)) {
+            if ("content-length".equals(name)) {
+                // Kept aside: only a streamed body takes it (see map); a whole body's length is known exactly.
+                contentLengthProperty = scalarText(properties.value());
+                continue;
+            }
+            if ("host".equals(name) || "transfer-encoding".equals(name)) {
                 continue;
             }
             String value = scalarText(properties.value());
@@ -312,6 +332,26 @@ final class AmqpRequestMapper {
             fields.add(name, value);
         }
         return null;
+    }
+
+    /**
+     * A declared body length: RFC 9110 §8.6 {@code 1*DIGIT} (an integer property arrives here in decimal), or -2
+     * when it is not one (negative, not a number, or beyond 18 digits, which no message could carry).
+     */
+    private static long contentLength(String text) {
+        int n = text.length();
+        if (n == 0 || n > 18) {
+            return -2;
+        }
+        long value = 0;
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -2;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     private static boolean startsWithHttpColon(byte[] b, int offset, int length) {

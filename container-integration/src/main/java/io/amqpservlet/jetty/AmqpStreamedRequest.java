@@ -23,7 +23,8 @@ import java.util.Arrays;
  * served as a one-frame message is: such bodies are small in practice, and the engine's max-message-size still
  * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
  *
- * <p>The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
+ * <p>A request whose header sections are not all in when a graceful shutdown begins is released at once (the engine
+ * drops its remaining frames) without running the servlet, as a whole message is. The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
  * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
  * Engine thread only.
  */
@@ -44,6 +45,10 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     private AmqpExchange parked;
     private AmqpExchange answerAtEnd;
     private String rejectAtEnd;
+    /** The body length the client declared (a content-length application-property), or -1. */
+    private long declaredLength = -1;
+    /** Data bytes streamed to the servlet so far. */
+    private long streamedBytes;
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
     private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
@@ -59,6 +64,16 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
+        if (phase == Phase.HEAD && handler.connection().isDraining()) {
+            // DESIGN.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage), and at once:
+            // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
+            // frames still to come without handing them on. No servlet runs; the client may send it again later.
+            link.attachment(null);
+            phase = Phase.DISCARD;
+            buffer = null;
+            link.session().engine().release(delivery);
+            return;
+        }
         if (phase == Phase.HEAD || phase == Phase.WHOLE) {
             if (phase == Phase.HEAD && buffered > MAX_HEAD_BYTES) {
                 discard("the header sections exceed " + MAX_HEAD_BYTES + " bytes");
@@ -109,6 +124,15 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     @Override
     public void onData(byte[] bytes, int offset, int length) {
         if (phase == Phase.STREAM) {
+            streamedBytes += length;
+            if (declaredLength >= 0 && streamedBytes > declaredLength) {
+                // As an HTTP/1 server would not take more than Content-Length as this request's body: the read
+                // fails (a 400 if the servlet has not answered), and the rest of the message is dropped.
+                exchange.streamedBody.fail(new BadMessageException("the request body is longer than its declared "
+                        + "content-length " + declaredLength));
+                phase = Phase.DISCARD;
+                return;
+            }
             exchange.streamedBody.offer(bytes, offset, length);
         }
     }
@@ -127,6 +151,9 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
         }
         exchange = e;
         buffer = null; // the head was copied into the request's fields
+        if (e.request != null) {
+            declaredLength = e.request.getContentLength();
+        }
         if (e.rejectStatus != 0) {
             phase = Phase.DISCARD;
             answerAtEnd = e;
@@ -164,7 +191,12 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
                 handler.serveWhole(link, delivery, buffer, buffered);
                 return;
             case STREAM:
-                exchange.streamedBody.end();
+                if (declaredLength >= 0 && streamedBytes != declaredLength) {
+                    exchange.streamedBody.fail(new BadMessageException("the request body ends after "
+                            + streamedBytes + " bytes, short of its declared content-length " + declaredLength));
+                } else {
+                    exchange.streamedBody.end();
+                }
                 break;
             default:
                 if (exchange != null && exchange.streamedBody != null) {

@@ -11,6 +11,9 @@ import org.apache.qpid.protonj2.client.DeliveryState;
 import org.apache.qpid.protonj2.client.Message;
 import org.apache.qpid.protonj2.client.Receiver;
 import org.apache.qpid.protonj2.client.Sender;
+import org.apache.qpid.protonj2.client.StreamSender;
+import org.apache.qpid.protonj2.client.StreamSenderMessage;
+import org.apache.qpid.protonj2.client.StreamTracker;
 import org.apache.qpid.protonj2.client.Tracker;
 import org.apache.qpid.protonj2.client.exceptions.ClientConnectionRemotelyClosedException;
 import org.apache.qpid.protonj2.client.exceptions.ClientIOException;
@@ -24,9 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,6 +56,21 @@ class AmqpGracefulShutdownTest {
     private int port;
     private Client client;
     private final CompletableFuture<ClientIOException> disconnected = new CompletableFuture<>();
+    private final AtomicInteger posts = new AtomicInteger();
+
+    /** Counts the requests that reach it and reads their bodies. */
+    final class Count extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            posts.incrementAndGet();
+            try (InputStream in = request.getInputStream()) {
+                in.transferTo(OutputStream.nullOutputStream());
+            }
+            response.getWriter().print("counted");
+        }
+    }
 
     /** Holds its request until the test releases it. */
     final class Hold extends HttpServlet {
@@ -77,6 +98,7 @@ class AmqpGracefulShutdownTest {
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(new Hold()), "/hold");
+        context.addServlet(new ServletHolder(new Count()), "/count");
         server.setHandler(context);
         server.start();
         port = connector.getLocalPort();
@@ -152,6 +174,47 @@ class AmqpGracefulShutdownTest {
         assertForcedClose();
         long stopMillis = stopped.get(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         assertTrue(stopMillis < STOP_TIMEOUT_MILLIS / 2, "stop took " + stopMillis + " ms");
+    }
+
+    @Test
+    void streamedRequestStartedDuringShutdownIsReleasedWithoutRunningTheServlet() throws Exception {
+        Connection connection = connect();
+        Receiver replies = connection.openDynamicReceiver();
+        String replyTo = replies.address();
+        Sender sender = connection.openSender("/hold");
+        sender.send(Message.create("").subject("GET").messageId("first").replyTo(replyTo));
+        assertTrue(entered.await(10, TimeUnit.SECONDS), "the servlet never ran");
+        StreamSender streams = connection.openStreamSender("/count");
+        streams.openFuture().get(10, TimeUnit.SECONDS);
+
+        CompletableFuture<Long> stopped = stopInBackground();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!factory.getConnections().isShutdown() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(factory.getConnections().isShutdown(), "the server did not shut the AMQP connections down");
+
+        // Several frames (protonj2 splits the body at its frame size): the engine streams it in chunk by chunk.
+        StreamSenderMessage streamed = streams.beginMessage();
+        streamed.subject("POST").messageId("streamed").replyTo(replyTo);
+        byte[] block = new byte[64 * 1024];
+        try (OutputStream out = streamed.body()) {
+            for (int i = 0; i < 8; i++) {
+                out.write(block);
+            }
+        }
+        StreamTracker tracker = streamed.tracker();
+        tracker.awaitSettlement(10, TimeUnit.SECONDS);
+        assertEquals(DeliveryState.Type.RELEASED, tracker.remoteState().getType(), "streamed during shutdown");
+        assertEquals(0, posts.get(), "the servlet ran for a request that arrived during shutdown");
+        assertFalse(disconnected.isDone(), "closed while a request was in flight");
+
+        release.countDown();
+        Delivery response = replies.receive(10, TimeUnit.SECONDS);
+        assertNotNull(response, "the request in flight was not answered");
+        assertEquals("first", response.message().correlationId());
+        assertForcedClose();
+        assertTrue(stopped.get(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS) < STOP_TIMEOUT_MILLIS / 2);
     }
 
     @Test

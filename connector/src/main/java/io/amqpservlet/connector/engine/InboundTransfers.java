@@ -127,12 +127,17 @@ final class InboundTransfers {
                                  int payloadLength, boolean last) {
         if (link.discarding()) {
             if (last) {
-                // Refused for overload: released, so the peer may send it again later.
+                // Refused for overload: released, so the peer may send it again later. Not when the application
+                // settled it before this frame (Session.settle): its disposition has gone out already.
                 link.incoming(null);
-                if (!d.remotelySettled()) {
+                boolean settledByApplication = d.locallySettled();
+                if (!d.remotelySettled() && !settledByApplication) {
                     session.writeDisposition(Role.RECEIVER, d.deliveryId(), engine.scratchOutcome().released());
                 }
                 engine.recycle(d);
+                if (settledByApplication) {
+                    replenishAutoCredit(link); // as for a message the application saw whole (afterDelivered)
+                }
             }
         } else if (link.streaming()) {
             if (last) {

@@ -6,6 +6,10 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +29,7 @@ class StreamingReceiveTest {
         int wholeMessages;
         boolean lastSeen;
         boolean holdAtFirstChunk;
+        boolean releaseAtFirstChunk;
         Session held;
 
         @Override
@@ -47,6 +52,10 @@ class StreamingReceiveTest {
             if (chunks++ == 0 && holdAtFirstChunk) {
                 held = link.session();
                 held.holdIncoming();
+            }
+            if (chunks == 1 && releaseAtFirstChunk) {
+                link.session().engine().release(delivery);
+                return;
             }
             streamed.write(payload, offset, length);
             if (last) {
@@ -90,6 +99,54 @@ class StreamingReceiveTest {
         assertArrayEquals(big, server.streamed.toByteArray(), "the payloads are the encoded message, in order");
         assertEquals(1, server.wholeMessages, "a one-frame message on a streaming link still comes whole");
         assertEquals(0, pair.server.incomingUnsettled);
+    }
+
+    @Test
+    void aMessageSettledAtItsFirstFrameHasItsOtherFramesDroppedAndOneDisposition() {
+        // AMQP 1.0 §2.6.12: a receiver may settle before the last transfer; the rest are consumed and ignored.
+        // The server's frame trace (to standard error, captured) shows every disposition it sends, including any
+        // the client would ignore.
+        PrintStream err = System.err;
+        ByteArrayOutputStream trace = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(trace, true, StandardCharsets.UTF_8));
+        try {
+            StreamingServer server = new StreamingServer();
+            server.releaseAtFirstChunk = true;
+            ClientRecorder client = new ClientRecorder();
+            EnginePair pair = new EnginePair(clientConfig(), client, serverConfig(8).trace(true), server);
+            pair.pump();
+            Link requests = pair.client.beginSession().attachSender("requests", "/echo");
+            pair.pump();
+            byte[] big = EngineRequestReplyTest.request("big", "/echo", null, body(20_000));
+            requests.send(big, 0, big.length, false);
+            pair.pump();
+            assertEquals(1, server.chunks, "no frame after the settlement reaches the application");
+            assertEquals(List.of("outcome released settled"), outcomes(client));
+            String traced = trace.toString(StandardCharsets.UTF_8);
+            assertEquals(1, traced.split("-> @disposition", -1).length - 1, "one disposition: " + traced);
+            assertEquals(0, pair.server.incomingUnsettled);
+
+            server.releaseAtFirstChunk = false;
+            byte[] next = EngineRequestReplyTest.request("next", "/echo", null, body(20_000));
+            requests.send(next, 0, next.length, false);
+            pair.pump();
+            assertTrue(server.lastSeen, "the next message on the link is delivered");
+            assertArrayEquals(next, server.streamed.toByteArray(), "nothing of the released message was handed on");
+            assertEquals(List.of("outcome released settled", "outcome accepted settled"), outcomes(client));
+            assertEquals(0, pair.server.incomingUnsettled);
+        } finally {
+            System.setErr(err);
+        }
+    }
+
+    private static List<String> outcomes(ClientRecorder client) {
+        List<String> outcomes = new ArrayList<>();
+        for (String event : client.events) {
+            if (event.startsWith("outcome")) {
+                outcomes.add(event);
+            }
+        }
+        return outcomes;
     }
 
     @Test
