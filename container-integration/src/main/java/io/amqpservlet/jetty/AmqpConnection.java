@@ -210,12 +210,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     @Override
     public void onFillable() {
-        // Having run a request, read again before going back to the selector, as Jetty's HTTP/1.1 connection does:
-        // under load the next request is already there, and this saves a selector wake-up and a hand-off per read.
-        // Fill interest stays armed meanwhile (fill() asks only when it is not), so a slow servlet still stalls none.
-        do {
-            fillable = true;
-        } while (drive(true) && !(getEndPoint() instanceof SslConnection.SslEndPoint));
+        fillable = true;
+        drive(true);
     }
 
     @Override
@@ -260,11 +256,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      *                 request's handler itself once it has left the engine, as Jetty's HTTP/1.1 connection runs its
      *                 request on the thread that read it. Other callers (servlet threads finishing a response,
      *                 write completions on the selector, the scheduler) never do.
-     * @return whether this thread ran a request's handler
      */
-    private boolean drive(boolean mayServe) {
+    private void drive(boolean mayServe) {
         if (work.getAndIncrement() != 0) {
-            return false;
+            return;
         }
         Runnable served = null;
         CompletedCallbacks done = COMPLETED.get();
@@ -297,7 +292,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             // request of the connection (DESIGN.md §2); it only saves the hand-off to another thread.
             served.run();
         }
-        return served != null;
     }
 
     private void runEngine() {
@@ -395,9 +389,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                     engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
                 } else if (n == 0) {
                     releaseInput();
-                    if (!isFillInterested()) { // armed already when onFillable reads again after a request
-                        fillInterested();
-                    }
+                    fillInterested();
                     return;
                 } else {
                     inputShutdown = true; // the peer will send no more; finish writing, then close
