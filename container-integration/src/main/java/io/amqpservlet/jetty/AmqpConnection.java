@@ -514,7 +514,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             task = channel.onRequest(exchange.request);
             // Before the task runs, nothing else sees the request: the fixed attributes and the user are set now,
             // ahead of customizers and handlers (which a SecurityHandler then re-checks through AmqpAuthenticator).
-            setRequestAttributes(channel.getRequest(), exchange);
+            AmqpRequestAttributes.set(channel.getRequest(), exchange, authentication);
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
@@ -530,25 +530,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         inlineTask = task;
         if (earlier != null) {
             execute(earlier);
-        }
-    }
-
-    /** Sets the fixed {@link AmqpRequestAttributes} and the connection's user on a request about to be handled. */
-    private void setRequestAttributes(Request request, AmqpExchange exchange) {
-        if (exchange.messageIdAttribute != null) {
-            request.setAttribute(AmqpRequestAttributes.MESSAGE_ID, exchange.messageIdAttribute);
-        }
-        if (exchange.correlationIdAttribute != null) {
-            request.setAttribute(AmqpRequestAttributes.CORRELATION_ID, exchange.correlationIdAttribute);
-        }
-        if (exchange.linkAddress != null) {
-            request.setAttribute(AmqpRequestAttributes.LINK_ADDRESS, exchange.linkAddress);
-        }
-        request.setAttribute(AmqpRequestAttributes.DELIVERY_COUNT, exchange.deliveryCount);
-        Request.AuthenticationState user = authentication;
-        if (user != null) {
-            // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
-            Request.setAuthenticationState(request, user);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import org.eclipse.jetty.server.Request;
+
 /**
  * The request attributes the AMQP connector sets on every request it dispatches: a fixed, documented list, so a
  * servlet can see the AMQP side of its request (for example to detect a redelivery by its message-id).
@@ -30,5 +32,23 @@ public final class AmqpRequestAttributes {
     public static final String DELIVERY_COUNT = "io.amqpservlet.delivery-count";
 
     private AmqpRequestAttributes() {
+    }
+
+    /** Sets the fixed attributes and the connection's user on a request about to be handled. */
+    static void set(Request request, AmqpExchange exchange, Request.AuthenticationState user) {
+        if (exchange.messageIdAttribute != null) {
+            request.setAttribute(MESSAGE_ID, exchange.messageIdAttribute);
+        }
+        if (exchange.correlationIdAttribute != null) {
+            request.setAttribute(CORRELATION_ID, exchange.correlationIdAttribute);
+        }
+        if (exchange.linkAddress != null) {
+            request.setAttribute(LINK_ADDRESS, exchange.linkAddress);
+        }
+        request.setAttribute(DELIVERY_COUNT, exchange.deliveryCount);
+        if (user != null) {
+            // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
+            Request.setAuthenticationState(request, user);
+        }
     }
 }

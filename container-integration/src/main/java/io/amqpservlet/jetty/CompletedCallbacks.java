@@ -36,12 +36,17 @@ final class CompletedCallbacks {
 
     /** Moves what {@code other} holds here (it is left empty), keeping the order. */
     void takeFrom(CompletedCallbacks other) {
-        succeeded.addAll(other.succeeded);
-        other.succeeded.clear();
-        failed.addAll(other.failed);
-        other.failed.clear();
-        failures.addAll(other.failures);
-        other.failures.clear();
+        // Not addAll: it copies its argument into a new array (ArrayList.toArray), even an empty one, every pass.
+        move(other.succeeded, succeeded);
+        move(other.failed, failed);
+        move(other.failures, failures);
+    }
+
+    private static <T> void move(ArrayList<T> from, ArrayList<T> to) {
+        for (int i = 0; i < from.size(); i++) {
+            to.add(from.get(i));
+        }
+        from.clear();
     }
 
     /**
