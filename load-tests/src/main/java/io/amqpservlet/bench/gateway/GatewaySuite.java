@@ -23,7 +23,7 @@ public final class GatewaySuite {
     private static final String[] PROTOCOLS = {"amqp", "http1", "http2"};
     private static final int[] RATE_PERCENTS = {25, 50, 75};
 
-    private Path jar = Path.of("container-integration/target/amqp-servlet-gateway.jar");
+    private Path jar = Path.of("container-integration/gateway/target/amqp-servlet-gateway.jar");
     private Path out = Path.of("load-tests/target/bench");
     private int connections = 16;
     private int window = 4;

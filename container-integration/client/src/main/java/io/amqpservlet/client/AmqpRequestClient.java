@@ -1,0 +1,342 @@
+package io.amqpservlet.client;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.connector.engine.EngineHandler;
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.message.MapCursor;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.message.MessageWriter;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A blocking HTTP-over-AMQP client: our initiator {@link Engine} pumped over a TCP socket on the calling thread.
+ * {@link #connect} opens the connection (SASL as configured), a session, a dynamic receiver for replies and a
+ * sender to the request address; {@link #exchange} sends one request message with {@code reply-to} set to the
+ * dynamic node and waits for its response. One thread at a time; every wait is bounded by the deadline given.
+ */
+public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
+    private static final String REPLY_LINK = "replies";
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    /** Input not yet consumed by the engine is {@code [readStart, readEnd)}; it always has room for a whole frame. */
+    private final byte[] readBuffer;
+    private int readStart;
+    private int readEnd;
+    private final Engine engine;
+    private Session session;
+    private Link sender;
+    private Link replies;
+    private boolean socketClosed;
+    private ErrorCondition closedWith;
+    private long nextMessageId = 1;
+    private Delivery pending;
+    private AmqpResponse response;
+
+    private AmqpRequestClient(Socket socket, EngineConfig config) throws IOException {
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(20); // a read waits at most this long, so pumping also writes and checks deadlines
+        in = socket.getInputStream();
+        out = socket.getOutputStream();
+        // Our max-frame-size bounds what one frame can need; twice that leaves room to read while a frame is partial.
+        readBuffer = new byte[2 * config.maxFrameSizeBytes() + 16 * 1024];
+        engine = new Engine(config.role(EngineConfig.Role.INITIATOR), this);
+        engine.start(now());
+    }
+
+    /**
+     * Connects and attaches a reply receiver and a request sender to {@code targetAddress}.
+     *
+     * @param config SASL mechanism, hostname, limits and tracing; its role is set to initiator
+     * @param deadlineMillis the {@link System#nanoTime()} based instant (in milliseconds) everything must be done by
+     * @throws AmqpClientException when the connection, SASL or the attaches fail, or the deadline passes
+     */
+    public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
+                                            long deadlineMillis) throws IOException {
+        return connect(host, port, targetAddress, config, deadlineMillis, null);
+    }
+
+    /**
+     * Connects as {@link #connect(String, int, String, EngineConfig, long)}, over TLS (AMQPS) when {@code tls} is
+     * not null: the TLS handshake comes first, then the AMQP protocol headers (AMQP 1.0 §5.2.1, "pure TLS").
+     */
+    public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
+                                            long deadlineMillis, ClientTls tls) throws IOException {
+        Socket socket = open(host, port, deadlineMillis);
+        if (tls != null) {
+            try {
+                socket = tls.wrap(socket, host, port, deadlineMillis - now());
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
+        }
+        AmqpRequestClient c;
+        try {
+            c = new AmqpRequestClient(socket, config);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        try {
+            c.pumpUntil(c.engine::isOpen, "the connection to open", deadlineMillis);
+            c.session = c.engine.beginSession();
+            c.replies = c.session.attachDynamicReceiver(REPLY_LINK);
+            c.replies.autoCredit(16);
+            c.sender = c.session.attachSender("requests", targetAddress);
+            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
+                    "the reply node and request credit", deadlineMillis);
+            return c;
+        } catch (IOException | RuntimeException | Error e) {
+            c.closeQuietly();
+            throw e;
+        }
+    }
+
+    /**
+     * Connects to the first of the host's addresses that accepts, as curl does ({@code localhost} may resolve to
+     * {@code ::1} first while the gateway listens on 127.0.0.1 only).
+     */
+    private static Socket open(String host, int port, long deadlineMillis) throws IOException {
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new AmqpClientException(AmqpClientException.UNKNOWN_HOST, "could not resolve host " + host, e);
+        }
+        IOException last = null;
+        for (InetAddress address : addresses) {
+            long left = deadlineMillis - now();
+            if (left <= 0) {
+                throw new AmqpClientException(AmqpClientException.TIMEOUT, "connect to " + host + ":" + port
+                        + " timed out", last);
+            }
+            Socket socket = new Socket();
+            try {
+                socket.connect(new InetSocketAddress(address, port), (int) Math.min(Integer.MAX_VALUE, left));
+                return socket;
+            } catch (SocketTimeoutException e) {
+                socket.close();
+                throw new AmqpClientException(AmqpClientException.TIMEOUT, "connect to " + host + ":" + port
+                        + " timed out", e);
+            } catch (IOException e) {
+                socket.close();
+                last = e;
+            }
+        }
+        throw new AmqpClientException(AmqpClientException.CONNECT_FAILED, "failed to connect to " + host + ":" + port
+                + ": " + (last == null ? "no address" : last.getMessage()), last);
+    }
+
+    /**
+     * Sends one request and waits for its response.
+     *
+     * @param method the HTTP method ({@code subject})
+     * @param target the request-target, path and query ({@code to})
+     * @param headers header names and values, sent as application-properties (names lowercased)
+     * @param contentType the {@code content-type} property, or null
+     * @param body the body as one data section, or null for none
+     * @throws AmqpClientException when the server settles the request without a response, closes the connection,
+     *                             or the deadline passes
+     */
+    public AmqpResponse exchange(String method, String target, Map<String, String> headers, String contentType,
+                                 byte[] body, long deadlineMillis) throws IOException {
+        AmqpWriter w = new AmqpWriter();
+        MessageWriter m = new MessageWriter().wrap(w).startProperties()
+                .messageId(nextMessageId++)
+                .to(target)
+                .subject(method)
+                .replyTo(replies.source().address().toString());
+        if (contentType != null) {
+            m.contentType(contentType);
+        }
+        m.endProperties();
+        if (!headers.isEmpty()) {
+            m.startApplicationProperties();
+            for (Map.Entry<String, String> e : headers.entrySet()) {
+                m.put(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue());
+            }
+            m.endApplicationProperties();
+        }
+        if (body != null) {
+            m.data(body, 0, body.length);
+        }
+        m.end();
+        response = null;
+        pending = sender.send(w.array(), w.start(), w.length(), false);
+        if (pending == null) {
+            throw new AmqpClientException(AmqpClientException.PEER_FAILURE, "the request link refused the message");
+        }
+        pumpUntil(() -> response != null || refused(pending), "the response", deadlineMillis);
+        if (response == null) {
+            DeliveryState s = pending.remoteState();
+            String why = s.kind() == DeliveryState.REJECTED && !s.error().isNull()
+                    ? s.error().condition() + ": " + s.error().description() : "";
+            throw new AmqpClientException(AmqpClientException.PEER_FAILURE,
+                    "the server settled the request as " + s.typeName() + " without a response " + why);
+        }
+        return response;
+    }
+
+    /** A settled request that was not accepted gets no response (DESIGN.md §3: rejected, released, modified). */
+    private static boolean refused(Delivery d) {
+        return d.remotelySettled() && d.remoteState().kind() != DeliveryState.ACCEPTED;
+    }
+
+    private void pumpUntil(BooleanSupplier condition, String what, long deadlineMillis) throws IOException {
+        while (!condition.getAsBoolean()) {
+            if (closedWith != null || engine.isDone() || socketClosed) {
+                throw closedError(what);
+            }
+            if (now() > deadlineMillis) {
+                throw new AmqpClientException(AmqpClientException.TIMEOUT, "timed out waiting for " + what);
+            }
+            pumpOnce();
+        }
+    }
+
+    private AmqpClientException closedError(String what) {
+        if (closedWith != null && "amqp:unauthorized-access".equals(closedWith.condition().toString())) {
+            return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed: "
+                    + closedWith.description());
+        }
+        String why = closedWith == null ? "closed the connection" : "closed the connection with "
+                + closedWith.condition() + ": " + closedWith.description();
+        return new AmqpClientException(AmqpClientException.PEER_FAILURE, "the server " + why + " while waiting for "
+                + what);
+    }
+
+    private void pumpOnce() throws IOException {
+        ByteBuffer output;
+        try {
+            while ((output = engine.beginFlush()) != null) {
+                out.write(output.array(), output.arrayOffset() + output.position(), output.remaining());
+                output.position(output.limit());
+                engine.endFlush();
+            }
+            out.flush();
+        } catch (IOException e) {
+            if (!socketClosed && !engine.isDone()) {
+                throw new AmqpClientException(AmqpClientException.PEER_FAILURE, "write failed: " + e.getMessage(), e);
+            }
+        }
+        if (readStart > 0 && readBuffer.length - readEnd < readBuffer.length / 2) {
+            System.arraycopy(readBuffer, readStart, readBuffer, 0, readEnd - readStart);
+            readEnd -= readStart;
+            readStart = 0;
+        }
+        int n;
+        try {
+            n = in.read(readBuffer, readEnd, readBuffer.length - readEnd);
+        } catch (SocketTimeoutException quiet) {
+            n = 0;
+        } catch (IOException reset) {
+            n = -1; // connection reset by the server
+        }
+        if (n < 0) {
+            socketClosed = true;
+            return;
+        }
+        if (n > 0) {
+            // process() takes whole frames and leaves a partial one to us (Engine.ingest would copy it).
+            readEnd += n;
+            readStart += engine.process(readBuffer, readStart, readEnd - readStart, now());
+            if (readStart == readEnd) {
+                readStart = 0;
+                readEnd = 0;
+            }
+        }
+        engine.tick(now());
+    }
+
+    @Override
+    public void onMessage(Link link, Delivery delivery, MessageView message) {
+        if (link != replies) {
+            return;
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        MapCursor entries = new MapCursor();
+        if (message.openApplicationProperties(entries)) {
+            while (entries.next()) {
+                headers.put(entries.keyString(), valueText(entries));
+            }
+        }
+        byte[] body = new byte[(int) message.body().dataLength()];
+        message.body().copyData(body, 0);
+        int status;
+        try {
+            status = Integer.parseInt(String.valueOf(message.subjectAsString()));
+        } catch (NumberFormatException e) {
+            status = -1;
+        }
+        response = new AmqpResponse(status, message.contentTypeAsString(), message.contentEncodingAsString(),
+                headers, body);
+        if (!delivery.remotelySettled()) {
+            engine.accept(delivery);
+        }
+    }
+
+    /** Strings as they are; other scalars (numbers, booleans) by their text form, as the server maps them. */
+    private static String valueText(MapCursor entries) {
+        try {
+            return entries.value().getString();
+        } catch (DecodeException notText) {
+            return entries.value().toString();
+        }
+    }
+
+    @Override
+    public void onClosed(Engine e, ErrorCondition error) {
+        closedWith = error == null ? new ErrorCondition() : new ErrorCondition().set(error);
+    }
+
+    /** Closes the AMQP connection (waiting briefly for the server's close) and the socket. */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (engine.isOpen()) {
+                engine.close();
+                long deadline = now() + 2_000;
+                while (!engine.isDone() && !socketClosed && now() < deadline) {
+                    pumpOnce();
+                }
+            }
+        } finally {
+            socket.close();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // the failure being reported matters more than a failed close
+        }
+    }
+
+    /** The clock the deadlines use: {@link System#nanoTime()} in milliseconds. */
+    public static long now() {
+        return System.nanoTime() / 1_000_000L;
+    }
+}

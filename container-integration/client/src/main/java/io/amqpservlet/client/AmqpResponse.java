@@ -1,0 +1,56 @@
+package io.amqpservlet.client;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+
+/**
+ * An HTTP response as it came back over AMQP (DESIGN.md §3): the status from {@code subject}, content type and
+ * encoding from the properties, headers from the application-properties (in their wire order), the body from the
+ * data sections.
+ */
+public final class AmqpResponse {
+    private final int status;
+    private final String contentType;
+    private final String contentEncoding;
+    private final Map<String, String> headers;
+    private final byte[] body;
+
+    AmqpResponse(int status, String contentType, String contentEncoding, Map<String, String> headers, byte[] body) {
+        this.status = status;
+        this.contentType = contentType;
+        this.contentEncoding = contentEncoding;
+        this.headers = Collections.unmodifiableMap(headers);
+        this.body = body;
+    }
+
+    /** The HTTP status, or -1 when the subject was not a number. */
+    public int status() {
+        return status;
+    }
+
+    /** The {@code content-type} property, or null. */
+    public String contentType() {
+        return contentType;
+    }
+
+    /** The {@code content-encoding} property, or null. */
+    public String contentEncoding() {
+        return contentEncoding;
+    }
+
+    /** Application-properties with a string form, including {@code http:response}. */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /** The data sections concatenated. */
+    public byte[] body() {
+        return body;
+    }
+
+    /** The body as UTF-8 text. */
+    public String bodyText() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,76 @@
+package io.amqpservlet.gateway;
+
+
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * The jar's entry point. {@code amqp-servlet [options]} runs the gateway (the demo app when no servlets are
+ * given) until SIGTERM or Ctrl-C; {@code amqp-servlet request [options] URL} makes one request over AMQP.
+ *
+ * <p>Shutdown (the JVM's shutdown hook) stops accepting connections, lets the requests in flight finish within
+ * the stop timeout, then exits. The bound ports are printed to standard output as
+ * {@code amqp-servlet listening amqp=PORT http=PORT} once the gateway serves, for scripts that ask for port 0.
+ */
+public final class GatewayMain {
+    /** Exit status for a bad command line. */
+    static final int USAGE = 2;
+    /** Exit status when the gateway cannot start (port in use, servlet class missing). */
+    static final int START_FAILED = 1;
+
+    private GatewayMain() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length > 0 && "request".equals(args[0])) {
+            int status = RequestCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err);
+            System.out.flush();
+            System.exit(status);
+        }
+        int status = serve(args, System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Parses the options, starts the gateway and returns 0 once it serves (the server threads keep the JVM
+     * alive; a shutdown hook stops it), or an exit status when it cannot start.
+     */
+    static int serve(String[] args, PrintStream out, PrintStream err) {
+        GatewayOptions options;
+        try {
+            options = GatewayOptions.parse(args);
+        } catch (GatewayOptions.UsageException e) {
+            err.println("amqp-servlet: " + e.getMessage());
+            err.println(GatewayOptions.usage());
+            return USAGE;
+        }
+        if (options.help()) {
+            out.println(GatewayOptions.usage());
+            return 0;
+        }
+        Gateway gateway;
+        try {
+            gateway = new Gateway(options);
+            gateway.start();
+        } catch (Exception e) {
+            err.println("amqp-servlet: cannot start: " + e);
+            return START_FAILED;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            err.println("amqp-servlet: stopping (waiting up to " + options.stopTimeoutMillis()
+                    + " ms for requests in flight)");
+            try {
+                gateway.stop();
+            } catch (Exception e) {
+                err.println("amqp-servlet: stop failed: " + e);
+            }
+        }, "gateway-shutdown"));
+        out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()
+                + (gateway.amqpsPort() < 0 ? "" : " amqps=" + gateway.amqpsPort())
+                + (gateway.httpsPort() < 0 ? "" : " https=" + gateway.httpsPort()));
+        out.flush();
+        return 0;
+    }
+}

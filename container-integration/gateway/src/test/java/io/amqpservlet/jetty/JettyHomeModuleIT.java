@@ -1,0 +1,185 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.client.AmqpRequestClient;
+import io.amqpservlet.client.AmqpResponse;
+import io.amqpservlet.client.ClientTls;
+import io.amqpservlet.testwar.HelloWarServlet;
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.Receiver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Our jetty-home module archive installed the way docs/jetty-module.md says, into a fresh {@code $JETTY_BASE} of
+ * the real jetty-home 12.1.12 distribution, serving a war from {@code webapps/} to AMQP clients. Runs in
+ * {@code integration-test} (failsafe), after {@code package} built the archive and the distribution was unpacked.
+ */
+@Timeout(180)
+class JettyHomeModuleIT {
+    private static final String WAR = "hello";
+    /**
+     * A web application has a SecurityHandler of its own, which replaces the connection's authentication unless
+     * its authenticator is {@link AmqpAuthenticator}: the context XML of docs/jetty-module.md. Its login service
+     * is the server's only one, amqp-plain's realm.
+     */
+    private static final String CONTEXT_WITH_AMQP_AUTHENTICATOR = """
+            <?xml version="1.0"?>
+            <!DOCTYPE Configure PUBLIC "-//Jetty//Configure//EN" "https://jetty.org/configure_10_0.dtd">
+            <Configure id="wac" class="org.eclipse.jetty.ee11.webapp.WebAppContext">
+              <Set name="contextPath">/hello</Set>
+              <Set name="war"><Property name="jetty.webapps"/>/hello.war</Set>
+              <Get name="securityHandler">
+                <Set name="authenticator"><New class="io.amqpservlet.jetty.AmqpAuthenticator"/></Set>
+              </Get>
+            </Configure>
+            """;
+
+    @TempDir
+    Path dir;
+
+    private JettyBase base() throws IOException {
+        JettyBase base = JettyBase.create(dir);
+        assumeTrue(base != null, "no target/jetty-home or module archive (run mvn verify)");
+        base.deployWar(WAR, Map.of(HelloWarServlet.class, "/*"));
+        return base;
+    }
+
+    private static AmqpResponse amqpGet(int port, String path, EngineConfig config) throws IOException {
+        long deadline = AmqpRequestClient.now() + 30_000;
+        try (AmqpRequestClient client = AmqpRequestClient.connect("127.0.0.1", port, path, config, deadline)) {
+            return client.exchange("GET", path, Map.of(), null, null, deadline);
+        }
+    }
+
+    @Test
+    void addModuleAmqpServesAWarToAmqpClients() throws Exception {
+        try (JettyBase base = base()) {
+            String added = base.startJar("--add-module=amqp,ee11-deploy");
+            assertTrue(added.contains("amqp-base"), added); // our internal module comes with it
+            Map<String, Integer> ports = base.start("amqp.port=0");
+            int amqp = JettyBase.port(ports, "amqp");
+
+            AmqpResponse r = amqpGet(amqp, "/hello/greet", new EngineConfig().saslAnonymous());
+            assertEquals(200, r.status(), base.serverLog());
+            assertEquals("hello from war /hello/greet amqp=true user=-", r.bodyText());
+            assertEquals(404, amqpGet(amqp, "/nowhere", new EngineConfig().saslAnonymous()).status());
+        }
+    }
+
+    @Test
+    void amqpPlainChecksUsersOfARealmFile() throws Exception {
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqp,amqp-plain,ee11-deploy");
+            base.write("etc/amqp-realm.properties", "alice: secret, user\n".getBytes(StandardCharsets.UTF_8));
+            base.write("webapps/" + WAR + ".xml", CONTEXT_WITH_AMQP_AUTHENTICATOR.getBytes(StandardCharsets.UTF_8));
+            int amqp = JettyBase.port(base.start("amqp.port=0", "amqp.anonymousAllowed=false"), "amqp");
+
+            AmqpResponse r = amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "secret"));
+            assertEquals("hello from war /hello/me amqp=true user=alice", r.bodyText(), base.serverLog());
+            IOException refused = assertThrows(IOException.class,
+                    () -> amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "wrong")));
+            assertTrue(String.valueOf(refused.getMessage()).toLowerCase().contains("sasl"), refused.toString());
+        }
+    }
+
+    @Test
+    void amqpsServesTlsClientsAndSaslExternalNamesTheCertificateSubject() throws Exception {
+        TestCertificates certificates = TestCertificates.create(Files.createDirectories(dir.resolve("tls")));
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqps,amqp-plain,ee11-deploy");
+            base.write("etc/amqp-realm.properties", "alice: secret, user\n".getBytes(StandardCharsets.UTF_8));
+            base.write("webapps/" + WAR + ".xml", CONTEXT_WITH_AMQP_AUTHENTICATOR.getBytes(StandardCharsets.UTF_8));
+            Map<String, Integer> ports = base.start("amqp.ssl.port=0", "amqp.ssl.saslExternal=true",
+                    "jetty.sslContext.keyStorePath=" + certificates.serverKeyStore,
+                    "jetty.sslContext.keyStorePassword=" + TestCertificates.PASSWORD,
+                    "jetty.sslContext.trustStorePath=" + certificates.serverTrustStore,
+                    "jetty.sslContext.trustStorePassword=" + TestCertificates.PASSWORD,
+                    "jetty.sslContext.wantClientAuth=true");
+            int amqps = JettyBase.port(ports, "ssl");
+
+            ConnectionOptions options = new ConnectionOptions();
+            options.sslEnabled(true);
+            options.sslOptions().trustStoreLocation(certificates.clientTrustStore.toString())
+                    .trustStorePassword(TestCertificates.PASSWORD).trustStoreType("PKCS12")
+                    .keyStoreLocation(certificates.clientKeyStore.toString())
+                    .keyStorePassword(TestCertificates.PASSWORD).keyStoreType("PKCS12");
+            options.saslOptions().addAllowedMechanism("EXTERNAL");
+            try (Client client = Client.create();
+                 Connection connection = client.connect("127.0.0.1", amqps, options)) {
+                Receiver replies = connection.openDynamicReceiver();
+                String replyTo = replies.address();
+                connection.openSender("/hello/tls").send(Message.create("")
+                        .subject("GET").messageId("tls-1").replyTo(replyTo));
+                Delivery d = replies.receive(30, TimeUnit.SECONDS);
+                assertTrue(d != null, "no response; " + base.serverLog());
+                Object body = d.message().body();
+                assertEquals("hello from war /hello/tls amqp=true user=" + TestCertificates.CLIENT_DN,
+                        body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
+            }
+        }
+    }
+
+    @Test
+    void amqpsDetectServesAmqpAndAmqpsOnOnePort() throws Exception {
+        TestCertificates certificates = TestCertificates.create(Files.createDirectories(dir.resolve("tls")));
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqps,amqps-detect,ee11-deploy");
+            Map<String, Integer> ports = base.start("amqp.ssl.port=0",
+                    "jetty.sslContext.keyStorePath=" + certificates.serverKeyStore,
+                    "jetty.sslContext.keyStorePassword=" + TestCertificates.PASSWORD);
+            assertEquals(1, ports.size(), ports.toString()); // one connector, with and without TLS
+            int port = JettyBase.port(ports, "amqp");
+
+            AmqpResponse plain = amqpGet(port, "/hello/plain", new EngineConfig().saslAnonymous());
+            assertEquals("hello from war /hello/plain amqp=true user=-", plain.bodyText(), base.serverLog());
+            long deadline = AmqpRequestClient.now() + 30_000;
+            ClientTls tls = ClientTls.create(null, true, null, null);
+            try (AmqpRequestClient client = AmqpRequestClient.connect("127.0.0.1", port, "/hello/tls",
+                    new EngineConfig().saslAnonymous(), deadline, tls)) {
+                AmqpResponse r = client.exchange("GET", "/hello/tls", Map.of(), null, null, deadline);
+                assertEquals("hello from war /hello/tls amqp=true user=-", r.bodyText(), base.serverLog());
+            }
+        }
+    }
+
+    @Test
+    void amqpDetectServesHttpAndAmqpOnOnePort() throws Exception {
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=http,amqp-detect,ee11-deploy");
+            Map<String, Integer> ports = base.start("jetty.http.port=0");
+            assertEquals(1, ports.size(), ports.toString()); // one connector, both protocols
+            int port = JettyBase.port(ports, "http/1.1");
+
+            AmqpResponse r = amqpGet(port, "/hello/a", new EngineConfig().saslAnonymous());
+            assertEquals("hello from war /hello/a amqp=true user=-", r.bodyText(), base.serverLog());
+
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> h = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/hello/b")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, h.statusCode());
+            assertEquals("hello from war /hello/b amqp=false user=-", h.body());
+        }
+    }
+}
