@@ -3,7 +3,7 @@ package io.amqpservlet.connector.engine;
 import java.util.Arrays;
 
 /**
- * An engine's deliveries, reused (DESIGN.md §2: deliveries are pooled). Every delivery made is kept, numbered;
+ * An engine's deliveries, reused (docs/design.md §2: deliveries are pooled). Every delivery made is kept, numbered;
  * the free ones are a stack of those numbers, so taking and returning one writes no object reference: under G1 each
  * reference write into a long-lived object costs a barrier with a memory fence, and an unsettled message takes
  * and returns a delivery on both sides of the link.

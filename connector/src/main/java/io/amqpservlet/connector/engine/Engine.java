@@ -78,7 +78,7 @@ public final class Engine {
     private long nodeCounter;
     private final DeliveryPool pool = new DeliveryPool();
     int incomingUnsettled;
-    /** Bytes of messages queued on this connection's sending links and not yet written (DESIGN.md §5). */
+    /** Bytes of messages queued on this connection's sending links and not yet written (docs/design.md §5). */
     long queuedBytes;
 
     private long now;

@@ -5,7 +5,7 @@ import io.amqpservlet.protocol.codec.DecoderLimits;
 
 /**
  * Everything an {@link Engine} needs to know before the first byte: its role, identity, SASL setup and every
- * limit a peer could otherwise push past (DESIGN.md §5). Set it up with the fluent setters, then hand it to one or
+ * limit a peer could otherwise push past (docs/design.md §5). Set it up with the fluent setters, then hand it to one or
  * more engines; an engine reads it once at construction, so changing it later affects only new engines.
  *
  * <p>Defaults suit a gateway on a small machine: 64 KiB frames, 256 channels, 1,024 links per session, 16 MiB
@@ -142,7 +142,7 @@ public final class EngineConfig {
     /**
      * Unsettled incoming deliveries allowed on one connection. Receivers never grant credit beyond it, and a
      * delivery that arrives past it anyway (credit granted on several links adds up) is not handed to the
-     * application: it is settled as released once complete, so the peer may send it again (DESIGN.md §3).
+     * application: it is settled as released once complete, so the peer may send it again (docs/design.md §3).
      */
     public int maxDeliveriesInFlight() {
         return maxDeliveriesInFlight;
@@ -171,7 +171,7 @@ public final class EngineConfig {
 
     /**
      * Bytes of messages queued on all sending links of one connection while they wait for credit or session
-     * window (DESIGN.md §5: a peer with many reply links must not multiply what it can tie up). A
+     * window (docs/design.md §5: a peer with many reply links must not multiply what it can tie up). A
      * {@link Link#send} or {@link Link#beginMessage} whose bytes would take the total past it is refused (it
      * returns null), unless nothing is queued on the connection, so one message of any size can always wait. Bytes
      * appended to an open message count too but are never refused: a streaming sender bounds them with

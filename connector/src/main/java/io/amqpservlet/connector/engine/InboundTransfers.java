@@ -206,7 +206,7 @@ final class InboundTransfers {
         try {
             engine.view.wrap(bytes, offset, length);
         } catch (DecodeException e) {
-            // A message whose sections cannot be read can produce no response: reject it (DESIGN.md §3).
+            // A message whose sections cannot be read can produce no response: reject it (docs/design.md §3).
             if (d.remotelySettled()) {
                 engine.recycle(d);
             } else {

@@ -17,7 +17,7 @@ import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 
 /**
  * How links of one session come and go (AMQP 1.0 §2.6.3, §2.6.6, §2.7.3, §2.7.8): attach in both directions,
- * refusal (attach with a null terminus, then detach with the error), detach, and the reply nodes of DESIGN.md §4
+ * refusal (attach with a null terminus, then detach with the error), detach, and the reply nodes of docs/design.md §4
  * that link attachment creates and deletes (dynamic sources, temporary queues, named receiver sources).
  */
 final class LinkLifecycle {

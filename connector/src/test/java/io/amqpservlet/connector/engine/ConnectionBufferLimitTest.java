@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * DESIGN.md §5, buffered replies per connection: messages queued on all of a connection's sending links while the
+ * docs/design.md §5, buffered replies per connection: messages queued on all of a connection's sending links while the
  * peer grants no credit are bounded in bytes ({@link EngineConfig#maxBufferedBytesPerConnection()}), so a peer
  * that opens many reply links cannot multiply the per-link limit.
  */

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Frames the decoder must refuse (DESIGN.md §5): nesting and element counts past {@link DecoderLimits}, bytes that
+ * Frames the decoder must refuse (docs/design.md §5): nesting and element counts past {@link DecoderLimits}, bytes that
  * are not a performative, and performatives out of order. Each closes only its own connection.
  */
 class DecodeLimitsConformanceTest {

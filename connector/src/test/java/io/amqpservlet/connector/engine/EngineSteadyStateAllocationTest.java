@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * DESIGN.md §2 and §6: once warm, moving messages between two of our engines allocates nothing. The test thread
+ * docs/design.md §2 and §6: once warm, moving messages between two of our engines allocates nothing. The test thread
  * drives both engines (sender, byte shuttle and receiver all run on it), so the thread's allocation counter sees
  * everything the engines allocate, and the test's own handlers only count: no per-message test objects.
  *

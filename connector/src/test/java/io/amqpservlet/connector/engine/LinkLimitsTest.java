@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Limits narrower than the connection (DESIGN.md §5), each broken by a peer: the offending link or session ends
+ * Limits narrower than the connection (docs/design.md §5), each broken by a peer: the offending link or session ends
  * with the matching condition and everything else on the connection keeps working.
  */
 class LinkLimitsTest {

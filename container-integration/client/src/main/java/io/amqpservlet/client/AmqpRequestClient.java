@@ -199,7 +199,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         return response;
     }
 
-    /** A settled request that was not accepted gets no response (DESIGN.md §3: rejected, released, modified). */
+    /** A settled request that was not accepted gets no response (docs/design.md §3: rejected, released, modified). */
     private static boolean refused(Delivery d) {
         return d.remotelySettled() && d.remoteState().kind() != DeliveryState.ACCEPTED;
     }

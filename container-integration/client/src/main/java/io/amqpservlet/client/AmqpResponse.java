@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.Map;
 
 /**
- * An HTTP response as it came back over AMQP (DESIGN.md §3): the status from {@code subject}, content type and
+ * An HTTP response as it came back over AMQP (docs/design.md §3): the status from {@code subject}, content type and
  * encoding from the properties, headers from the application-properties (in their wire order), the body from the
  * data sections.
  */

@@ -120,7 +120,7 @@ public final class RequestCommand {
                         break;
                     case "-0":
                     case "--http1.0":
-                        headers.put("http:request", "1.0"); // DESIGN.md §3: the version travels in http:request
+                        headers.put("http:request", "1.0"); // docs/design.md §3: the version travels in http:request
                         break;
                     case "--http2":
                         headers.put("http:request", "2");
@@ -180,7 +180,7 @@ public final class RequestCommand {
         if (method == null) {
             method = data == null ? "GET" : "POST";
         }
-        // Content type and encoding travel in the message properties (DESIGN.md §3), not as headers.
+        // Content type and encoding travel in the message properties (docs/design.md §3), not as headers.
         String contentType = headers.remove("content-type");
         if (contentType == null && data != null) {
             contentType = "application/x-www-form-urlencoded"; // what curl sends with -d

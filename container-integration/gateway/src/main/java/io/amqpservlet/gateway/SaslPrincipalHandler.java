@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.Callback;
 import javax.security.auth.Subject;
 
 /**
- * Makes the SASL identity of an AMQP connection the principal of its requests (DESIGN.md §3, "user"), so
+ * Makes the SASL identity of an AMQP connection the principal of its requests (docs/design.md §3, "user"), so
  * {@code HttpServletRequest.getUserPrincipal()} names the user who logged in with SASL PLAIN. An anonymous
  * connection, and every request that did not come over AMQP, is left as it is. A security handler further in (in
  * a war) still decides for itself. A request that already has an authentication (set by the connector itself, once

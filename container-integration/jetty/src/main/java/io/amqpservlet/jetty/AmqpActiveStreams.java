@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The requests one connection is serving (dispatched to Jetty, stream not ended yet), and the request-timeout
- * sweep over them (issue 4): one scheduled task per connection while it has requests, not one per request (a
+ * sweep over them: one scheduled task per connection while it has requests, not one per request (a
  * scheduler entry and its cancellation would cost every request). A request times out between the timeout and a
  * quarter more. Any thread may add and remove; the sweep runs on the scheduler.
  */

@@ -19,7 +19,7 @@ import java.util.function.Function;
 /**
  * A Jetty {@link Authenticator} for a {@code SecurityHandler} (for example a servlet context's
  * {@code ConstraintSecurityHandler}) under which AMQP clients send requests: a request that arrived on an
- * {@link AmqpConnection} is authenticated as the connection's SASL identity (DESIGN.md §3, "user"), so security
+ * {@link AmqpConnection} is authenticated as the connection's SASL identity (docs/design.md §3, "user"), so security
  * constraints, {@code getUserPrincipal()} and {@code isUserInRole} work for AMQP requests as for HTTP ones. Other
  * requests go to the wrapped authenticator (BASIC, FORM, ...), if any.
  *

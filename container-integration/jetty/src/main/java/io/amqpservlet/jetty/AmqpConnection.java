@@ -289,7 +289,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         if (served != null) {
             // Outside the engine: other threads drive it meanwhile, and the socket is already watched for input
             // (fill() ended with fillInterested()), so this request's handler, however slow, stalls no other
-            // request of the connection (DESIGN.md §2); it only saves the hand-off to another thread.
+            // request of the connection (docs/design.md §2); it only saves the hand-off to another thread.
             served.run();
         }
     }
@@ -477,7 +477,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /**
      * Any thread: the server is stopping gracefully ({@link GracefulAmqpConnections}). Requests that arrive from now
-     * on are released (DESIGN.md §3: shutdown → released); once the requests in flight have been answered, the
+     * on are released (docs/design.md §3: shutdown → released); once the requests in flight have been answered, the
      * connection is closed with {@code amqp:connection:forced}.
      */
     void shutdown() {

@@ -124,7 +124,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     /**
      * The host name of requests that name none (no {@code http:host} or {@code host} application property and no
-     * {@code hostname} in the client's open): the last entry of DESIGN.md §3's Host rule.
+     * {@code hostname} in the client's open): the last entry of docs/design.md §3's Host rule.
      */
     public String getServerName() {
         return serverName;
@@ -207,7 +207,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * How long a servlet may take to answer a request (from the moment the request reaches Jetty to its last
      * write); after that the client gets a 503 response and the request delivery is released (AMQP
-     * {@code released}, so it may be sent again), as issue 4 asks. 0 means no limit. Default 30 seconds.
+     * {@code released}, so it may be sent again). 0 means no limit. Default 30 seconds.
      */
     public void setRequestTimeout(long millis) {
         if (millis < 0) {

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * The gateway's side of the AMQP engine: keeps credit open on the links clients send requests on, turns each
  * complete request message into an {@link AmqpExchange} handed to Jetty, and, when an exchange comes back,
- * sends its response on the reply link and settles the request (DESIGN.md §3 outcomes).
+ * sends its response on the reply link and settles the request (docs/design.md §3 outcomes).
  *
  * <p>Every method runs on the connection's engine thread (whoever is running {@link AmqpConnection}'s serialised
  * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected in
@@ -69,7 +69,7 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         if (!link.isSender()) {
-            // The client sends requests on this link: credit is the back-pressure (DESIGN.md §5).
+            // The client sends requests on this link: credit is the back-pressure (docs/design.md §5).
             // Messages of several frames stream in (AmqpStreamedRequest), so a large body never sits whole here.
             link.streaming(true).autoCredit(linkCredit);
         }
@@ -143,7 +143,7 @@ final class AmqpEngineHandler implements EngineHandler {
     public void onMessage(Link link, Delivery delivery, MessageView message) {
         Engine engine = link.session().engine();
         if (connection.isDraining()) {
-            // DESIGN.md §3: shutdown → released; the client may send it again, to this server once it is back.
+            // docs/design.md §3: shutdown → released; the client may send it again, to this server once it is back.
             engine.release(delivery);
             return;
         }
@@ -151,7 +151,7 @@ final class AmqpEngineHandler implements EngineHandler {
         try {
             mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
         } catch (DecodeException | IllegalArgumentException e) {
-            // DESIGN.md §3: a message that cannot produce a response at all (malformed sections, text that is not
+            // docs/design.md §3: a message that cannot produce a response at all (malformed sections, text that is not
             // UTF-8) is rejected with amqp:decode-error.
             engine.reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
             return;
@@ -171,7 +171,7 @@ final class AmqpEngineHandler implements EngineHandler {
 
     /**
      * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, or the
-     * connection's sending links together hold as many bytes (DESIGN.md §5).
+     * connection's sending links together hold as many bytes (docs/design.md §5).
      */
     private static boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
         byte[] replyTo = exchange.replyTo;
@@ -306,7 +306,7 @@ final class AmqpEngineHandler implements EngineHandler {
         }
         if (request != null) {
             if (exchange.timedOut) {
-                engine.release(request); // issue 4: a request that timed out gets a 503 and is released
+                engine.release(request); // a request that timed out gets a 503 and is released
             } else {
                 engine.accept(request); // 404 and 500 are responses too: the request was processed
             }

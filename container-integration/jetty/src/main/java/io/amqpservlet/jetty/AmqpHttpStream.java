@@ -292,7 +292,7 @@ final class AmqpHttpStream implements HttpStream {
      * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}
      * (found by the connection's sweep; called again on later sweeps, which then do nothing).
      * Unless its response is already with the connection, the client gets a 503 and the request delivery is
-     * released (issue 4); Jetty is told the request failed, so an async servlet's cycle ends and whatever the
+     * released; Jetty is told the request failed, so an async servlet's cycle ends and whatever the
      * servlet still writes goes nowhere.
      */
     private void timedOut(int generation) {

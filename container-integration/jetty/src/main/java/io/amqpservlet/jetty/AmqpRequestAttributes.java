@@ -7,7 +7,7 @@ import org.eclipse.jetty.server.Request;
  * servlet can see the AMQP side of its request (for example to detect a redelivery by its message-id).
  *
  * <p>Nothing a peer chooses ever names an attribute: application-properties become headers or nothing, never
- * attributes (DESIGN.md §3; a peer-chosen attribute name is how AJP's Ghostcat let clients set
+ * attributes (docs/design.md §3; a peer-chosen attribute name is how AJP's Ghostcat let clients set
  * {@code javax.servlet.include.*}). An attribute is absent when the message has no such field.
  */
 public final class AmqpRequestAttributes {

@@ -24,7 +24,7 @@ import java.util.UUID;
 
 /**
  * Turns a request message into an HTTP request, following the projected mode of OASIS "HTTP Semantics and Content
- * over AMQP" WD06 as DESIGN.md §3 states it: method from {@code subject}, target from {@code to} (else the link's
+ * over AMQP" WD06 as docs/design.md §3 states it: method from {@code subject}, target from {@code to} (else the link's
  * target address), Host from {@code http:host}/{@code host}/the open's hostname/the server name, headers from
  * application-properties, content type and coding from properties, body from the data sections (or an amqp-value
  * string or binary).
@@ -257,7 +257,7 @@ final class AmqpRequestMapper {
     }
 
     /**
-     * DESIGN.md §3: app-prop {@code http:request} names the version, HTTP/1.1 when absent (or not a string); null
+     * docs/design.md §3: app-prop {@code http:request} names the version, HTTP/1.1 when absent (or not a string); null
      * for a version we do not know, which answers 505 (RFC 9110 §15.6.6).
      */
     private HttpVersion version(MessageView message) {

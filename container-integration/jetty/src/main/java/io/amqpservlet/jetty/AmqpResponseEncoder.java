@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Encodes an HTTP response as an AMQP response message (WD06 projected mode, DESIGN.md §3): {@code subject} the
+ * Encodes an HTTP response as an AMQP response message (WD06 projected mode, docs/design.md §3): {@code subject} the
  * status digits, {@code to} the request's reply-to, {@code correlation-id} the request's correlation-id or
  * message-id with its AMQP type, content type and coding in properties, {@code http:response} the request's
  * version ("1.1" by default) and the other headers as lowercase application-properties (repeated values joined

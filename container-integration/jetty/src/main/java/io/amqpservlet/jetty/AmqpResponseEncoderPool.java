@@ -10,7 +10,7 @@ final class AmqpResponseEncoderPool {
     static final int SLOTS = 8;
     /**
      * An encoder whose buffer grew beyond this (a large response buffered whole) is not kept: 10,000 idle
-     * connections must not each hold megabytes (DESIGN.md §2).
+     * connections must not each hold megabytes (docs/design.md §2).
      */
     static final int MAX_KEPT_CAPACITY = 16 * 1024;
 

@@ -65,7 +65,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
         if (phase == Phase.HEAD && handler.connection().isDraining()) {
-            // DESIGN.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage), and at once:
+            // docs/design.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage), and at once:
             // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
             // frames still to come without handing them on. No servlet runs; the client may send it again later.
             link.attachment(null);
@@ -205,7 +205,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
                 break;
         }
         if (rejectAtEnd != null && exchange == null) {
-            // DESIGN.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
+            // docs/design.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
             engine.reject(delivery, rejectCondition, rejectAtEnd);
         } else if (answerAtEnd != null) {
             handler.answerWithoutServlet(engine, answerAtEnd);

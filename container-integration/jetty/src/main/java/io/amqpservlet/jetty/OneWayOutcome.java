@@ -7,7 +7,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpStatus;
 
 /**
- * How a request without reply-to learns what happened (DESIGN.md §3 outcomes): the servlet ran and its status
+ * How a request without reply-to learns what happened (docs/design.md §3 outcomes): the servlet ran and its status
  * becomes the delivery's outcome. 2xx and 3xx: accepted. 4xx: rejected, the client must not resend; the error
  * description is the status line ("404 Not Found") and the condition the closest AMQP one. 5xx (and a failed
  * exchange, status 0): modified with delivery-failed, so the client may retry.

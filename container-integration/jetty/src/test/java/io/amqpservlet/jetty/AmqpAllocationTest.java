@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Heap allocated per request by the server, AMQP against HTTP/1.1, the same {@link TestServlets.SizedEcho} and 100-byte bodies
- * (DESIGN.md §6, docs/profiling.md). The bytes are the exact per-thread allocation counters of the JVM
+ * (docs/design.md §6, docs/profiling.md). The bytes are the exact per-thread allocation counters of the JVM
  * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) summed over the server's threads only: its pool
  * and its scheduler have names of their own, and the clients run on the test thread, which is left out. Requests go
  * one at a time, as at a low fixed rate, where nothing batches. Each protocol is measured in several rounds and the

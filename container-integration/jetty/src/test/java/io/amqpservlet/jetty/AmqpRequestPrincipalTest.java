@@ -31,7 +31,7 @@ import java.util.Base64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The SASL identity of the connection is the request's user (DESIGN.md §3): servlet security constraints apply to
+ * The SASL identity of the connection is the request's user (docs/design.md §3): servlet security constraints apply to
  * AMQP requests through {@link AmqpAuthenticator}, and {@code getUserPrincipal()} names the user with or without
  * a security handler.
  */

@@ -484,7 +484,7 @@ class AmqpStreamingTest {
         assertEquals("slow-1", delivery.message().correlationId());
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) >= 250);
         tracker.awaitSettlement(10, TimeUnit.SECONDS);
-        assertEquals(DeliveryState.Type.RELEASED, tracker.remoteState().getType(), "issue 4: released");
+        assertEquals(DeliveryState.Type.RELEASED, tracker.remoteState().getType(), "a timed-out request is released");
         return delivery;
     }
 

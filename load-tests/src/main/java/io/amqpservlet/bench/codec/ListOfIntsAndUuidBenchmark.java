@@ -33,7 +33,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The seed benchmark (DESIGN §6): a list of the ten ints 0, 1000, ..., 9000 followed by a UUID, encoded into a
+ * The seed benchmark (docs/design.md §6): a list of the ten ints 0, 1000, ..., 9000 followed by a UUID, encoded into a
  * reused buffer and decoded back to values (the ints summed, both UUID halves read). The peers encode a
  * {@code List<Object>} of Integer and UUID and decode to their List, as their users do.
  */

@@ -22,7 +22,7 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A request message as an HTTP-over-AMQP client sends it (DESIGN §6): header, properties, five
+ * A request message as an HTTP-over-AMQP client sends it (docs/design.md §6): header, properties, five
  * application-properties and a 100-byte data section ({@link RequestValues}). Encode builds it from the field
  * values every time ({@code requestMessage_ours_encodePreencoded} with the constant names pre-encoded); decode takes out what a servlet bridge needs as Strings ({@link DecodedRequest}), every one
  * of them new; {@code requestMessage_ours_decodeCached} takes the same Strings the way the connector does, with

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The engine benchmark of DESIGN.md §6: for our engine, proton-j 0.35.0 and protonj2 1.1.0 in turn, two engines of
+ * The engine benchmark of docs/design.md §6: for our engine, proton-j 0.35.0 and protonj2 1.1.0 in turn, two engines of
  * the same implementation joined in memory on one thread, the sender sending as fast as credit allows and the
  * receiver granting credit 64 messages at a time; first the seed's workload (empty pre-settled messages), then
  * 100-byte unsettled messages each accepted by the receiver. Each pairing warms up, then the pairings run measured

@@ -9,7 +9,7 @@ import java.util.Locale;
  * The engine benchmark's results as JSON and as a table. The JSON keeps the seed's workload (empty pre-settled
  * messages) at the top level, each engine as {@code {"msgsPerSec": …, "bytesPerMsg": …}}, and every other workload
  * under its key, e.g. {@code "unsettled": {"ours": {…}, …}}; each engine also has {@code msgsPerCpuSec}. The table
- * shows our throughput ratio to each peer (our msgs/s divided by theirs: DESIGN.md §6 asks for at least 10).
+ * shows our throughput ratio to each peer (our msgs/s divided by theirs: docs/design.md §6 asks for at least 10).
  */
 final class EngineReport {
     private EngineReport() {

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The suite's results as {@code gateway.json} (an object keyed {@code amqp}, {@code http1}, {@code http2},
  * {@code artemis}: the saturation figures, then the fixed-rate runs) and as Markdown tables with our ratios
- * against each peer and the DESIGN.md §6 targets.
+ * against each peer and the docs/design.md §6 targets.
  */
 final class SuiteReport {
     private final Map<String, List<Run>> runs;
@@ -104,13 +104,13 @@ final class SuiteReport {
         return b.toString();
     }
 
-    /** The DESIGN.md §6 targets, each marked met or not from these numbers. */
+    /** The docs/design.md §6 targets, each marked met or not from these numbers. */
     private String targets() {
         Run amqp = first("amqp");
         Run h1 = first("http1");
         Run h2 = first("http2");
         Run broker = first("artemis");
-        StringBuilder b = new StringBuilder("\nTargets (DESIGN.md §6):\n\n");
+        StringBuilder b = new StringBuilder("\nTargets (docs/design.md §6):\n\n");
         if (amqp == null) {
             return "";
         }

@@ -208,7 +208,7 @@ final class LoadConnection implements EngineHandler {
         }
         deliveries[slot] = null;
         if (delivery.remoteState().kind() != DeliveryState.ACCEPTED) {
-            // DESIGN.md §3: a request settled other than accepted gets no response.
+            // docs/design.md §3: a request settled other than accepted gets no response.
             loop.error("request " + delivery.remoteState().typeName() + " without a response");
             release(slot);
             loop.onSlotFreed(this, System.nanoTime());

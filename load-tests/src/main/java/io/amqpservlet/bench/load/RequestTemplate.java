@@ -12,7 +12,7 @@ import java.util.Map;
  * One connection's request message, encoded once; each send only overwrites the eight bytes of its
  * {@code message-id}. The id is a ulong whose top byte is {@link #MARK}, so it is always written in the 9-byte
  * {@code ulong} form (AMQP 1.0 §1.6.10, constructor 0x80) and the patch never changes the message's length. The
- * gateway answers with {@code correlation-id} = our {@code message-id} (DESIGN.md §3), which is how a response
+ * gateway answers with {@code correlation-id} = our {@code message-id} (docs/design.md §3), which is how a response
  * finds its request.
  */
 final class RequestTemplate {

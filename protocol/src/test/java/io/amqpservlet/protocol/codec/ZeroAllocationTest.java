@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Steady-state encode and decode allocate nothing (DESIGN §2): a loop of 10,000 iterations, run twice to warm up,
+ * Steady-state encode and decode allocate nothing (docs/design.md §2): a loop of 10,000 iterations, run twice to warm up,
  * is measured with {@link AllocationMeter}, which subtracts the cost of measuring, and must read exactly 0 bytes.
  */
 class ZeroAllocationTest {
