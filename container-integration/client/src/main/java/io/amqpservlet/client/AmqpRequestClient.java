@@ -230,13 +230,34 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
 
     private AmqpClientException closedError(String what) {
         if (closedWith != null && "amqp:unauthorized-access".equals(closedWith.condition().toString())) {
-            return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed: "
-                    + closedWith.description());
+            return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed"
+                    + loginFailure(String.valueOf(closedWith.description())));
         }
         String why = closedWith == null ? "closed the connection" : "closed the connection with "
                 + closedWith.condition() + ": " + closedWith.description();
         return new AmqpClientException(AmqpClientException.PEER_FAILURE, "the server " + why + " while waiting for "
                 + what);
+    }
+
+    /**
+     * The reason of a failed SASL exchange in a person's words: the outcome codes of AMQP 1.0 §5.3.3.6 (1 auth,
+     * 2 sys, 3 sys-perm, 4 sys-temp) as the engine reports them, or the engine's own text.
+     */
+    private static String loginFailure(String description) {
+        if (description.endsWith("code 1")) {
+            return " (wrong user or password)";
+        }
+        if (description.endsWith("code 2") || description.endsWith("code 3")) {
+            return " (the server could not check the login)";
+        }
+        if (description.endsWith("code 4")) {
+            return " (the server could not check the login now; try again later)";
+        }
+        if (description.startsWith("server does not offer ")) {
+            return ": the " + description.substring("server ".length())
+                    + (description.contains("ANONYMOUS") ? " (give a user with -u NAME:PASSWORD)" : "");
+        }
+        return ": " + description;
     }
 
     private void pumpOnce() throws IOException {

@@ -4,6 +4,8 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.CRL;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
@@ -62,21 +65,25 @@ public final class ClientTls {
      */
     public static ClientTls create(Path caCertificates, boolean insecure, Path certificate, Path privateKey,
                                    String password) throws AmqpClientException {
-        SslContextFactory.Client factory = new SslContextFactory.Client();
+        KeyStore trusted = null;
+        if (!insecure && caCertificates != null) {
+            try {
+                trusted = trustOnly(caCertificates);
+            } catch (IOException | GeneralSecurityException e) {
+                throw new AmqpClientException(AmqpClientException.CA_CERTIFICATES, "cannot use --cacert "
+                        + caCertificates + ": " + e.getMessage(), e);
+            }
+        }
+        SslContextFactory.Client factory = new Trust(insecure, trusted);
+        if (trusted != null) {
+            factory.setTrustStore(trusted); // without a trust or key store Jetty skips getTrustManagers
+        }
         if (insecure) {
             factory.setTrustAll(true);
             factory.setEndpointIdentificationAlgorithm(null);
         } else {
             // Jetty's client default already; stated because AMQPS relies on it (RFC 6125 host name check).
             factory.setEndpointIdentificationAlgorithm("HTTPS");
-            if (caCertificates != null) {
-                try {
-                    factory.setTrustStore(trustOnly(caCertificates));
-                } catch (IOException | GeneralSecurityException e) {
-                    throw new AmqpClientException(AmqpClientException.CA_CERTIFICATES, "cannot use --cacert "
-                            + caCertificates + ": " + e.getMessage(), e);
-                }
-            }
         }
         if (certificate != null) {
             try {
@@ -161,6 +168,32 @@ public final class ClientTls {
         }
         tls.setSoTimeout(before);
         return tls;
+    }
+
+    /**
+     * Whom the client trusts, whatever key store it presents: Jetty falls back to the key store as trust store
+     * (and then ignores trust-all), but a client certificate says nothing about which servers to trust. So: any
+     * server with {@code -k}, the {@code --cacert} certificates when given, else the JDK's default trust store.
+     */
+    private static final class Trust extends SslContextFactory.Client {
+        private final boolean anything;
+        private final KeyStore certificates;
+
+        Trust(boolean anything, KeyStore certificates) {
+            this.anything = anything;
+            this.certificates = certificates;
+        }
+
+        @Override
+        protected TrustManager[] getTrustManagers(KeyStore ignoredTrustStore, Collection<? extends CRL> crls)
+                throws Exception {
+            if (anything) {
+                return TRUST_ALL_CERTS;
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(certificates); // null: the JDK's cacerts
+            return tmf.getTrustManagers();
+        }
     }
 
     private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {

@@ -46,7 +46,8 @@ final class PemKeyMaterial {
     static KeyStore load(Path certificateFile, Path keyFile) throws IOException, GeneralSecurityException {
         String certificateText = Files.readString(certificateFile, StandardCharsets.US_ASCII);
         Collection<? extends Certificate> chain = CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(certificateText.getBytes(StandardCharsets.US_ASCII)));
+                .generateCertificates(new ByteArrayInputStream(certificatesOnly(certificateText)
+                        .getBytes(StandardCharsets.US_ASCII)));
         if (chain.isEmpty()) {
             throw new GeneralSecurityException("no certificate in " + certificateFile);
         }
@@ -57,6 +58,22 @@ final class PemKeyMaterial {
         store.load(null, null);
         store.setKeyEntry("client", key, STORE_PASSWORD.toCharArray(), chain.toArray(new Certificate[0]));
         return store;
+    }
+
+    /** The CERTIFICATE blocks of {@code text}, without the key or other blocks a combined file may hold. */
+    private static String certificatesOnly(String text) {
+        StringBuilder certificates = new StringBuilder();
+        String begin = "-----BEGIN CERTIFICATE-----";
+        String end = "-----END CERTIFICATE-----";
+        for (int from = text.indexOf(begin); from >= 0; from = text.indexOf(begin, from)) {
+            int to = text.indexOf(end, from);
+            if (to < 0) {
+                break;
+            }
+            certificates.append(text, from, to + end.length()).append('\n');
+            from = to + end.length();
+        }
+        return certificates.toString();
     }
 
     private static PrivateKey privateKey(String text, Path file) throws GeneralSecurityException {

@@ -42,7 +42,7 @@ final class LoadCommand {
         }
     }
 
-    @Option(names = "--scenario", paramLabel = "NAME", description = "funnel (2 clients -> 1 endpoint), quad "
+    @Option(order = 1, names = "--scenario", paramLabel = "NAME", description = "funnel (2 clients -> 1 endpoint), quad "
             + "(2 clients x 2 endpoints), many (1,000 connections, window 2); later options override it")
     void scenario(String name) {
         try {
@@ -52,33 +52,33 @@ final class LoadCommand {
         }
     }
 
-    @Option(names = "--clients", paramLabel = "N",
+    @Option(order = 2, names = "--clients", paramLabel = "N",
             description = "client event loops (threads), each with its own connections (default 1)")
     void clients(String n) {
         o.clients = positive("--clients", n);
     }
 
-    @Option(names = "--connections", paramLabel = "N", description = "connections per client per endpoint (default 1)")
+    @Option(order = 3, names = "--connections", paramLabel = "N", description = "connections per client per endpoint (default 1)")
     void connections(String n) {
         o.connectionsPerEndpoint = positive("--connections", n);
     }
 
-    @Option(names = "--window", paramLabel = "N", description = "requests in flight per connection (default 16)")
+    @Option(order = 4, names = "--window", paramLabel = "N", description = "requests in flight per connection (default 16)")
     void window(String n) {
         o.window = positive("--window", n);
     }
 
-    @Option(names = "--body", paramLabel = "BYTES", description = "request body size (default 100)")
+    @Option(order = 5, names = "--body", paramLabel = "BYTES", description = "request body size (default 100)")
     void body(String bytes) {
         o.bodyBytes = (int) number("--body", bytes, 0, 16 * 1024 * 1024);
     }
 
-    @Option(names = {"-X", "--method"}, paramLabel = "M", description = "request method (default POST)")
+    @Option(order = 6, names = {"-X", "--method"}, paramLabel = "M", description = "request method (default POST)")
     void method(String m) {
         o.method = m;
     }
 
-    @Option(names = {"-H", "--header"}, paramLabel = "'N: v'",
+    @Option(order = 7, names = {"-H", "--header"}, paramLabel = "'N: v'",
             description = "a header, sent as an application-property (repeatable)")
     void header(String header) {
         int colon = header.indexOf(':');
@@ -88,34 +88,34 @@ final class LoadCommand {
         o.headers.put(header.substring(0, colon).trim(), header.substring(colon + 1).trim());
     }
 
-    @Option(names = "--content-type", paramLabel = "T", description = "(default application/octet-stream)")
+    @Option(order = 8, names = "--content-type", paramLabel = "T", description = "(default application/octet-stream)")
     void contentType(String type) {
         o.contentType = type;
     }
 
-    @Option(names = "--warmup", paramLabel = "D", description = "discarded warm-up (default 2s)")
+    @Option(order = 9, names = "--warmup", paramLabel = "D", description = "discarded warm-up (default 2s)")
     void warmup(String d) {
         o.warmupMillis = millis("--warmup", d);
     }
 
-    @Option(names = "--duration", paramLabel = "D", description = "measured phase (default 10s)")
+    @Option(order = 10, names = "--duration", paramLabel = "D", description = "measured phase (default 10s)")
     void duration(String d) {
         o.durationMillis = Math.max(1, millis("--duration", d));
     }
 
-    @Option(names = "--rate", paramLabel = "R", description = "open loop: R requests/s over all connections, latency "
+    @Option(order = 11, names = "--rate", paramLabel = "R", description = "open loop: R requests/s over all connections, latency "
             + "from each request's scheduled send time; 0 or absent: closed loop")
     void rate(String r) {
         o.ratePerSecond = number("--rate", r, 0, 1e9);
     }
 
-    @Option(names = "--timeout", paramLabel = "D",
+    @Option(order = 12, names = "--timeout", paramLabel = "D",
             description = "a request without a response after D is a timeout (default 10s)")
     void timeout(String d) {
         o.timeoutMillis = Math.max(1, millis("--timeout", d));
     }
 
-    @Option(names = "--user", paramLabel = "NAME:PASS", description = "SASL PLAIN (default ANONYMOUS)")
+    @Option(order = 13, names = "--user", paramLabel = "NAME:PASS", description = "SASL PLAIN (default ANONYMOUS)")
     void user(String user) {
         int colon = user.indexOf(':');
         if (colon <= 0) {
@@ -125,18 +125,18 @@ final class LoadCommand {
         o.password = user.substring(colon + 1);
     }
 
-    @Option(names = "--json", paramLabel = "FILE", description = "write the result as JSON")
+    @Option(order = 14, names = "--json", paramLabel = "FILE", description = "write the result as JSON")
     void json(String file) {
         o.jsonOut = file;
     }
 
-    @Option(names = "--hgrm", paramLabel = "FILE",
+    @Option(order = 15, names = "--hgrm", paramLabel = "FILE",
             description = "write the latency percentile distribution (HdrHistogram .hgrm, ms)")
     void hgrm(String file) {
         o.hgrmOut = file;
     }
 
-    @Option(names = "--no-progress", description = "no live progress line")
+    @Option(order = 16, names = "--no-progress", description = "no live progress line")
     void noProgress(boolean off) {
         o.progress = !off;
     }

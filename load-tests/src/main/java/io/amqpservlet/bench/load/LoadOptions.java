@@ -96,7 +96,7 @@ public final class LoadOptions {
      * later options override it), so a repeated option overwrites or (for {@code --header}) adds.
      */
     static CommandLine commandLine(LoadOptions o) {
-        return new CommandLine(new LoadCommand(o)).setOverwrittenOptionsAllowed(true);
+        return new CommandLine(new LoadCommand(o)).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
     }
 
     /** Adds an endpoint, {@code amqp://host[:port]/path}. */
