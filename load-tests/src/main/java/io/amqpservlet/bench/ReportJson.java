@@ -24,9 +24,42 @@ public final class ReportJson extends JSON {
         return new LinkedHashMap<>();
     }
 
-    /** Parses one JSON value, the whole of {@code text}. */
+    /**
+     * Parses one JSON value, the whole of {@code text}.
+     *
+     * @throws IllegalArgumentException for text that is not JSON (a truncated file), with the offset where the
+     *                                  parser stopped
+     */
     public static Object parse(String text) {
-        return INSTANCE.fromJSON(text);
+        CountingSource source = new CountingSource(text);
+        try {
+            Object value = INSTANCE.parse(source, false);
+            while (source.hasNext() && Character.isWhitespace(source.peek())) {
+                source.next();
+            }
+            if (source.hasNext()) {
+                throw new IllegalStateException("text after the value");
+            }
+            return value;
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("malformed JSON at offset " + source.offset + " of " + text.length()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Jetty's string source, counting how far the parser got (for the error message). */
+    private static final class CountingSource extends JSON.StringSource {
+        int offset;
+
+        CountingSource(String text) {
+            super(text);
+        }
+
+        @Override
+        public char next() {
+            offset++;
+            return super.next();
+        }
     }
 
     /** {@code value} (maps, lists, strings, numbers, booleans, null) as JSON text. */
