@@ -254,7 +254,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             return " (the server could not check the login now; try again later)";
         }
         if (description.startsWith("server does not offer ")) {
-            return ": the " + description.substring("server ".length())
+            return ": the " + description
                     + (description.contains("ANONYMOUS") ? " (give a user with -u NAME:PASSWORD)" : "");
         }
         return ": " + description;
