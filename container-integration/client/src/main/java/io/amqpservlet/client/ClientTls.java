@@ -164,7 +164,7 @@ public final class ClientTls {
                     || causedBy(e, CertPathValidatorException.class);
             throw new AmqpClientException(certificate ? AmqpClientException.PEER_CERTIFICATE
                     : AmqpClientException.TLS_FAILED, "TLS handshake with " + host + ":" + port + " failed: "
-                    + e.getMessage(), e);
+                    + (certificate ? certificateProblem(e, host) : withoutClassNames(e.getMessage())), e);
         }
         tls.setSoTimeout(before);
         return tls;
@@ -194,6 +194,23 @@ public final class ClientTls {
             tmf.init(certificates); // null: the JDK's cacerts
             return tmf.getTrustManagers();
         }
+    }
+
+    /** Why the server's certificate was refused, in a person's words (the JDK's text names its own classes). */
+    private static String certificateProblem(SSLException e, String host) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (m.startsWith("No subject alternative") || m.startsWith("No name matching")) {
+                return "the server's certificate is not for " + host + " (" + m + ")";
+            }
+        }
+        return "the server's certificate is not trusted (give its CA's certificate with --cacert, or -k to skip "
+                + "the check)";
+    }
+
+    /** {@code text} without the "java.x.YException: " prefixes the JDK puts in front of wrapped causes. */
+    private static String withoutClassNames(String text) {
+        return String.valueOf(text).replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
     }
 
     private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {

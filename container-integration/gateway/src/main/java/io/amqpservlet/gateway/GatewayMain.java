@@ -59,7 +59,7 @@ public final class GatewayMain {
             gateway = new Gateway(options);
             gateway.start();
         } catch (Exception e) {
-            err.println("amqp-servlet: cannot start: " + StartFailure.describe(e));
+            err.println("amqp-servlet: cannot start: " + FailureText.describe(e));
             return START_FAILED;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -68,7 +68,7 @@ public final class GatewayMain {
             try {
                 gateway.stop();
             } catch (Exception e) {
-                err.println("amqp-servlet: stop failed: " + e);
+                err.println("amqp-servlet: stop failed: " + FailureText.describe(e));
             }
         }, "gateway-shutdown"));
         out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()

@@ -5,11 +5,11 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Why the gateway could not start, in one line for a person: the innermost message that says something, without
- * Java class names (a port in use, a servlet class or war missing, a war that failed to deploy).
+ * Why the gateway could not start (or stop), in one line for a person: the innermost message that says something,
+ * without Java class names (a port in use, a servlet class or war missing, a war that failed to deploy).
  */
-final class StartFailure {
-    private StartFailure() {
+final class FailureText {
+    private FailureText() {
     }
 
     /** The one-line reason for {@code failure}. */
