@@ -32,14 +32,9 @@ final class LoadCommand {
     @Parameters(paramLabel = "URL", arity = "1..*",
             description = "amqp://host[:port]/path endpoints; a scenario wanting more reuses the last one")
     void endpoints(List<String> urls) {
-        o.endpoints.clear();
-        for (String url : urls) {
-            try {
-                o.endpoint(url);
-            } catch (LoadOptions.UsageException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
-        }
+        // Checked after parsing (LoadOptions.parse), so an unknown option is reported as such, not as a bad URL.
+        o.endpointUrls.clear();
+        o.endpointUrls.addAll(urls);
     }
 
     @Option(order = 1, names = "--scenario", paramLabel = "NAME", description = "funnel (2 clients -> 1 endpoint), quad "

@@ -35,6 +35,8 @@ public final class LoadOptions {
     }
 
     final List<Endpoint> endpoints = new ArrayList<>();
+    /** The URLs given on the command line, turned into {@link #endpoints} once the whole line is parsed. */
+    final List<String> endpointUrls = new ArrayList<>();
     /** Client event loops (selector threads); each one is a separate "client" of the topology. */
     int clients = 1;
     /** Connections each client opens to each endpoint. */
@@ -81,6 +83,9 @@ public final class LoadOptions {
         }
         if (cmd.isVersionHelpRequested()) {
             throw new UsageException("version");
+        }
+        for (String url : o.endpointUrls) {
+            o.endpoint(url);
         }
         if (o.endpoints.isEmpty()) {
             throw new UsageException("no endpoint: give amqp://host:port/path");
