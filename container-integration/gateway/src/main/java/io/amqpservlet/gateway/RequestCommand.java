@@ -4,7 +4,6 @@ import io.amqpservlet.client.AmqpClientException;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.client.ClientTls;
-import io.amqpservlet.client.ResponseListener;
 import io.amqpservlet.connector.engine.EngineConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,9 +13,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -264,7 +261,7 @@ public final class RequestCommand {
             err.println("* connecting to " + host + ":" + port + (amqps ? " over TLS" : "") + " (SASL "
                     + config.saslMechanism() + ")");
         }
-        BodyOutput output = new BodyOutput(out, outputFile, include, verbose ? err : null);
+        ResponseOutput output = new ResponseOutput(out, outputFile, include, verbose ? err : null);
         try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline, tls)) {
             if (verbose) {
                 err.println("> " + requestMethod + " " + target);
@@ -272,7 +269,7 @@ public final class RequestCommand {
             client.exchange(requestMethod, target, headers, contentType, data, output, deadline);
             output.finish();
             return 0;
-        } catch (BodyOutput.WriteFailure e) {
+        } catch (ResponseOutput.WriteFailure e) {
             err.println("amqp-servlet request: " + e.getMessage());
             return WRITE_ERROR;
         } catch (AmqpClientException e) {
@@ -343,83 +340,5 @@ public final class RequestCommand {
     /** The usage text, as {@code --help} prints it. */
     static String usage() {
         return new CommandLine(new RequestCommand()).getUsageMessage();
-    }
-
-    /**
-     * Where the response goes as it arrives: standard output or the {@code -o} file (created when the head is in,
-     * so a failed request leaves no file behind). A write failure becomes {@link WriteFailure} (curl's 23).
-     */
-    private static final class BodyOutput implements ResponseListener {
-        /** The output could not be written. */
-        static final class WriteFailure extends IOException {
-            private static final long serialVersionUID = 1L;
-
-            WriteFailure(String message, Throwable cause) {
-                super(message, cause);
-            }
-        }
-
-        private final PrintStream stdout;
-        private final String file;
-        private final boolean include;
-        private final PrintStream trace;
-        private OutputStream sink;
-        private long bodyBytes;
-        private int status;
-
-        BodyOutput(PrintStream stdout, String file, boolean include, PrintStream trace) {
-            this.stdout = stdout;
-            this.file = file;
-            this.include = include;
-            this.trace = trace;
-        }
-
-        @Override
-        public void onHead(AmqpResponse head) throws IOException {
-            status = head.status();
-            try {
-                sink = file == null ? stdout : new BufferedOutputStream(Files.newOutputStream(Path.of(file)), 65536);
-                if (include) {
-                    sink.write(statusAndHeaders(head).getBytes(StandardCharsets.ISO_8859_1));
-                }
-            } catch (IOException e) {
-                throw new WriteFailure("cannot write " + (file == null ? "the output" : file) + ": "
-                        + IoMessage.of(e), e);
-            }
-        }
-
-        @Override
-        public void onBody(byte[] bytes, int offset, int length) throws IOException {
-            try {
-                sink.write(bytes, offset, length);
-                bodyBytes += length;
-            } catch (IOException e) {
-                throw new WriteFailure("cannot write " + (file == null ? "the output" : file) + ": "
-                        + IoMessage.of(e), e);
-            }
-            if (stdout.checkError()) {
-                throw new WriteFailure("cannot write the output", null);
-            }
-        }
-
-        void finish() throws IOException {
-            if (sink != null) {
-                sink.flush();
-            }
-            if (trace != null) {
-                trace.println("< " + status + " (" + bodyBytes + " bytes)");
-            }
-        }
-
-        void close() {
-            if (sink != null && sink != stdout) {
-                try {
-                    sink.close();
-                } catch (IOException ignored) {
-                    // finish() reported the failure that matters
-                }
-            }
-            stdout.flush();
-        }
     }
 }
