@@ -43,6 +43,11 @@ final class FailureText {
         if (colon > 0 && m.substring(0, colon).matches("([a-z_][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*")) {
             m = m.substring(colon + 2);
         }
-        return m.replace('\n', ' ');
+        // Jetty puts its components' state dumps in messages ("holder x==a.B@30809f{jsp=null,...}"): keep the name.
+        int dump = m.indexOf('{');
+        if (dump > 0) {
+            m = m.substring(0, dump);
+        }
+        return m.replaceAll("@[0-9a-f]+\\b", "").replace('\n', ' ').trim();
     }
 }

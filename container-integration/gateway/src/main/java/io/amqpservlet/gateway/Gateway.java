@@ -255,6 +255,11 @@ public final class Gateway {
             } catch (Exception stopFailure) {
                 e.addSuppressed(stopFailure);
             }
+            if (options.war() != null && e instanceof Exception && !(e instanceof java.io.IOException)) {
+                // Not a port in use (an IOException): the web application is what failed.
+                throw new IllegalStateException("--war " + options.war() + " failed to deploy: "
+                        + FailureText.describe(e), e);
+            }
             throw e;
         }
         String sasl = options.users().isEmpty() ? "SASL ANONYMOUS (no users configured)"

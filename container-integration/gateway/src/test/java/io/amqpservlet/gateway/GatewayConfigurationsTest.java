@@ -200,7 +200,8 @@ class GatewayConfigurationsTest {
         String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(GatewayMain.START_FAILED, status, text);
         assertEquals(1, text.lines().count(), text);
-        assertTrue(text.startsWith("amqp-servlet: cannot start: "), text);
+        assertTrue(text.startsWith("amqp-servlet: cannot start: --war " + war + " failed to deploy: "), text);
+        assertTrue(text.contains("no.such.Servlet") && !text.contains("{"), text);
     }
 
     @Test
