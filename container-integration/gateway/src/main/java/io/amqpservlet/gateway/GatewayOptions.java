@@ -16,7 +16,9 @@ import java.util.TreeMap;
 
 /**
  * The gateway's settings, from command-line options and properties files. A {@code --config} file is read where it
- * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet}) add up.
+ * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet},
+ * {@code --classpath}) add up. The command line is parsed by picocli ({@link GatewayCommand}); both it and the
+ * properties file set values through {@link #set}, where each is checked.
  * In a properties file the keys are the option names without dashes; a repeatable one is written either once
  * ({@code user=alice:secret}) or as many keys with a suffix ({@code user.1=alice:secret},
  * {@code servlet.orders=/orders=com.example.Orders}).
@@ -104,8 +106,9 @@ public final class GatewayOptions {
         for (Map.Entry<String, String> e : new TreeMap<>(toStrings(p)).entrySet()) {
             String key = e.getKey();
             int dot = key.indexOf('.');
-            String name = dot > 0 && ("user".equals(key.substring(0, dot)) || "servlet".equals(key.substring(0, dot)))
-                    ? key.substring(0, dot) : key;
+            String prefix = dot > 0 ? key.substring(0, dot) : key;
+            String name = "user".equals(prefix) || "servlet".equals(prefix) || "classpath".equals(prefix) ? prefix
+                    : key;
             if ("config".equals(name)) {
                 throw new UsageException("a config file cannot include another: " + file);
             }

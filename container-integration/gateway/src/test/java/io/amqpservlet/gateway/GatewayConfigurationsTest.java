@@ -272,7 +272,7 @@ class GatewayConfigurationsTest {
     void configFileAndLaterOptionsCombine() throws Exception {
         Path config = dir.resolve("g.properties");
         Files.writeString(config, "amqp-port=1234\nhttp-port=-1\nuser.1=alice:a\nuser.2=bob:b\n"
-                + "servlet.x=/x=a.B\nbind=0.0.0.0\n");
+                + "servlet.x=/x=a.B\nbind=0.0.0.0\nclasspath.1=a.jar\nclasspath.2=b:c\n");
         GatewayOptions o = GatewayOptions.parse(new String[] {"--config", config.toString(), "--amqp-port=0",
             "--user", "carol:c"});
         assertEquals(0, o.amqpPort());
@@ -281,6 +281,7 @@ class GatewayConfigurationsTest {
         assertEquals(3, o.users().size());
         assertEquals("carol", o.users().get(2).name());
         assertEquals("a.B", o.servlets().get("/x"));
+        assertEquals(java.util.List.of("a.jar", "b", "c"), o.classpath());
         assertTrue(!o.demo());
         GatewayOptions defaults = GatewayOptions.parse(new String[0]);
         assertEquals(5672, defaults.amqpPort());
