@@ -44,6 +44,10 @@ import java.util.Map;
  * {@link AmqpConnectionFactory} on its own port) and over HTTP/1.1 and h2c (a second port). Built from
  * {@link GatewayOptions}; {@link #start()} binds both ports, {@link #stop()} stops accepting and waits up to the
  * stop timeout for requests in flight.
+ *
+ * <p>The servlets are the demo app, {@code --servlet} classes (from {@code --classpath} through a class loader of
+ * their own) or a war (web.xml and annotations). With users, both ports require one: SASL PLAIN on AMQP, BASIC auth
+ * on HTTP, one login service behind both.
  */
 public final class Gateway {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
