@@ -311,8 +311,12 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         if (responseListener != null && listenerFailure == null) {
             try {
                 AmqpResponse whole = response(message, true);
-                responseListener.onHead(whole.withoutBody());
-                responseListener.onBody(whole.body(), 0, whole.body().length);
+                if (responseListener instanceof WholeResponse) {
+                    ((WholeResponse) responseListener).whole(whole); // one copy of the body, not three
+                } else {
+                    responseListener.onHead(whole.withoutBody());
+                    responseListener.onBody(whole.body(), 0, whole.body().length);
+                }
                 responseDone = true;
             } catch (IOException e) {
                 listenerFailure = e;
