@@ -11,6 +11,10 @@ security
 [depend]
 amqp-base
 
+[files]
+# A commented realm file to add users to; kept if the base already has one.
+basehome:modules/amqp-plain/amqp-realm.properties|etc/amqp-realm.properties
+
 [xml]
 etc/jetty-amqp-plain.xml
 

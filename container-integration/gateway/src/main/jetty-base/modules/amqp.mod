@@ -28,3 +28,9 @@ etc/jetty-amqp.xml
 
 ## The number of selectors (-1 picks a default based on the number of cores).
 # amqp.selectors=-1
+
+## The listen backlog: connections the kernel queues before they are accepted (capped by net.core.somaxconn).
+# amqp.acceptQueueSize=1024
+
+## How long a servlet may take to answer a request, in ms (then 503 and the request is released); 0: no limit.
+# amqp.requestTimeout=30000

@@ -43,7 +43,7 @@ public final class CodecReport {
 
     /** The table for the JMH JSON result {@code json}. */
     static String render(String json) {
-        Object parsed = JsonValueParser.parse(json);
+        Object parsed = ReportJson.parse(json);
         if (!(parsed instanceof List)) {
             throw new IllegalArgumentException("a JMH result file is a JSON array");
         }
@@ -153,8 +153,8 @@ public final class CodecReport {
     }
 
     private static double number(Object value) {
-        if (value instanceof Double) {
-            return (Double) value;
+        if (value instanceof Number) {
+            return ((Number) value).doubleValue();
         }
         // JMH writes "NaN" (a string) when it has no number.
         return Double.NaN;

@@ -6,11 +6,9 @@ import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.engine.EngineHandler;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
-import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.message.MapCursor;
 import io.amqpservlet.protocol.message.MessageView;
-import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 
@@ -31,7 +29,9 @@ import java.util.function.BooleanSupplier;
  * A blocking HTTP-over-AMQP client: our initiator {@link Engine} pumped over a TCP socket on the calling thread.
  * {@link #connect} opens the connection (SASL as configured), a session, a dynamic receiver for replies and a
  * sender to the request address; {@link #exchange} sends one request message with {@code reply-to} set to the
- * dynamic node and waits for its response. One thread at a time; every wait is bounded by the deadline given.
+ * dynamic node and waits for its response, whole or (with a {@link ResponseListener}) streamed as its frames
+ * arrive. The request is encoded by {@link RequestMessageEncoder}. One thread at a time; every wait is bounded by
+ * the deadline given.
  */
 public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     private static final String REPLY_LINK = "replies";
@@ -49,9 +49,14 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     private Link replies;
     private boolean socketClosed;
     private ErrorCondition closedWith;
+    private final RequestMessageEncoder encoder = new RequestMessageEncoder(512);
     private long nextMessageId = 1;
     private Delivery pending;
-    private AmqpResponse response;
+    /** The exchange in progress: where its response goes, and whether all of it has arrived. */
+    private ResponseListener responseListener;
+    private StreamedResponse streamed;
+    private boolean responseDone;
+    private IOException listenerFailure;
 
     private AmqpRequestClient(Socket socket, EngineConfig config) throws IOException {
         this.socket = socket;
@@ -103,7 +108,8 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             c.pumpUntil(c.engine::isOpen, "the connection to open", deadlineMillis);
             c.session = c.engine.beginSession();
             c.replies = c.session.attachDynamicReceiver(REPLY_LINK);
-            c.replies.autoCredit(16);
+            // Streaming: a response of many frames reaches us frame by frame (StreamedResponse), never whole.
+            c.replies.streaming(true).autoCredit(16);
             c.sender = c.session.attachSender("requests", targetAddress);
             c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
                     "the reply node and request credit", deadlineMillis);
@@ -150,7 +156,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     }
 
     /**
-     * Sends one request and waits for its response.
+     * Sends one request and waits for its response, body and all.
      *
      * @param method the HTTP method ({@code subject})
      * @param target the request-target, path and query ({@code to})
@@ -162,41 +168,47 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      */
     public AmqpResponse exchange(String method, String target, Map<String, String> headers, String contentType,
                                  byte[] body, long deadlineMillis) throws IOException {
-        AmqpWriter w = new AmqpWriter();
-        MessageWriter m = new MessageWriter().wrap(w).startProperties()
-                .messageId(nextMessageId++)
-                .to(target)
-                .subject(method)
-                .replyTo(replies.source().address().toString());
-        if (contentType != null) {
-            m.contentType(contentType);
-        }
-        m.endProperties();
-        if (!headers.isEmpty()) {
-            m.startApplicationProperties();
-            for (Map.Entry<String, String> e : headers.entrySet()) {
-                m.put(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue());
+        WholeResponse whole = new WholeResponse();
+        exchange(method, target, headers, contentType, body, whole, deadlineMillis);
+        return whole.response();
+    }
+
+    /**
+     * Sends one request and hands its response to {@code listener} as the transfer frames arrive: the head, then
+     * the body in pieces, so a large body is never held whole. Returns once the last frame was handed over.
+     *
+     * @throws AmqpClientException as {@link #exchange(String, String, Map, String, byte[], long)}; what the
+     *                             listener throws ends the exchange and is rethrown
+     */
+    public void exchange(String method, String target, Map<String, String> headers, String contentType,
+                         byte[] body, ResponseListener listener, long deadlineMillis) throws IOException {
+        encoder.encode(nextMessageId++, method, target, replies.source().address().toString(), contentType, headers,
+                body, 0, body == null ? 0 : body.length);
+        responseListener = listener;
+        streamed = null;
+        responseDone = false;
+        listenerFailure = null;
+        try {
+            pending = sender.send(encoder.array(), encoder.offset(), encoder.length(), false);
+            if (pending == null) {
+                throw new AmqpClientException(AmqpClientException.PEER_FAILURE, "the request link refused the message");
             }
-            m.endApplicationProperties();
+            pumpUntil(() -> responseDone || listenerFailure != null || refused(pending), "the response",
+                    deadlineMillis);
+            if (listenerFailure != null) {
+                throw listenerFailure;
+            }
+            if (!responseDone) {
+                DeliveryState s = pending.remoteState();
+                String why = s.kind() == DeliveryState.REJECTED && !s.error().isNull()
+                        ? s.error().condition() + ": " + s.error().description() : "";
+                throw new AmqpClientException(AmqpClientException.PEER_FAILURE,
+                        "the server settled the request as " + s.typeName() + " without a response " + why);
+            }
+        } finally {
+            responseListener = null;
+            streamed = null;
         }
-        if (body != null) {
-            m.data(body, 0, body.length);
-        }
-        m.end();
-        response = null;
-        pending = sender.send(w.array(), w.start(), w.length(), false);
-        if (pending == null) {
-            throw new AmqpClientException(AmqpClientException.PEER_FAILURE, "the request link refused the message");
-        }
-        pumpUntil(() -> response != null || refused(pending), "the response", deadlineMillis);
-        if (response == null) {
-            DeliveryState s = pending.remoteState();
-            String why = s.kind() == DeliveryState.REJECTED && !s.error().isNull()
-                    ? s.error().condition() + ": " + s.error().description() : "";
-            throw new AmqpClientException(AmqpClientException.PEER_FAILURE,
-                    "the server settled the request as " + s.typeName() + " without a response " + why);
-        }
-        return response;
     }
 
     /** A settled request that was not accepted gets no response (docs/design.md §3: rejected, released, modified). */
@@ -218,13 +230,34 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
 
     private AmqpClientException closedError(String what) {
         if (closedWith != null && "amqp:unauthorized-access".equals(closedWith.condition().toString())) {
-            return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed: "
-                    + closedWith.description());
+            return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed"
+                    + loginFailure(String.valueOf(closedWith.description())));
         }
         String why = closedWith == null ? "closed the connection" : "closed the connection with "
                 + closedWith.condition() + ": " + closedWith.description();
         return new AmqpClientException(AmqpClientException.PEER_FAILURE, "the server " + why + " while waiting for "
                 + what);
+    }
+
+    /**
+     * The reason of a failed SASL exchange in a person's words: the outcome codes of AMQP 1.0 §5.3.3.6 (1 auth,
+     * 2 sys, 3 sys-perm, 4 sys-temp) as the engine reports them, or the engine's own text.
+     */
+    private static String loginFailure(String description) {
+        if (description.endsWith("code 1")) {
+            return " (wrong user or password)";
+        }
+        if (description.endsWith("code 2") || description.endsWith("code 3")) {
+            return " (the server could not check the login)";
+        }
+        if (description.endsWith("code 4")) {
+            return " (the server could not check the login now; try again later)";
+        }
+        if (description.startsWith("server does not offer ")) {
+            return ": the " + description
+                    + (description.contains("ANONYMOUS") ? " (give a user with -u NAME:PASSWORD)" : "");
+        }
+        return ": " + description;
     }
 
     private void pumpOnce() throws IOException {
@@ -275,6 +308,59 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         if (link != replies) {
             return;
         }
+        if (responseListener != null && listenerFailure == null) {
+            try {
+                AmqpResponse whole = response(message, true);
+                if (responseListener instanceof WholeResponse) {
+                    ((WholeResponse) responseListener).whole(whole); // one copy of the body, not three
+                } else {
+                    responseListener.onHead(whole.withoutBody());
+                    responseListener.onBody(whole.body(), 0, whole.body().length);
+                }
+                responseDone = true;
+            } catch (IOException e) {
+                listenerFailure = e;
+            }
+        }
+        if (!delivery.remotelySettled()) {
+            engine.accept(delivery);
+        }
+    }
+
+    @Override
+    public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
+        if (link != replies) {
+            return;
+        }
+        if (responseListener != null && listenerFailure == null) {
+            if (streamed == null) {
+                streamed = new StreamedResponse(responseListener);
+            }
+            try {
+                streamed.chunk(payload, offset, length, last);
+                responseDone = last;
+            } catch (IOException e) {
+                listenerFailure = e;
+            }
+        }
+        if (last) {
+            streamed = null;
+            if (!delivery.remotelySettled()) {
+                engine.accept(delivery);
+            }
+        }
+    }
+
+    @Override
+    public void onMessageAborted(Link link, Delivery delivery) {
+        if (link == replies && responseListener != null && listenerFailure == null) {
+            listenerFailure = new AmqpClientException(AmqpClientException.PEER_FAILURE,
+                    "the server aborted the response message");
+        }
+    }
+
+    /** The response a message carries (docs/design.md §3); with {@code withBody} its data sections too. */
+    static AmqpResponse response(MessageView message, boolean withBody) {
         Map<String, String> headers = new LinkedHashMap<>();
         MapCursor entries = new MapCursor();
         if (message.openApplicationProperties(entries)) {
@@ -282,19 +368,21 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
                 headers.put(entries.keyString(), valueText(entries));
             }
         }
-        byte[] body = new byte[(int) message.body().dataLength()];
-        message.body().copyData(body, 0);
+        byte[] body;
+        if (withBody) {
+            body = new byte[(int) message.body().dataLength()];
+            message.body().copyData(body, 0);
+        } else {
+            body = new byte[0];
+        }
         int status;
         try {
             status = Integer.parseInt(String.valueOf(message.subjectAsString()));
         } catch (NumberFormatException e) {
             status = -1;
         }
-        response = new AmqpResponse(status, message.contentTypeAsString(), message.contentEncodingAsString(),
+        return new AmqpResponse(status, message.contentTypeAsString(), message.contentEncodingAsString(),
                 headers, body);
-        if (!delivery.remotelySettled()) {
-            engine.accept(delivery);
-        }
     }
 
     /** Strings as they are; other scalars (numbers, booleans) by their text form, as the server maps them. */

@@ -49,6 +49,11 @@ public final class AmqpResponse {
         return body;
     }
 
+    /** This response's status, properties and headers with an empty body (what a {@link ResponseListener} gets first). */
+    AmqpResponse withoutBody() {
+        return new AmqpResponse(status, contentType, contentEncoding, headers, new byte[0]);
+    }
+
     /** The body as UTF-8 text. */
     public String bodyText() {
         return new String(body, StandardCharsets.UTF_8);

@@ -1,14 +1,11 @@
 package io.amqpservlet.client;
 
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -16,75 +13,111 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.CRL;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.util.Collection;
 
 /**
- * The client side of AMQPS for the {@code request} CLI: whom to trust and which certificate to present, as curl's
- * {@code --cacert}, {@code -k} and {@code --cert} (PKCS12) say. {@link #wrap} turns a connected socket into a TLS
- * socket whose handshake is done, with the server's certificate checked against the host name (RFC 6125, the
- * JDK's {@code HTTPS} rules) unless insecure.
+ * The client side of AMQPS: whom to trust and which certificate to present, as curl's {@code --cacert}, {@code -k},
+ * {@code --cert} and {@code --key} say, on Jetty's {@link SslContextFactory.Client} (its protocol and cipher
+ * defaults, and the server's certificate checked against the host name, RFC 6125 with the JDK's {@code HTTPS}
+ * rules, unless insecure). {@link #wrap} turns a connected socket into a TLS socket whose handshake is done.
  */
 public final class ClientTls {
-    private final SSLContext context;
-    private final boolean insecure;
+    private final SslContextFactory.Client factory;
     private final boolean clientCertificate;
 
-    private ClientTls(SSLContext context, boolean insecure, boolean clientCertificate) {
-        this.context = context;
-        this.insecure = insecure;
+    private ClientTls(SslContextFactory.Client factory, boolean clientCertificate) {
+        this.factory = factory;
         this.clientCertificate = clientCertificate;
     }
 
     /**
+     * TLS with a client certificate from a PKCS12 file (curl's {@code --cert file.p12:password}).
+     *
      * @param caCertificates a file of trusted certificates, PEM (one or more) or DER; null for the JDK's trust store
      * @param insecure trust any server certificate and skip the host name check ({@code -k})
-     * @param keyStore a PKCS12 file with the client's key and certificate, or null for none
+     * @param keyStore a PKCS12 file with the client's key and certificate, or a PEM certificate that also holds
+     *                 its key; null for none
      * @param keyStorePassword its password (also the key's), or null for an empty one
      * @throws AmqpClientException {@link AmqpClientException#CA_CERTIFICATES} when {@code caCertificates} is unusable,
      *                             {@link AmqpClientException#LOCAL_CERTIFICATE} when {@code keyStore} is
      */
     public static ClientTls create(Path caCertificates, boolean insecure, Path keyStore, String keyStorePassword)
             throws AmqpClientException {
-        TrustManager[] trust = null; // null: the JDK's default trust store
-        if (insecure) {
-            trust = new TrustManager[] {new TrustAnything()};
-        } else if (caCertificates != null) {
+        return create(caCertificates, insecure, keyStore, null, keyStorePassword);
+    }
+
+    /**
+     * TLS with a client certificate from either a PKCS12 file or PEM files (curl's {@code --cert cert.pem
+     * --key key.pem}); which one is told by the file's content.
+     *
+     * @param certificate a PKCS12 file, or a PEM file with the client's certificate chain (its own first); null
+     *                    for no client certificate
+     * @param privateKey a PEM file with the certificate's unencrypted private key; null when {@code certificate}
+     *                   holds it (PKCS12, or PEM with the key in the same file)
+     * @param password the PKCS12 file's password, or null for an empty one; unused for PEM
+     * @throws AmqpClientException {@link AmqpClientException#CA_CERTIFICATES} when {@code caCertificates} is unusable,
+     *                             {@link AmqpClientException#LOCAL_CERTIFICATE} when the certificate or key is
+     */
+    public static ClientTls create(Path caCertificates, boolean insecure, Path certificate, Path privateKey,
+                                   String password) throws AmqpClientException {
+        KeyStore trusted = null;
+        if (!insecure && caCertificates != null) {
             try {
-                trust = trustOnly(caCertificates);
+                trusted = trustOnly(caCertificates);
             } catch (IOException | GeneralSecurityException e) {
                 throw new AmqpClientException(AmqpClientException.CA_CERTIFICATES, "cannot use --cacert "
                         + caCertificates + ": " + e.getMessage(), e);
             }
         }
-        KeyManager[] keys = null;
-        if (keyStore != null) {
-            char[] password = keyStorePassword == null ? new char[0] : keyStorePassword.toCharArray();
-            try (InputStream in = Files.newInputStream(keyStore)) {
-                KeyStore ks = KeyStore.getInstance("PKCS12");
-                ks.load(in, password);
-                KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(ks, password);
-                keys = kmf.getKeyManagers();
+        SslContextFactory.Client factory = new Trust(insecure, trusted);
+        if (trusted != null) {
+            factory.setTrustStore(trusted); // without a trust or key store Jetty skips getTrustManagers
+        }
+        if (insecure) {
+            factory.setTrustAll(true);
+            factory.setEndpointIdentificationAlgorithm(null);
+        } else {
+            // Jetty's client default already; stated because AMQPS relies on it (RFC 6125 host name check).
+            factory.setEndpointIdentificationAlgorithm("HTTPS");
+        }
+        if (certificate != null) {
+            try {
+                KeyStore keys;
+                String keysPassword;
+                if (privateKey != null || PemKeyMaterial.isPem(certificate)) {
+                    keys = PemKeyMaterial.load(certificate, privateKey);
+                    keysPassword = PemKeyMaterial.STORE_PASSWORD;
+                } else {
+                    keysPassword = password == null ? "" : password;
+                    keys = KeyStore.getInstance("PKCS12");
+                    try (InputStream in = Files.newInputStream(certificate)) {
+                        keys.load(in, keysPassword.toCharArray());
+                    }
+                }
+                factory.setKeyStore(keys);
+                factory.setKeyStorePassword(keysPassword);
+                factory.setKeyManagerPassword(keysPassword);
             } catch (IOException | GeneralSecurityException e) {
-                throw new AmqpClientException(AmqpClientException.LOCAL_CERTIFICATE, "cannot use --cert " + keyStore
-                        + " (a PKCS12 file and its password): " + e.getMessage(), e);
+                throw new AmqpClientException(AmqpClientException.LOCAL_CERTIFICATE, "cannot use --cert "
+                        + certificate + (privateKey == null ? "" : " with --key " + privateKey)
+                        + " (a PKCS12 file and its password, or PEM certificate and key): " + e.getMessage(), e);
             }
         }
         try {
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys, trust, null);
-            return new ClientTls(context, insecure, keyStore != null);
-        } catch (GeneralSecurityException e) {
-            throw new AmqpClientException(AmqpClientException.TLS_FAILED, "no TLS: " + e.getMessage(), e);
+            factory.start();
+        } catch (Exception e) {
+            throw new AmqpClientException(certificate != null ? AmqpClientException.LOCAL_CERTIFICATE
+                    : AmqpClientException.TLS_FAILED, "cannot set up TLS: " + e.getMessage(), e);
         }
+        return new ClientTls(factory, certificate != null);
     }
 
-    private static TrustManager[] trustOnly(Path file) throws IOException, GeneralSecurityException {
+    private static KeyStore trustOnly(Path file) throws IOException, GeneralSecurityException {
         Collection<? extends Certificate> certificates;
         try (InputStream in = Files.newInputStream(file)) {
             certificates = CertificateFactory.getInstance("X.509").generateCertificates(in);
@@ -98,9 +131,7 @@ public final class ClientTls {
         for (Certificate c : certificates) {
             ks.setCertificateEntry("ca-" + i++, c);
         }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        return tmf.getTrustManagers();
+        return ks;
     }
 
     /** Whether a client certificate is configured (the CLI then logs in with SASL EXTERNAL). */
@@ -116,13 +147,9 @@ public final class ClientTls {
      *                             handshake failures, {@link AmqpClientException#TIMEOUT} when time runs out
      */
     SSLSocket wrap(Socket socket, String host, int port, long timeoutMillis) throws IOException {
-        SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(socket, host, port, true);
-        if (!insecure) {
-            SSLParameters p = tls.getSSLParameters();
-            // The JDK checks the name only when asked to; "HTTPS" is RFC 2818/6125 matching, right for AMQPS too.
-            p.setEndpointIdentificationAlgorithm("HTTPS");
-            tls.setSSLParameters(p);
-        }
+        SSLSocket tls = (SSLSocket) factory.getSslContext().getSocketFactory().createSocket(socket, host, port, true);
+        // The factory's protocols, ciphers, SNI and endpoint identification, as for its own sockets and engines.
+        tls.setSSLParameters(factory.customize(tls.getSSLParameters()));
         int before = tls.getSoTimeout();
         tls.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeoutMillis)));
         try {
@@ -137,10 +164,53 @@ public final class ClientTls {
                     || causedBy(e, CertPathValidatorException.class);
             throw new AmqpClientException(certificate ? AmqpClientException.PEER_CERTIFICATE
                     : AmqpClientException.TLS_FAILED, "TLS handshake with " + host + ":" + port + " failed: "
-                    + e.getMessage(), e);
+                    + (certificate ? certificateProblem(e, host) : withoutClassNames(e.getMessage())), e);
         }
         tls.setSoTimeout(before);
         return tls;
+    }
+
+    /**
+     * Whom the client trusts, whatever key store it presents: Jetty falls back to the key store as trust store
+     * (and then ignores trust-all), but a client certificate says nothing about which servers to trust. So: any
+     * server with {@code -k}, the {@code --cacert} certificates when given, else the JDK's default trust store.
+     */
+    private static final class Trust extends SslContextFactory.Client {
+        private final boolean anything;
+        private final KeyStore certificates;
+
+        Trust(boolean anything, KeyStore certificates) {
+            this.anything = anything;
+            this.certificates = certificates;
+        }
+
+        @Override
+        protected TrustManager[] getTrustManagers(KeyStore ignoredTrustStore, Collection<? extends CRL> crls)
+                throws Exception {
+            if (anything) {
+                return TRUST_ALL_CERTS;
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(certificates); // null: the JDK's cacerts
+            return tmf.getTrustManagers();
+        }
+    }
+
+    /** Why the server's certificate was refused, in a person's words (the JDK's text names its own classes). */
+    private static String certificateProblem(SSLException e, String host) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            String m = String.valueOf(c.getMessage());
+            if (m.startsWith("No subject alternative") || m.startsWith("No name matching")) {
+                return "the server's certificate is not for " + host + " (" + m + ")";
+            }
+        }
+        return "the server's certificate is not trusted (give its CA's certificate with --cacert, or -k to skip "
+                + "the check)";
+    }
+
+    /** {@code text} without the "java.x.YException: " prefixes the JDK puts in front of wrapped causes. */
+    private static String withoutClassNames(String text) {
+        return String.valueOf(text).replaceAll("(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error): ", "");
     }
 
     private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
@@ -150,23 +220,5 @@ public final class ClientTls {
             }
         }
         return false;
-    }
-
-    /** {@code -k}: any server certificate is accepted, as with curl's {@code --insecure}; for self-signed demos. */
-    private static final class TrustAnything implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            // never used on the client side
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            // deliberately no check: the user asked for --insecure
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
     }
 }

@@ -7,7 +7,14 @@ import io.amqpservlet.jetty.LoginServicePlainAuthenticator;
 import jakarta.servlet.Servlet;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.ee11.annotations.AnnotationConfiguration;
+import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
 import org.eclipse.jetty.ee11.webapp.WebAppContext;
+import io.amqpservlet.jetty.AmqpAuthenticator;
+import org.eclipse.jetty.ee11.servlet.security.ConstraintMapping;
+import org.eclipse.jetty.ee11.servlet.security.ConstraintSecurityHandler;
+import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.authentication.BasicAuthenticator;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.UserStore;
@@ -27,6 +34,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.Map;
 
 /**
@@ -34,9 +44,15 @@ import java.util.Map;
  * {@link AmqpConnectionFactory} on its own port) and over HTTP/1.1 and h2c (a second port). Built from
  * {@link GatewayOptions}; {@link #start()} binds both ports, {@link #stop()} stops accepting and waits up to the
  * stop timeout for requests in flight.
+ *
+ * <p>The servlets are the demo app, {@code --servlet} classes (from {@code --classpath} through a class loader of
+ * their own) or a war (web.xml and annotations). With users, both ports require one: SASL PLAIN on AMQP, BASIC auth
+ * on HTTP, one login service behind both.
  */
 public final class Gateway {
     private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+    /** The role every --user has; the constraint over all paths requires it when users are configured. */
+    static final String USER_ROLE = "user";
 
     private final GatewayOptions options;
     private final Server server;
@@ -58,7 +74,7 @@ public final class Gateway {
         if (!options.users().isEmpty()) {
             UserStore store = new UserStore();
             for (GatewayOptions.User u : options.users()) {
-                store.addUser(u.name(), Credential.getCredential(u.password()), new String[] {"user"});
+                store.addUser(u.name(), Credential.getCredential(u.password()), new String[] {USER_ROLE});
             }
             logins = new HashLoginService("amqp-servlet");
             logins.setUserStore(store);
@@ -83,28 +99,101 @@ public final class Gateway {
             throw new IllegalArgumentException("every port is off: nothing to serve");
         }
 
+        ClassLoader loader = userClassLoader(options);
         ServletContextHandler context;
         if (options.war() != null) {
+            File war = new File(options.war());
+            if (!war.exists()) {
+                throw new IllegalArgumentException("--war " + options.war() + ": no such file or directory");
+            }
             WebAppContext webapp = new WebAppContext();
-            webapp.setWar(new File(options.war()).getAbsolutePath());
+            webapp.setWar(war.getAbsolutePath());
+            // A war that cannot deploy fails start() instead of leaving a context that answers 503.
+            webapp.setThrowUnavailableOnStartupException(true);
+            // Servlet 6.1 §8: @WebServlet, @WebFilter, @WebListener and ServletContainerInitializers of the war.
+            webapp.addConfiguration(new AnnotationConfiguration());
+            webapp.setClassLoader(new WebAppClassLoader(loader, webapp));
             context = webapp;
         } else {
             context = new ServletContextHandler();
+            context.setClassLoader(loader);
         }
         context.setContextPath("/");
         if (options.demo()) {
             DemoApp.install(context);
         }
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
         for (Map.Entry<String, String> e : options.servlets().entrySet()) {
-            Class<? extends Servlet> type = Class.forName(e.getValue(), true, loader).asSubclass(Servlet.class);
+            Class<? extends Servlet> type = servletClass(e.getValue(), loader, !options.classpath().isEmpty());
             ServletHolder holder = new ServletHolder(type);
             holder.setAsyncSupported(true);
             context.addServlet(holder, e.getKey());
         }
+        if (logins != null) {
+            requireUsers(context, logins);
+        }
         // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
         Handler app = new SaslPrincipalHandler(context);
         server.setHandler(new GracefulHandler(options.stats() ? new GatewayStatsHandler(app) : app));
+    }
+
+    /**
+     * With {@code --classpath}: a class loader over those jars and directories, whose parent is the gateway's own
+     * (so the servlet API is shared); it loads the {@code --servlet} classes and is the context's class loader (a
+     * war's class loader's parent). Without: the gateway's class loader.
+     */
+    private static ClassLoader userClassLoader(GatewayOptions options) {
+        ClassLoader own = Gateway.class.getClassLoader();
+        if (options.classpath().isEmpty()) {
+            return own;
+        }
+        URL[] urls = new URL[options.classpath().size()];
+        for (int i = 0; i < urls.length; i++) {
+            File entry = new File(options.classpath().get(i));
+            if (!entry.exists()) {
+                throw new IllegalArgumentException("--classpath " + entry + ": no such file or directory");
+            }
+            try {
+                urls[i] = entry.getAbsoluteFile().toURI().toURL();
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("--classpath " + entry + ": " + e.getMessage(), e);
+            }
+        }
+        return new URLClassLoader("amqp-servlet-classpath", urls, own);
+    }
+
+    private static Class<? extends Servlet> servletClass(String name, ClassLoader loader, boolean userClasspath)
+            throws ClassNotFoundException {
+        Class<?> type;
+        try {
+            type = Class.forName(name, true, loader);
+        } catch (ClassNotFoundException e) {
+            throw new ClassNotFoundException("servlet class " + name + " not found" + (userClasspath
+                    ? " in --classpath or the gateway's class path" : " (give its jar or classes with --classpath)"), e);
+        }
+        if (!Servlet.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException("--servlet " + name + " is not a jakarta.servlet.Servlet");
+        }
+        return type.asSubclass(Servlet.class);
+    }
+
+    /**
+     * With users: every request to the servlets needs one of them, so the HTTP port is no back door around SASL.
+     * AMQP requests are authenticated by their connection's SASL PLAIN login ({@link AmqpAuthenticator}), HTTP ones
+     * by BASIC auth against the same users (role {@code user}). A war's own constraints add to this one.
+     */
+    private static void requireUsers(ServletContextHandler context, HashLoginService logins) {
+        ConstraintSecurityHandler security = context.getSecurityHandler() instanceof ConstraintSecurityHandler c
+                ? c : new ConstraintSecurityHandler();
+        security.setLoginService(logins);
+        security.setRealmName(logins.getName());
+        security.setAuthenticator(new AmqpAuthenticator(new BasicAuthenticator()));
+        ConstraintMapping everything = new ConstraintMapping();
+        everything.setPathSpec("/*");
+        everything.setConstraint(Constraint.from(USER_ROLE));
+        security.addConstraintMapping(everything);
+        if (context.getSecurityHandler() != security) {
+            context.setSecurityHandler(security);
+        }
     }
 
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
@@ -151,16 +240,35 @@ public final class Gateway {
     private ServerConnector connector(int port, ConnectionFactory... factories) {
         ServerConnector c = new ServerConnector(server, 1, 1, factories);
         c.setHost(options.bind());
+        c.setAcceptQueueSize(options.acceptBacklog());
         c.setPort(port);
         server.addConnector(c);
         return c;
     }
 
-    /** Binds the ports and starts serving; logs the endpoints and the SASL mode. */
+    /**
+     * Binds the ports and starts serving; logs the endpoints and the SASL mode. When anything fails to start (a
+     * port in use, a war that cannot deploy) the server is stopped again and the failure thrown.
+     */
     public void start() throws Exception {
-        server.start();
+        try {
+            server.start();
+        } catch (Exception | Error e) {
+            try {
+                server.stop();
+            } catch (Exception stopFailure) {
+                e.addSuppressed(stopFailure);
+            }
+            if (options.war() != null && e instanceof Exception && !(e instanceof java.io.IOException)) {
+                // Not a port in use (an IOException): the web application is what failed.
+                throw new IllegalStateException("--war " + options.war() + " failed to deploy: "
+                        + FailureText.describe(e), e);
+            }
+            throw e;
+        }
         String sasl = options.users().isEmpty() ? "SASL ANONYMOUS (no users configured)"
                 : "SASL PLAIN for " + options.users().size() + " user(s), ANONYMOUS refused";
+        String httpAuth = options.users().isEmpty() ? "anonymous" : "BASIC auth for the same users";
         if (amqp != null) {
             LOG.info("AMQP 1.0 on amqp://{}:{} ({})", options.bind(), amqp.getLocalPort(), sasl);
         }
@@ -169,10 +277,10 @@ public final class Gateway {
                     "none".equals(options.tlsClientAuth()) ? "" : ", SASL EXTERNAL for client certificates");
         }
         if (http != null) {
-            LOG.info("HTTP/1.1 and h2c on http://{}:{}", options.bind(), http.getLocalPort());
+            LOG.info("HTTP/1.1 and h2c on http://{}:{} ({})", options.bind(), http.getLocalPort(), httpAuth);
         }
         if (https != null) {
-            LOG.info("HTTP/1.1 over TLS on https://{}:{}", options.bind(), https.getLocalPort());
+            LOG.info("HTTP/1.1 over TLS on https://{}:{} ({})", options.bind(), https.getLocalPort(), httpAuth);
         }
         LOG.info("serving {}", options.demo() ? "the demo app" : options.war() != null
                 ? "war " + options.war() + (options.servlets().isEmpty() ? "" : " and " + options.servlets())

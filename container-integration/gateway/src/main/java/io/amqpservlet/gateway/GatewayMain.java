@@ -43,11 +43,15 @@ public final class GatewayMain {
             options = GatewayOptions.parse(args);
         } catch (GatewayOptions.UsageException e) {
             err.println("amqp-servlet: " + e.getMessage());
-            err.println(GatewayOptions.usage());
+            err.println("Try 'amqp-servlet --help' for more information.");
             return USAGE;
         }
         if (options.help()) {
-            out.println(GatewayOptions.usage());
+            out.print(GatewayOptions.usage());
+            return 0;
+        }
+        if (options.version()) {
+            GatewayOptions.commandLine(new GatewayOptions()).printVersionHelp(out);
             return 0;
         }
         Gateway gateway;
@@ -55,7 +59,7 @@ public final class GatewayMain {
             gateway = new Gateway(options);
             gateway.start();
         } catch (Exception e) {
-            err.println("amqp-servlet: cannot start: " + e);
+            err.println("amqp-servlet: cannot start: " + FailureText.describe(e));
             return START_FAILED;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -64,7 +68,7 @@ public final class GatewayMain {
             try {
                 gateway.stop();
             } catch (Exception e) {
-                err.println("amqp-servlet: stop failed: " + e);
+                err.println("amqp-servlet: stop failed: " + FailureText.describe(e));
             }
         }, "gateway-shutdown"));
         out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()

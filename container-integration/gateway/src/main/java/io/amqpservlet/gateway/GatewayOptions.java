@@ -1,5 +1,7 @@
 package io.amqpservlet.gateway;
 
+import picocli.CommandLine;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,9 @@ import java.util.TreeMap;
 
 /**
  * The gateway's settings, from command-line options and properties files. A {@code --config} file is read where it
- * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet}) add up.
+ * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet},
+ * {@code --classpath}) add up. The command line is parsed by picocli ({@link GatewayCommand}); both it and the
+ * properties file set values through {@link #set}, where each is checked.
  * In a properties file the keys are the option names without dashes; a repeatable one is written either once
  * ({@code user=alice:secret}) or as many keys with a suffix ({@code user.1=alice:secret},
  * {@code servlet.orders=/orders=com.example.Orders}).
@@ -33,6 +37,9 @@ public final class GatewayOptions {
     public record User(String name, String password) {
     }
 
+    /** The default --accept-backlog. */
+    static final int DEFAULT_ACCEPT_BACKLOG = 1024;
+
     int amqpPort = 5672;
     int httpPort = 8080;
     String bind = "127.0.0.1";
@@ -49,48 +56,42 @@ public final class GatewayOptions {
     String tlsTrustStore;
     String tlsTrustStorePassword;
     String tlsClientAuth = "none";
+    /** Jars and directories the --servlet classes (and a war's parent class loader) load from. */
+    final List<String> classpath = new ArrayList<>();
+    /**
+     * The listen(2) backlog of every port: connections the kernel completes before Jetty accepts them. Jetty's
+     * default of 50 refused hundreds of 1,000 simultaneous connects (EAGAIN); the kernel caps it at
+     * {@code net.core.somaxconn}.
+     */
+    int acceptBacklog = DEFAULT_ACCEPT_BACKLOG;
     boolean help;
+    boolean version;
     boolean stats;
 
-    /** Parses the command line (without the leading {@code serve} word, if any). */
+    /**
+     * Parses the command line (picocli, {@link GatewayCommand}): options apply in the order given.
+     *
+     * @throws UsageException for a bad command line; the message names the option and says what is wrong
+     */
     public static GatewayOptions parse(String[] args) throws UsageException {
         GatewayOptions o = new GatewayOptions();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name;
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(2, eq);
-                value = arg.substring(eq + 1);
-            } else if (arg.startsWith("--")) {
-                name = arg.substring(2);
-            } else if ("-h".equals(arg)) {
-                name = "help";
-            } else {
-                throw new UsageException("unexpected argument: " + arg);
-            }
-            if ("help".equals(name)) {
-                o.help = true;
-                continue;
-            }
-            if ("stats".equals(name) && value == null) {
-                o.stats = true; // a flag: takes no value on the command line
-                continue;
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException("--" + name + " needs a value");
-                }
-                value = args[++i];
-            }
-            if ("config".equals(name)) {
-                o.load(Path.of(value));
-            } else {
-                o.set(name, value);
-            }
+        CommandLine cmd = commandLine(o);
+        try {
+            cmd.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException(e.getMessage());
         }
+        o.help = cmd.isUsageHelpRequested();
+        o.version = cmd.isVersionHelpRequested();
         return o;
+    }
+
+    /**
+     * The picocli command line writing into {@code o}. A repeated option overwrites (or, for {@code --user},
+     * {@code --servlet} and {@code --classpath}, adds to) what came before it, as a later key of a config file does.
+     */
+    static CommandLine commandLine(GatewayOptions o) {
+        return new CommandLine(new GatewayCommand(o)).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
     }
 
     /** Reads a properties file whose keys are option names. */
@@ -105,8 +106,9 @@ public final class GatewayOptions {
         for (Map.Entry<String, String> e : new TreeMap<>(toStrings(p)).entrySet()) {
             String key = e.getKey();
             int dot = key.indexOf('.');
-            String name = dot > 0 && ("user".equals(key.substring(0, dot)) || "servlet".equals(key.substring(0, dot)))
-                    ? key.substring(0, dot) : key;
+            String prefix = dot > 0 ? key.substring(0, dot) : key;
+            String name = "user".equals(prefix) || "servlet".equals(prefix) || "classpath".equals(prefix) ? prefix
+                    : key;
             if ("config".equals(name)) {
                 throw new UsageException("a config file cannot include another: " + file);
             }
@@ -122,7 +124,11 @@ public final class GatewayOptions {
         return m;
     }
 
-    private void set(String name, String value) throws UsageException {
+    /**
+     * Sets one option by its name without dashes, from the command line or a config file; the one place values are
+     * checked. To add an option: a case here, a setter in {@link GatewayCommand}, a getter below.
+     */
+    void set(String name, String value) throws UsageException {
         switch (name) {
             case "amqp-port":
                 amqpPort = port(name, value);
@@ -151,6 +157,23 @@ public final class GatewayOptions {
             }
             case "war":
                 war = value;
+                break;
+            case "classpath":
+                for (String entry : value.split(java.io.File.pathSeparator)) {
+                    if (!entry.isBlank()) {
+                        classpath.add(entry.trim());
+                    }
+                }
+                break;
+            case "accept-backlog":
+                try {
+                    acceptBacklog = Integer.parseInt(value);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--accept-backlog wants a number of connections, got " + value);
+                }
+                if (acceptBacklog < 1) {
+                    throw new UsageException("--accept-backlog must be at least 1, got " + value);
+                }
                 break;
             case "stats":
                 stats = Boolean.parseBoolean(value);
@@ -296,32 +319,23 @@ public final class GatewayOptions {
         return help;
     }
 
+    /** Whether {@code --version} was asked for. */
+    public boolean version() {
+        return version;
+    }
+
+    /** Jars and directories to load {@code --servlet} classes from (beside the gateway's own), in order. */
+    public List<String> classpath() {
+        return classpath;
+    }
+
+    /** The accept queue (listen backlog) of every listener, in connections. */
+    public int acceptBacklog() {
+        return acceptBacklog;
+    }
+
+    /** The usage text, as {@code --help} prints it. */
     static String usage() {
-        return String.join("\n",
-                "usage: amqp-servlet [options]                 serve servlets over AMQP 1.0 (and HTTP)",
-                "       amqp-servlet request [options] URL     one request over AMQP (see: request --help)",
-                "",
-                "options (a --config file takes the same names as keys, without dashes):",
-                "  --amqp-port N            AMQP port (default 5672; 0 = ephemeral, -1 = off)",
-                "  --http-port N            HTTP/1.1 and h2c port for the same servlets (default 8080; 0, -1 as above)",
-                "  --bind ADDRESS           address to listen on (default 127.0.0.1)",
-                "  --user NAME:PASSWORD     a SASL PLAIN user (repeatable); without users SASL ANONYMOUS is allowed",
-                "  --servlet /PATH=CLASS    serve a servlet class from the class path at PATH (repeatable)",
-                "  --war FILE               deploy a web application (war file or directory) at /",
-                "  --amqps-port N           AMQP over TLS port (default -1 = off; needs --tls-keystore)",
-                "  --https-port N           HTTP/1.1 over TLS port (default -1 = off; needs --tls-keystore)",
-                "  --tls-keystore FILE      PKCS12 key store with the server's key and certificate",
-                "  --tls-keystore-password PW  its password",
-                "  --tls-truststore FILE    trust store for client certificates (default: the JDK's)",
-                "  --tls-truststore-password PW  its password (default: the key store's)",
-                "  --tls-client-auth MODE   none (default), want or need a client certificate; with want or need a",
-                "                           certificate's subject DN is the client's SASL EXTERNAL identity",
-                "  --stop-timeout MS        how long shutdown waits for in-flight requests (default 30000)",
-                "  --stats                  serve CPU, allocation and GC counters at /.amqp-servlet/stats (benchmarks)",
-                "  --config FILE            read options from a properties file",
-                "  --help                   this text",
-                "",
-                "Without --servlet or --war the demo app is served: /echo, /status/{code}, /throw, /slow?ms=N,",
-                "/bytes/{n}, /whoami, /orders (see docs/gateway.md).");
+        return commandLine(new GatewayOptions()).getUsageMessage();
     }
 }

@@ -5,12 +5,14 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ajax.JSON;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * With {@code --stats}: answers {@code GET /.amqp-servlet/stats} (over HTTP or AMQP) with the process's counters as
@@ -62,7 +64,12 @@ final class GatewayStatsHandler extends Handler.Wrapper {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             cpuNanos = os.getProcessCpuTime();
         }
-        return String.format(Locale.ROOT, "{\"allocatedBytes\":%d,\"cpuNanos\":%d,\"gcCount\":%d,\"gcMillis\":%d,"
-                + "\"threads\":%d}", allocated, cpuNanos, gcCount, gcMillis, threads.getThreadCount());
+        Map<String, Object> counters = new LinkedHashMap<>();
+        counters.put("allocatedBytes", allocated);
+        counters.put("cpuNanos", cpuNanos);
+        counters.put("gcCount", gcCount);
+        counters.put("gcMillis", gcMillis);
+        counters.put("threads", threads.getThreadCount());
+        return new JSON().toJSON(counters);
     }
 }

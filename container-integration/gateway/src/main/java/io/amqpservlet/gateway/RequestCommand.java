@@ -1,10 +1,17 @@
 package io.amqpservlet.gateway;
 
-import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.client.AmqpClientException;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.client.ClientTls;
+import io.amqpservlet.connector.engine.EngineConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,139 +26,181 @@ import java.util.Map;
 
 /**
  * {@code amqp-servlet request [options] amqp[s]://host[:port]/path}: one HTTP request over AMQP 1.0 (over TLS for
- * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The body goes to standard output; with {@code -i} the status line and headers come
- * first. Any HTTP status exits 0; transport and SASL failures exit with curl's codes (see
- * {@link AmqpClientException}), a bad command line with 2, a bad URL with 3, an unreadable data file with 26.
+ * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The body is streamed to standard output
+ * (or to {@code -o FILE}) as its frames arrive, so a large one is never held in memory; with {@code -i} the status
+ * line and headers come first. Any HTTP status exits 0; transport and SASL failures exit with curl's codes (see
+ * {@link AmqpClientException}), a bad command line with 2, a bad URL with 3, an unreadable data file with 26, an
+ * unwritable output file with 23.
  */
+@Command(name = "amqp-servlet request", mixinStandardHelpOptions = true, versionProvider = GatewayVersion.class,
+        sortOptions = false, usageHelpWidth = 110,
+        description = "Makes one HTTP request over AMQP 1.0 (amqp://) or AMQP over TLS (amqps://), as curl does "
+                + "over HTTP.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:any HTTP status", "1:unsupported protocol (not amqp or amqps)", "2:bad options",
+            "3:bad URL", "6:could not resolve the host", "7:connect failed", "23:cannot write the output file",
+            "26:cannot read a --data-binary file", "28:timeout", "35:TLS handshake failed",
+            "56:connection closed or request refused by the server", "58:bad --cert or --key",
+            "60:server certificate not trusted", "67:login denied (wrong user or password)", "77:bad --cacert"})
 public final class RequestCommand {
     /** curl 1: unsupported protocol (neither amqp nor amqps). */
     static final int UNSUPPORTED_PROTOCOL = 1;
-    /** Bad command line (curl uses 2 for "failed to initialize"). */
+    /** Bad command line (picocli's and curl's 2). */
     static final int USAGE = 2;
     /** curl 3: URL malformed. */
     static final int BAD_URL = 3;
+    /** curl 23: write error (the -o file or standard output). */
+    static final int WRITE_ERROR = 23;
     /** curl 26: read error (the --data-binary file). */
     static final int READ_ERROR = 26;
 
     private static final int DEFAULT_PORT = 5672;
     /** IANA's port for AMQP over TLS. */
     private static final int DEFAULT_TLS_PORT = 5671;
-    private static final long DEFAULT_MAX_TIME_MILLIS = 30_000;
     /** Room for the largest demo body (/bytes, 100 MiB) plus the message's own sections. */
     private static final long MAX_MESSAGE_BYTES = 128L * 1024 * 1024;
+
+    @Spec
+    private CommandSpec spec;
+    private String method;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private byte[] data;
+    private String dataFileError;
+    private String user;
+    @Option(order = 7, names = {"-i", "--include"}, description = "print the status line and headers before the body")
+    private boolean include;
+    @Option(order = 8, names = {"-v", "--verbose"}, description = "trace AMQP frames to standard error")
+    private boolean verbose;
+    private long maxTimeMillis = 30_000;
+    @Parameters(paramLabel = "URL", description = "amqp[s]://host[:port]/path[?query]")
+    private String url;
+    @Option(order = 12, names = "--cacert", paramLabel = "FILE",
+            description = "amqps: trust the certificates in FILE (PEM or DER), not the JDK's")
+    private String caCertificates;
+    @Option(order = 13, names = {"-k", "--insecure"}, description = "amqps: accept any server certificate and host name")
+    private boolean insecure;
+    private String clientCertificate;
+    @Option(order = 15, names = "--key", paramLabel = "FILE", description = "amqps: the PEM private key (unencrypted PKCS #8 or "
+            + "PKCS #1) of a PEM --cert")
+    private String clientKey;
+    @Option(order = 6, names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "write the body (and with -i the head) to FILE instead of standard output")
+    private String outputFile;
 
     private RequestCommand() {
     }
 
-    /** Runs the command; returns the exit status. Only the response body is written to {@code out}. */
-    public static int run(String[] args, PrintStream out, PrintStream err) {
-        String method = null;
-        Map<String, String> headers = new LinkedHashMap<>();
-        byte[] data = null;
-        String user = null;
-        boolean include = false;
-        boolean verbose = false;
-        long maxTimeMillis = DEFAULT_MAX_TIME_MILLIS;
-        String url = null;
-        String caCertificates = null;
-        boolean insecure = false;
-        String clientCertificate = null;
+    @Option(order = 1, names = {"-X", "--request"}, paramLabel = "METHOD",
+            description = "HTTP method (default GET, or POST with data)")
+    void method(String m) {
+        method = m;
+    }
+
+    @Option(order = 2, names = {"-H", "--header"}, paramLabel = "'N: V'",
+            description = "a request header (repeatable); content-type goes to the message properties")
+    void header(String h) {
+        int colon = h.indexOf(':');
+        if (colon <= 0) {
+            throw new ParameterException(spec.commandLine(), "-H wants 'name: value', got " + h);
+        }
+        headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+    }
+
+    @Option(order = 3, names = {"-d", "--data"}, paramLabel = "TEXT", description = "request body (repeatable, joined with &; "
+            + "content type application/x-www-form-urlencoded unless -H sets one)")
+    void data(String text) {
+        data = join(data, text.getBytes(StandardCharsets.UTF_8)); // as curl: several -d are joined with '&'
+    }
+
+    @Option(order = 4, names = "--data-binary", paramLabel = "@FILE", description = "request body from a file (or literal text "
+            + "without @)")
+    void dataBinary(String v) {
+        byte[] bytes;
+        if (v.startsWith("@")) {
+            try {
+                bytes = Files.readAllBytes(Path.of(v.substring(1)));
+            } catch (IOException e) {
+                dataFileError = "cannot read " + v.substring(1) + ": " + IoMessage.of(e);
+                return;
+            }
+        } else {
+            bytes = v.getBytes(StandardCharsets.UTF_8);
+        }
+        data = join(data, bytes);
+    }
+
+    @Option(order = 5, names = {"-u", "--user"}, paramLabel = "NAME:PASS", description = "SASL PLAIN (default: SASL ANONYMOUS)")
+    void user(String u) {
+        if (u.indexOf(':') <= 0) {
+            throw new ParameterException(spec.commandLine(), "-u wants user:password, got " + u);
+        }
+        user = u;
+    }
+
+    @Option(order = 14, names = {"-E", "--cert"}, paramLabel = "FILE[:PASS]", description = "amqps: present a client certificate: "
+            + "a PKCS12 file (and its password), or a PEM certificate with --key (or with its key in the same file); "
+            + "without -u, log in with SASL EXTERNAL (the certificate's identity)")
+    void cert(String c) {
+        clientCertificate = c;
+    }
+
+    @Option(order = 9, names = {"-m", "--max-time"}, paramLabel = "SECONDS", description = "give up after this long "
+            + "(default 30; exit 28)")
+    void maxTime(String seconds) {
         try {
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                    case "-h":
-                    case "--help":
-                        out.println(usage());
-                        return 0;
-                    case "-X":
-                    case "--request":
-                        method = value(args, ++i, a);
-                        break;
-                    case "-H":
-                    case "--header": {
-                        String h = value(args, ++i, a);
-                        int colon = h.indexOf(':');
-                        if (colon <= 0) {
-                            throw new IllegalArgumentException("-H wants 'name: value', got " + h);
-                        }
-                        headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
-                        break;
-                    }
-                    case "-d":
-                    case "--data":
-                        // As curl: several -d are joined with '&'.
-                        data = join(data, value(args, ++i, a).getBytes(StandardCharsets.UTF_8));
-                        break;
-                    case "--data-binary": {
-                        String v = value(args, ++i, a);
-                        byte[] bytes;
-                        if (v.startsWith("@")) {
-                            try {
-                                bytes = Files.readAllBytes(Path.of(v.substring(1)));
-                            } catch (IOException e) {
-                                err.println("amqp-servlet request: cannot read " + v.substring(1) + ": " + e);
-                                return READ_ERROR;
-                            }
-                        } else {
-                            bytes = v.getBytes(StandardCharsets.UTF_8);
-                        }
-                        data = join(data, bytes);
-                        break;
-                    }
-                    case "-u":
-                    case "--user":
-                        user = value(args, ++i, a);
-                        if (user.indexOf(':') <= 0) {
-                            throw new IllegalArgumentException("-u wants user:password");
-                        }
-                        break;
-                    case "-i":
-                    case "--include":
-                        include = true;
-                        break;
-                    case "-v":
-                    case "--verbose":
-                        verbose = true;
-                        break;
-                    case "-m":
-                    case "--max-time":
-                        maxTimeMillis = (long) (Double.parseDouble(value(args, ++i, a)) * 1000);
-                        break;
-                    case "-0":
-                    case "--http1.0":
-                        headers.put("http:request", "1.0"); // docs/design.md §3: the version travels in http:request
-                        break;
-                    case "--http2":
-                        headers.put("http:request", "2");
-                        break;
-                    case "--cacert":
-                        caCertificates = value(args, ++i, a);
-                        break;
-                    case "-k":
-                    case "--insecure":
-                        insecure = true;
-                        break;
-                    case "-E":
-                    case "--cert":
-                        clientCertificate = value(args, ++i, a);
-                        break;
-                    default:
-                        if (a.startsWith("-") || url != null) {
-                            throw new IllegalArgumentException("unexpected argument: " + a);
-                        }
-                        url = a;
-                }
+            double s = Double.parseDouble(seconds);
+            if (!(s > 0)) {
+                throw new NumberFormatException();
             }
-            if (url == null) {
-                throw new IllegalArgumentException("no URL given");
-            }
-        } catch (IllegalArgumentException e) { // NumberFormatException included
+            maxTimeMillis = (long) (s * 1000);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--max-time wants a positive number of seconds, got "
+                    + seconds);
+        }
+    }
+
+    @Option(order = 10, names = {"-0", "--http1.0"}, description = "ask for HTTP/1.0 (http:request)")
+    void http10(boolean on) {
+        headers.put("http:request", "1.0"); // docs/design.md §3: the version travels in http:request
+    }
+
+    @Option(order = 11, names = "--http2", description = "ask for HTTP/2 (default 1.1)")
+    void http2(boolean on) {
+        headers.put("http:request", "2");
+    }
+
+    /** Runs the command; returns the exit status. Only the response (or the help text) is written to {@code out}. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        RequestCommand c = new RequestCommand();
+        CommandLine cmd = new CommandLine(c).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
+        try {
+            cmd.parseArgs(args);
+        } catch (ParameterException e) {
             err.println("amqp-servlet request: " + e.getMessage());
-            err.println(usage());
+            err.println("Try 'amqp-servlet request --help' for more information.");
             return USAGE;
         }
+        if (cmd.isUsageHelpRequested()) {
+            out.print(cmd.getUsageMessage());
+            return 0;
+        }
+        if (cmd.isVersionHelpRequested()) {
+            cmd.printVersionHelp(out);
+            return 0;
+        }
+        if (c.url == null) {
+            err.println("amqp-servlet request: no URL given");
+            err.println("Try 'amqp-servlet request --help' for more information.");
+            return USAGE;
+        }
+        if (c.dataFileError != null) {
+            err.println("amqp-servlet request: " + c.dataFileError);
+            return READ_ERROR;
+        }
+        return c.execute(out, err);
+    }
 
+    private int execute(PrintStream out, PrintStream err) {
         URI uri;
         try {
             uri = new URI(url);
@@ -161,39 +210,36 @@ public final class RequestCommand {
         }
         boolean amqps = "amqps".equalsIgnoreCase(uri.getScheme());
         if (!amqps && !"amqp".equalsIgnoreCase(uri.getScheme())) {
-            err.println("amqp-servlet request: unsupported protocol " + uri.getScheme()
-                    + " (only amqp:// and amqps://)");
+            err.println("amqp-servlet request: unsupported protocol " + (uri.getScheme() == null ? "(none)"
+                    : uri.getScheme()) + " in " + url + " (only amqp:// and amqps://)");
             return UNSUPPORTED_PROTOCOL;
         }
-        if (!amqps && (caCertificates != null || insecure || clientCertificate != null)) {
-            err.println("amqp-servlet request: --cacert, -k and --cert need an amqps:// URL");
+        if (!amqps && (caCertificates != null || insecure || clientCertificate != null || clientKey != null)) {
+            err.println("amqp-servlet request: --cacert, -k, --cert and --key need an amqps:// URL");
             return USAGE;
         }
         if (uri.getHost() == null) {
-            err.println("amqp-servlet request: no host in " + url);
+            err.println("amqp-servlet request: " + UrlProblem.describe(uri, url));
             return BAD_URL;
         }
         String host = uri.getHost();
         int port = uri.getPort() >= 0 ? uri.getPort() : amqps ? DEFAULT_TLS_PORT : DEFAULT_PORT;
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
-        if (method == null) {
-            method = data == null ? "GET" : "POST";
-        }
+        String requestMethod = method != null ? method : data == null ? "GET" : "POST";
         // Content type and encoding travel in the message properties (docs/design.md §3), not as headers.
         String contentType = headers.remove("content-type");
         if (contentType == null && data != null) {
             contentType = "application/x-www-form-urlencoded"; // what curl sends with -d
         }
-        String contentEncoding = headers.remove("content-encoding");
-        if (contentEncoding != null) {
+        if (headers.remove("content-encoding") != null) {
             err.println("amqp-servlet request: content-encoding is not sent (not supported by this client)");
         }
 
         ClientTls tls = null;
         if (amqps) {
             try {
-                tls = clientTls(caCertificates, insecure, clientCertificate);
+                tls = clientTls();
             } catch (AmqpClientException e) {
                 err.println("amqp-servlet request: " + e.getMessage());
                 return e.exitCode();
@@ -215,34 +261,34 @@ public final class RequestCommand {
             err.println("* connecting to " + host + ":" + port + (amqps ? " over TLS" : "") + " (SASL "
                     + config.saslMechanism() + ")");
         }
-        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline,
-                tls)) {
+        ResponseOutput output = new ResponseOutput(out, outputFile, include, verbose ? err : null);
+        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline, tls)) {
             if (verbose) {
-                err.println("> " + method + " " + target);
+                err.println("> " + requestMethod + " " + target);
             }
-            AmqpResponse response = client.exchange(method, target, headers, contentType, data, deadline);
-            if (verbose) {
-                err.println("< " + response.status() + " (" + response.body().length + " bytes)");
-            }
-            if (include) {
-                out.print(statusAndHeaders(response));
-            }
-            out.write(response.body(), 0, response.body().length);
-            out.flush();
+            client.exchange(requestMethod, target, headers, contentType, data, output, deadline);
+            output.finish();
             return 0;
+        } catch (ResponseOutput.WriteFailure e) {
+            err.println("amqp-servlet request: " + e.getMessage());
+            return WRITE_ERROR;
         } catch (AmqpClientException e) {
             err.println("amqp-servlet request: " + e.getMessage());
             return e.exitCode();
         } catch (IOException e) {
-            err.println("amqp-servlet request: " + e);
+            err.println("amqp-servlet request: " + IoMessage.of(e));
             return AmqpClientException.PEER_FAILURE;
+        } finally {
+            output.close();
         }
     }
 
-    /** {@code --cert FILE[:PASSWORD]}: curl's syntax, with the file a PKCS12 key store (curl's {@code P12} type). */
-    private static ClientTls clientTls(String caCertificates, boolean insecure, String clientCertificate)
-            throws AmqpClientException {
-        Path keyStore = null;
+    /**
+     * {@code --cert FILE[:PASSWORD]} (curl's syntax; the file PKCS12, or PEM with {@code --key} or with its key
+     * inside) and {@code --key FILE}.
+     */
+    private ClientTls clientTls() throws AmqpClientException {
+        Path certificate = null;
         String password = null;
         if (clientCertificate != null) {
             int colon = clientCertificate.indexOf(':');
@@ -250,11 +296,14 @@ public final class RequestCommand {
             if (colon == 1 && clientCertificate.length() > 2 && clientCertificate.charAt(2) == '\\') {
                 colon = clientCertificate.indexOf(':', 2);
             }
-            keyStore = Path.of(colon < 0 ? clientCertificate : clientCertificate.substring(0, colon));
+            certificate = Path.of(colon < 0 ? clientCertificate : clientCertificate.substring(0, colon));
             password = colon < 0 ? null : clientCertificate.substring(colon + 1);
         }
-        return ClientTls.create(caCertificates == null ? null : Path.of(caCertificates), insecure, keyStore,
-                password);
+        if (clientKey != null && certificate == null) {
+            throw new AmqpClientException(AmqpClientException.LOCAL_CERTIFICATE, "--key needs --cert");
+        }
+        return ClientTls.create(caCertificates == null ? null : Path.of(caCertificates), insecure, certificate,
+                clientKey == null ? null : Path.of(clientKey), password);
     }
 
     /** The status line and headers as {@code -i} prints them, ending with the empty line. */
@@ -269,19 +318,12 @@ public final class RequestCommand {
             sb.append("content-encoding: ").append(response.contentEncoding()).append("\r\n");
         }
         for (Map.Entry<String, String> h : response.headers().entrySet()) {
-            // WD06: keys starting with http: or : carry the mapping itself, not headers.
+            // docs/design.md §3: keys starting with http: or : carry the mapping itself, not headers.
             if (!h.getKey().startsWith("http:") && !h.getKey().startsWith(":")) {
                 sb.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n");
             }
         }
         return sb.append("\r\n").toString();
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
     }
 
     private static byte[] join(byte[] before, byte[] more) {
@@ -295,25 +337,8 @@ public final class RequestCommand {
         return joined;
     }
 
+    /** The usage text, as {@code --help} prints it. */
     static String usage() {
-        return String.join("\n",
-                "usage: amqp-servlet request [options] amqp[s]://host[:port]/path[?query]",
-                "  -X, --request METHOD     HTTP method (default GET, or POST with data)",
-                "  -H, --header 'N: V'      a request header (repeatable); content-type goes to the message properties",
-                "  -d, --data TEXT          request body (repeatable, joined with &; content type",
-                "                           application/x-www-form-urlencoded unless -H sets one)",
-                "      --data-binary @FILE  request body from a file (or literal text without @)",
-                "  -u, --user NAME:PASS     SASL PLAIN (default: SASL ANONYMOUS)",
-                "      --cacert FILE        amqps: trust the certificates in FILE (PEM or DER), not the JDK's",
-                "  -k, --insecure           amqps: accept any server certificate and host name",
-                "  -E, --cert FILE[:PASS]   amqps: present the key and certificate of a PKCS12 file; without -u,",
-                "                           log in with SASL EXTERNAL (the certificate's identity)",
-                "  -0, --http1.0            ask for HTTP/1.0 (http:request); --http2 for HTTP/2 (default 1.1)",
-                "  -i, --include            print the status line and headers before the body",
-                "  -v, --verbose            trace AMQP frames to standard error",
-                "  -m, --max-time SECONDS   give up after this long (default 30; exit 28)",
-                "exit: 0 for any HTTP status; 7 connect failed, 28 timeout, 56 connection closed or request",
-                "refused by the server, 67 SASL login denied, 2 bad options, 3 bad URL, 26 unreadable file,",
-                "35 TLS handshake failed, 60 server certificate not trusted, 58 bad --cert, 77 bad --cacert");
+        return new CommandLine(new RequestCommand()).getUsageMessage();
     }
 }

@@ -42,7 +42,9 @@ class GatewayConfigurationsTest {
             assertEquals(0, alice.exit, alice.toString());
             assertEquals("alice", alice.text());
             assertEquals("bob", Cli.request("-u", "bob:pw", url).text());
-            assertEquals(67, Cli.request("-u", "alice:wrong", url).exit);
+            Cli wrong = Cli.request("-u", "alice:wrong", url);
+            assertEquals(67, wrong.exit);
+            assertTrue(wrong.err.contains("authentication failed (wrong user or password)"), wrong.err);
             assertEquals(67, Cli.request(url).exit, "ANONYMOUS is not offered when users are configured");
             assertEquals(-1, g.httpPort());
         } finally {
@@ -118,6 +120,129 @@ class GatewayConfigurationsTest {
         }
     }
 
+    private static final String HELLO_SERVLET = String.join("\n",
+            "package user;",
+            "public class Hello extends jakarta.servlet.http.HttpServlet {",
+            "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,",
+            "      jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {",
+            "    r.getWriter().print(\"hello from a user class\");",
+            "  }",
+            "}");
+
+    @Test
+    void servletClassFromTheClasspathOptionIsServed() throws Exception {
+        Path classes = dir.resolve("classes");
+        JavaSource.compile(dir.resolve("src"), classes, "user.Hello", HELLO_SERVLET);
+        assertThrows(ClassNotFoundException.class, () -> new Gateway(GatewayOptions.parse(new String[] {
+            "--amqp-port", "0", "--servlet", "/hello=user.Hello"})), "not on the gateway's own class path");
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "-cp", classes.toString(),
+                "--servlet", "/hello=user.Hello");
+        try {
+            Cli r = Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/hello");
+            assertEquals(0, r.exit, r.toString());
+            assertEquals("hello from a user class", r.text());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void annotatedServletInAWarIsServed() throws Exception {
+        Path war = dir.resolve("annotated");
+        Files.createDirectories(war.resolve("WEB-INF"));
+        // No web.xml at all: the servlet is declared by @WebServlet only.
+        JavaSource.compile(dir.resolve("src"), war.resolve("WEB-INF/classes"), "user.Annotated", String.join("\n",
+                "package user;",
+                "@jakarta.servlet.annotation.WebServlet(\"/annotated\")",
+                "public class Annotated extends jakarta.servlet.http.HttpServlet {",
+                "  @Override protected void doGet(jakarta.servlet.http.HttpServletRequest q,",
+                "      jakarta.servlet.http.HttpServletResponse r) throws java.io.IOException {",
+                "    r.getWriter().print(\"found by its annotation\");",
+                "  }",
+                "}"));
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--war", war.toString());
+        try {
+            Cli r = Cli.request("-i", "amqp://127.0.0.1:" + g.amqpPort() + "/annotated");
+            assertEquals(0, r.exit, r.toString());
+            assertTrue(r.text().startsWith("HTTP/1.1 200\r\n"), r.text());
+            assertEquals("found by its annotation", r.body());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void missingWarFailsToStartWithOneLine() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = GatewayMain.serve(new String[] {"--amqp-port", "0", "--http-port", "0", "--war",
+            dir.resolve("missing.war").toString()}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.PrintStream(err, true));
+        assertEquals(GatewayMain.START_FAILED, status);
+        String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, text.lines().count(), text);
+        assertTrue(text.contains("missing.war: no such file or directory"), text);
+    }
+
+    @Test
+    void warThatFailsToDeployFailsToStart() throws Exception {
+        Path war = dir.resolve("broken");
+        Files.createDirectories(war.resolve("WEB-INF"));
+        Files.writeString(war.resolve("WEB-INF/web.xml"), String.join("\n",
+                "<web-app xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"6.1\">",
+                "  <servlet><servlet-name>gone</servlet-name>",
+                "    <servlet-class>no.such.Servlet</servlet-class><load-on-startup>1</load-on-startup></servlet>",
+                "  <servlet-mapping><servlet-name>gone</servlet-name><url-pattern>/x</url-pattern></servlet-mapping>",
+                "</web-app>"));
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = GatewayMain.serve(new String[] {"--amqp-port", "0", "--http-port", "-1", "--war",
+            war.toString()}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.PrintStream(err, true));
+        String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(GatewayMain.START_FAILED, status, text);
+        assertEquals(1, text.lines().count(), text);
+        assertTrue(text.startsWith("amqp-servlet: cannot start: --war " + war + " failed to deploy: "), text);
+        assertTrue(text.contains("no.such.Servlet") && !text.contains("{"), text);
+    }
+
+    @Test
+    void usersAreRequiredOverHttpTooWithBasicAuth() throws Exception {
+        Gateway g = start("--amqp-port", "0", "--http-port", "0", "--user", "alice:s3cret");
+        try {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI whoami = java.net.URI.create("http://127.0.0.1:" + g.httpPort() + "/whoami");
+            java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(whoami)
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, anonymous.statusCode(), "HTTP is no way around the SASL login");
+            assertTrue(anonymous.headers().firstValue("www-authenticate").orElse("").startsWith("Basic"));
+            String basic = "Basic " + java.util.Base64.getEncoder().encodeToString(
+                    "alice:s3cret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            java.net.http.HttpResponse<String> alice = http.send(java.net.http.HttpRequest.newBuilder(whoami)
+                    .header("Authorization", basic).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, alice.statusCode());
+            assertEquals("alice", alice.body());
+            Cli amqp = Cli.request("-u", "alice:s3cret", "amqp://127.0.0.1:" + g.amqpPort() + "/whoami");
+            assertEquals("alice", amqp.text(), amqp.toString());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void acceptBacklogAppliesToEveryPort() throws Exception {
+        for (String[] args : new String[][] {{}, {"--accept-backlog", "77"}}) {
+            String[] all = new String[args.length + 4];
+            System.arraycopy(new String[] {"--amqp-port", "0", "--http-port", "0"}, 0, all, 0, 4);
+            System.arraycopy(args, 0, all, 4, args.length);
+            Gateway g = new Gateway(GatewayOptions.parse(all));
+            int expected = args.length == 0 ? GatewayOptions.DEFAULT_ACCEPT_BACKLOG : 77;
+            for (org.eclipse.jetty.server.Connector c : g.server().getConnectors()) {
+                assertEquals(expected, ((org.eclipse.jetty.server.ServerConnector) c).getAcceptQueueSize());
+            }
+        }
+        assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--accept-backlog", "0"}));
+    }
+
     @Test
     void stopLetsAnInFlightRequestFinish() throws Exception {
         Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--stop-timeout", "10000");
@@ -147,7 +272,7 @@ class GatewayConfigurationsTest {
     void configFileAndLaterOptionsCombine() throws Exception {
         Path config = dir.resolve("g.properties");
         Files.writeString(config, "amqp-port=1234\nhttp-port=-1\nuser.1=alice:a\nuser.2=bob:b\n"
-                + "servlet.x=/x=a.B\nbind=0.0.0.0\n");
+                + "servlet.x=/x=a.B\nbind=0.0.0.0\nclasspath.1=a.jar\nclasspath.2=b:c\n");
         GatewayOptions o = GatewayOptions.parse(new String[] {"--config", config.toString(), "--amqp-port=0",
             "--user", "carol:c"});
         assertEquals(0, o.amqpPort());
@@ -156,12 +281,29 @@ class GatewayConfigurationsTest {
         assertEquals(3, o.users().size());
         assertEquals("carol", o.users().get(2).name());
         assertEquals("a.B", o.servlets().get("/x"));
+        assertEquals(java.util.List.of("a.jar", "b", "c"), o.classpath());
         assertTrue(!o.demo());
         GatewayOptions defaults = GatewayOptions.parse(new String[0]);
         assertEquals(5672, defaults.amqpPort());
         assertEquals(8080, defaults.httpPort());
         assertEquals("127.0.0.1", defaults.bind());
         assertTrue(defaults.demo());
+    }
+
+    @Test
+    void usageErrorsNameTheOption() {
+        GatewayOptions.UsageException unknown = assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--foo"}));
+        assertEquals("Unknown option: '--foo'", unknown.getMessage());
+        GatewayOptions.UsageException missing = assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--http-port"}));
+        assertTrue(missing.getMessage().contains("--http-port"), missing.getMessage());
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        assertEquals(0, GatewayMain.serve(new String[] {"--help"}, new java.io.PrintStream(out, true), System.err));
+        assertTrue(out.toString().contains("--accept-backlog"), out.toString());
+        assertEquals(GatewayMain.USAGE, GatewayMain.serve(new String[] {"--foo"},
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
     }
 
     @Test

@@ -194,6 +194,70 @@ class GatewayDemoTest {
     }
 
     @Test
+    void errorsSayWhatIsWrongWithoutJavaNames() {
+        Cli port = Cli.request("amqp://127.0.0.1:notaport/echo");
+        assertEquals(3, port.exit, port.toString());
+        assertTrue(port.err.contains("invalid port 'notaport'"), port.err);
+        Cli unknown = Cli.request("--foo", base + "/echo");
+        assertEquals(2, unknown.exit);
+        assertTrue(unknown.err.contains("Unknown option: '--foo'"), unknown.err);
+        Cli missingValue = Cli.request(base + "/echo", "-X");
+        assertTrue(missingValue.err.contains("'-X'") || missingValue.err.contains("--request"), missingValue.err);
+        for (Cli c : new Cli[] {port, unknown, missingValue}) {
+            assertTrue(!c.err.matches("(?s).*\\b(java|javax|io\\.amqpservlet)\\.[a-z]+\\.[A-Za-z.]*.*"), c.err);
+        }
+        Cli help = Cli.request("--help");
+        assertEquals(0, help.exit);
+        assertTrue(help.text().contains("--output") && help.text().contains("--key"), help.text());
+    }
+
+    @Test
+    void outputOptionWritesABodyOfManyFramesToAFile() throws Exception {
+        Path file = dir.resolve("bytes.bin");
+        Cli r = Cli.request("-o", file.toString(), base + "/bytes/5000000");
+        assertEquals(0, r.exit, r.toString());
+        assertEquals(0, r.out.length, "nothing on standard output");
+        byte[] body = Files.readAllBytes(file);
+        assertEquals(5_000_000, body.length);
+        assertEquals((byte) (4_999_999 % 251), body[4_999_999]);
+        Cli unwritable = Cli.request("-o", dir.resolve("no/such/dir/f").toString(), base + "/echo");
+        assertEquals(23, unwritable.exit, unwritable.toString());
+    }
+
+    @Test
+    void clientHandsALargeBodyOverInPiecesAsFramesArrive() throws Exception {
+        long deadline = io.amqpservlet.client.AmqpRequestClient.now() + 30_000;
+        try (io.amqpservlet.client.AmqpRequestClient client = io.amqpservlet.client.AmqpRequestClient.connect(
+                "127.0.0.1", gateway.amqpPort(), "/bytes",
+                new io.amqpservlet.connector.engine.EngineConfig().saslAnonymous()
+                        .maxMessageSizeBytes(64L * 1024 * 1024), deadline)) {
+            int[] pieces = new int[1];
+            long[] bytes = new long[1];
+            int[] status = new int[1];
+            client.exchange("GET", "/bytes/20000000", java.util.Map.of(), null, null,
+                    new io.amqpservlet.client.ResponseListener() {
+                        @Override
+                        public void onHead(io.amqpservlet.client.AmqpResponse head) {
+                            status[0] = head.status();
+                            assertEquals(0, bytes[0], "the head comes first");
+                        }
+
+                        @Override
+                        public void onBody(byte[] b, int offset, int length) {
+                            pieces[0]++;
+                            bytes[0] += length;
+                        }
+                    }, deadline);
+            assertEquals(200, status[0]);
+            assertEquals(20_000_000, bytes[0]);
+            assertTrue(pieces[0] > 10, "streamed in " + pieces[0] + " pieces");
+            // The whole-body API still works on the same connection afterwards.
+            assertEquals("x", client.exchange("POST", "/echo", java.util.Map.of(), "text/plain",
+                    "x".getBytes(java.nio.charset.StandardCharsets.UTF_8), deadline).bodyText());
+        }
+    }
+
+    @Test
     void theSameServletsServeHttp1AndH2c() throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         HttpResponse<String> r1 = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"

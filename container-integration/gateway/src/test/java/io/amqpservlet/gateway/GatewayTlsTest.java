@@ -179,6 +179,47 @@ class GatewayTlsTest {
     }
 
     @Test
+    void requestCliPresentsAPemCertificateAndKey() throws Exception {
+        // The client's key and certificate as curl takes them: two PEM files (and one file holding both).
+        KeyStore p12 = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certificates.clientKeyStore)) {
+            p12.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        String alias = p12.aliases().nextElement();
+        java.security.Key key = p12.getKey(alias, TestCertificates.PASSWORD.toCharArray());
+        Path certPem = dir.resolve("client-cert.pem");
+        Path keyPem = dir.resolve("client-key.pem");
+        Path bothPem = dir.resolve("client-both.pem");
+        String cert = pem("CERTIFICATE", p12.getCertificate(alias).getEncoded());
+        String privateKey = pem("PRIVATE KEY", key.getEncoded()); // PKCS #8, what openssl writes today
+        Files.writeString(certPem, cert, StandardCharsets.US_ASCII);
+        Files.writeString(keyPem, privateKey, StandardCharsets.US_ASCII);
+        Files.writeString(bothPem, privateKey + cert, StandardCharsets.US_ASCII);
+        Gateway g = start("need");
+        try {
+            String url = "amqps://localhost:" + g.amqpsPort() + "/whoami";
+            String cacert = serverCertificatePem().toString();
+            Cli pair = Cli.request("--cacert", cacert, "--cert", certPem.toString(), "--key", keyPem.toString(), url);
+            assertEquals(0, pair.exit, pair.toString());
+            assertEquals(TestCertificates.CLIENT_DN, pair.text());
+            Cli both = Cli.request("--cacert", cacert, "-E", bothPem.toString(), url);
+            assertEquals(TestCertificates.CLIENT_DN, both.text(), both.toString());
+            Cli noKey = Cli.request("--cacert", cacert, "--cert", certPem.toString(), url);
+            assertEquals(58, noKey.exit, noKey.toString());
+            assertTrue(noKey.err.contains("no private key"), noKey.err);
+            assertEquals(58, Cli.request("--cacert", cacert, "--key", keyPem.toString(), url).exit);
+        } finally {
+            g.stop();
+        }
+    }
+
+    private static String pem(String label, byte[] der) {
+        return "-----BEGIN " + label + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + label + "-----\n";
+    }
+
+    @Test
     void httpsPortServesTheSameServletsOverTls() throws Exception {
         Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                 "--https-port", "0", "--tls-keystore", certificates.serverKeyStore.toString(),

@@ -60,6 +60,7 @@ public final class GatewayProcess {
         Files.deleteIfExists(out);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:+ExitOnOutOfMemoryError"); // as bin/amqp-servlet starts it (docs/gateway.md)
         command.add("-jar");
         command.add(jar.toAbsolutePath().toString());
         command.addAll(options);

@@ -1,8 +1,12 @@
 package io.amqpservlet.bench.engine;
 
+import io.amqpservlet.bench.ReportJson;
+
 import io.amqpservlet.bench.engine.EngineBenchmark.Measurement;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -20,25 +24,21 @@ final class EngineReport {
      * workload's engines go at the top level.
      */
     static String json(Workload[] workloads, List<List<Measurement>> results) {
-        StringBuilder sb = new StringBuilder("{\n");
+        Map<String, Object> json = new LinkedHashMap<>();
         for (int w = 0; w < workloads.length; w++) {
-            List<Measurement> row = results.get(w);
-            String indent = w == 0 ? "  " : "    ";
-            if (w > 0) {
-                sb.append(",\n  \"").append(workloads[w].key).append("\": {\n");
-            }
-            for (int e = 0; e < row.size(); e++) {
-                Measurement m = row.get(e);
-                sb.append(indent).append('"').append(m.engine()).append("\": {\"msgsPerSec\": ")
-                        .append(number(m.msgsPerSec())).append(", \"msgsPerCpuSec\": ").append(number(m.msgsPerCpuSec()))
-                        .append(", \"bytesPerMsg\": ").append(number(m.bytesPerMsg()))
-                        .append('}').append(e + 1 < row.size() ? ",\n" : "");
+            Map<String, Object> engines = w == 0 ? json : new LinkedHashMap<>();
+            for (Measurement m : results.get(w)) {
+                Map<String, Object> figures = new LinkedHashMap<>();
+                figures.put("msgsPerSec", ReportJson.number(m.msgsPerSec(), 3));
+                figures.put("msgsPerCpuSec", ReportJson.number(m.msgsPerCpuSec(), 3));
+                figures.put("bytesPerMsg", ReportJson.number(m.bytesPerMsg(), 3));
+                engines.put(m.engine(), figures);
             }
             if (w > 0) {
-                sb.append("\n  }");
+                json.put(workloads[w].key, engines);
             }
         }
-        return sb.append("\n}\n").toString();
+        return ReportJson.write(json) + "\n";
     }
 
     private static String number(double v) {

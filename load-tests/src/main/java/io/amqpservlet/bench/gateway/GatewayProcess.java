@@ -31,6 +31,7 @@ final class GatewayProcess implements AutoCloseable {
         Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-XX:+ExitOnOutOfMemoryError"); // as bin/amqp-servlet starts it (docs/gateway.md)
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", copy.toString(), "--amqp-port", "0", "--http-port", "0", "--stats"));
         process = new ProcessBuilder(cmd).redirectError(workDir.resolve("gateway.log").toFile()).start();

@@ -1,6 +1,6 @@
 package io.amqpservlet.bench.gateway;
 
-import io.amqpservlet.bench.JsonValueParser;
+import io.amqpservlet.bench.ReportJson;
 
 import java.io.IOException;
 import java.net.URI;
@@ -30,7 +30,7 @@ record ServerSample(long cpuTicks, long allocatedBytes, long gcCount, long gcMil
             throw new IOException("GET " + statsUrl + " answered " + r.statusCode() + " (was --stats given?)");
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> stats = (Map<String, Object>) JsonValueParser.parse(r.body());
+        Map<String, Object> stats = (Map<String, Object>) ReportJson.parse(r.body());
         return new ServerSample(ticks, number(stats, "allocatedBytes"), number(stats, "gcCount"),
                 number(stats, "gcMillis"));
     }
@@ -42,10 +42,10 @@ record ServerSample(long cpuTicks, long allocatedBytes, long gcCount, long gcMil
 
     private static long number(Map<String, Object> stats, String key) throws IOException {
         Object v = stats.get(key);
-        if (!(v instanceof Double)) {
+        if (!(v instanceof Number)) {
             throw new IOException("stats lack " + key + ": " + stats);
         }
-        return ((Double) v).longValue();
+        return ((Number) v).longValue();
     }
 
     /**

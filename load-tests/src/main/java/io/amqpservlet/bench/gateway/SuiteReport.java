@@ -1,5 +1,9 @@
 package io.amqpservlet.bench.gateway;
 
+import io.amqpservlet.bench.ReportJson;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,40 +27,39 @@ final class SuiteReport {
     }
 
     String json() {
-        StringBuilder b = new StringBuilder("{\n");
-        b.append("  \"settings\": \"").append(escape(settings)).append("\",\n");
-        b.append("  \"machine\": \"").append(escape(machine())).append("\"");
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("settings", settings);
+        json.put("machine", machine());
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
             List<Run> list = e.getValue();
-            b.append(",\n  \"").append(e.getKey()).append("\": ");
-            figures(b, list.get(0));
-            b.setLength(b.length() - 1);
-            b.append(", \"client\": \"").append(escape(clients.getOrDefault(e.getKey(), ""))).append("\"");
-            b.append(", \"rates\": [");
+            Map<String, Object> peer = figures(list.get(0));
+            peer.put("client", clients.getOrDefault(e.getKey(), ""));
+            List<Object> rates = new ArrayList<>();
             for (int i = 1; i < list.size(); i++) {
-                b.append(i > 1 ? ", " : "");
-                figures(b, list.get(i));
+                rates.add(figures(list.get(i)));
             }
-            b.append("]}");
+            peer.put("rates", rates);
+            json.put(e.getKey(), peer);
         }
-        return b.append("\n}\n").toString();
+        return ReportJson.write(json) + "\n";
     }
 
-    private static void figures(StringBuilder b, Run r) {
-        b.append(String.format(Locale.ROOT, "{\"load\": \"%s\", \"targetRate\": %.1f, \"requestsPerSec\": %.1f, ",
-                r.load(), r.targetRate(), r.client().requestsPerSecond()));
-        b.append(String.format(Locale.ROOT, "\"cpuMicrosPerRequest\": %.2f, \"bytesPerRequest\": %s, "
-                        + "\"gcCount\": %d, \"gcMillis\": %d, \"errors\": %d, \"latencyMicros\": {",
-                r.server().cpuMicrosPerRequest(), Double.isNaN(r.server().bytesPerRequest()) ? "null"
-                        : String.format(Locale.ROOT, "%.0f", r.server().bytesPerRequest()),
-                r.server().gcCount(), r.server().gcMillis(), r.client().errorCount()));
-        boolean first = true;
+    private static Map<String, Object> figures(Run r) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("load", r.load());
+        f.put("targetRate", ReportJson.number(r.targetRate(), 1));
+        f.put("requestsPerSec", ReportJson.number(r.client().requestsPerSecond(), 1));
+        f.put("cpuMicrosPerRequest", ReportJson.number(r.server().cpuMicrosPerRequest(), 2));
+        f.put("bytesPerRequest", ReportJson.number(r.server().bytesPerRequest(), 0));
+        f.put("gcCount", r.server().gcCount());
+        f.put("gcMillis", r.server().gcMillis());
+        f.put("errors", r.client().errorCount());
+        Map<String, Object> latency = new LinkedHashMap<>();
         for (String k : ClientFigures.KEYS) {
-            b.append(first ? "" : ", ").append('"').append(k).append("\": ")
-                    .append(String.format(Locale.ROOT, "%.1f", r.client().latencyMicros().get(k)));
-            first = false;
+            latency.put(k, ReportJson.number(r.client().latencyMicros().get(k), 1));
         }
-        b.append("}}");
+        f.put("latencyMicros", latency);
+        return f;
     }
 
     String markdown() {
@@ -191,7 +194,4 @@ final class SuiteReport {
                 System.getProperty("java.vm.name"), load);
     }
 
-    private static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"");
-    }
 }

@@ -1,5 +1,6 @@
 package io.amqpservlet.bench.load;
 
+import io.amqpservlet.client.RequestMessageEncoder;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
@@ -36,7 +37,8 @@ final class LoadConnection implements EngineHandler {
     private final LoadOptions options;
     private Link sender;
     private Link replies;
-    private RequestTemplate template;
+    /** This connection's request, encoded once; each send patches its message-id only. */
+    private RequestMessageEncoder template;
 
     private final int window;
     private final long[] startNanos;
@@ -120,8 +122,10 @@ final class LoadConnection implements EngineHandler {
             sender = session.attachSender("requests", endpoint.path());
         }
         if (sender != null && !replies.source().address().isNull() && sender.credit().canSend()) {
-            template = new RequestTemplate(options.method, endpoint.path(), replies.source().address().toString(),
-                    options.contentType, options.headers, options.body());
+            byte[] body = options.body();
+            template = new RequestMessageEncoder(256 + body.length).encode(RequestMessageEncoder.ID_MARK,
+                    options.method, endpoint.path(), replies.source().address().toString(), options.contentType,
+                    options.headers, body, 0, body.length);
             ready = true;
             loop.onReady(this);
         }
@@ -148,10 +152,10 @@ final class LoadConnection implements EngineHandler {
             return false;
         }
         int slot = free[--freeCount];
-        long id = RequestTemplate.MARK | ((++sequence & SEQUENCE_MASK) << SLOT_BITS) | slot;
+        long id = RequestMessageEncoder.ID_MARK | ((++sequence & SEQUENCE_MASK) << SLOT_BITS) | slot;
         expectedId[slot] = id;
         startNanos[slot] = fromNanos;
-        Delivery d = sender.send(template.withId(id), 0, template.length(), false);
+        Delivery d = sender.send(template.messageId(id).array(), template.offset(), template.length(), false);
         if (d == null) {
             release(slot);
             loop.error("request refused by the link (not open or queue full)");

@@ -21,11 +21,16 @@ public final class LoadMain {
         try {
             options = LoadOptions.parse(args);
         } catch (LoadOptions.UsageException e) {
-            if (!"help".equals(e.getMessage())) {
-                System.err.println("bench load: " + e.getMessage());
+            if ("help".equals(e.getMessage())) {
+                System.out.print(LoadOptions.usage());
+                System.exit(0);
+            } else if ("version".equals(e.getMessage())) {
+                LoadOptions.commandLine(new LoadOptions()).printVersionHelp(System.out);
+                System.exit(0);
             }
-            System.err.println(LoadOptions.usage());
-            System.exit("help".equals(e.getMessage()) ? 0 : 2);
+            System.err.println("bench load: " + e.getMessage());
+            System.err.println("Try 'load-tests/bench load --help' for more information.");
+            System.exit(2);
             return;
         }
         LoadResult result;

@@ -1,5 +1,7 @@
 package io.amqpservlet.bench.load;
 
+import picocli.CommandLine;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -18,7 +20,8 @@ public final class LoadOptions {
     public static final class UsageException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        UsageException(String message) {
+        /** A usage error described by {@code message}. */
+        public UsageException(String message) {
             super(message);
         }
     }
@@ -32,6 +35,8 @@ public final class LoadOptions {
     }
 
     final List<Endpoint> endpoints = new ArrayList<>();
+    /** The URLs given on the command line, turned into {@link #endpoints} once the whole line is parsed. */
+    final List<String> endpointUrls = new ArrayList<>();
     /** Client event loops (selector threads); each one is a separate "client" of the topology. */
     int clients = 1;
     /** Connections each client opens to each endpoint. */
@@ -59,36 +64,28 @@ public final class LoadOptions {
     public LoadOptions() {
     }
 
-    /** Parses {@code bench load} arguments. */
+    /**
+     * Parses {@code bench load} arguments into a fresh set of options.
+     *
+     * @throws UsageException for a bad command line (its message names the option), or "help" / "version" when
+     *                        those were asked for
+     */
     public static LoadOptions parse(String[] args) throws UsageException {
         LoadOptions o = new LoadOptions();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("-")) {
-                o.endpoint(arg);
-                continue;
-            }
-            String name = arg.replaceFirst("^--?", "");
-            String value = null;
-            int eq = name.indexOf('=');
-            if (eq > 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            if ("no-progress".equals(name)) {
-                o.progress = false;
-                continue;
-            }
-            if ("help".equals(name) || "h".equals(name)) {
-                throw new UsageException("help");
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException("--" + name + " needs a value");
-                }
-                value = args[++i];
-            }
-            o.set(name, value);
+        CommandLine cmd = commandLine(o);
+        try {
+            cmd.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (cmd.isUsageHelpRequested()) {
+            throw new UsageException("help");
+        }
+        if (cmd.isVersionHelpRequested()) {
+            throw new UsageException("version");
+        }
+        for (String url : o.endpointUrls) {
+            o.endpoint(url);
         }
         if (o.endpoints.isEmpty()) {
             throw new UsageException("no endpoint: give amqp://host:port/path");
@@ -99,38 +96,12 @@ public final class LoadOptions {
         return o;
     }
 
-    private void set(String name, String value) throws UsageException {
-        switch (name) {
-            case "scenario" -> Scenario.byName(value).applyTo(this);
-            case "clients" -> clients = positive(name, value);
-            case "connections" -> connectionsPerEndpoint = positive(name, value);
-            case "window" -> window = positive(name, value);
-            case "body" -> bodyBytes = (int) number(name, value, 0, 16 * 1024 * 1024);
-            case "method", "X" -> method = value;
-            case "content-type" -> contentType = value;
-            case "header", "H" -> {
-                int colon = value.indexOf(':');
-                if (colon <= 0) {
-                    throw new UsageException("--header wants 'Name: value', got " + value);
-                }
-                headers.put(value.substring(0, colon).trim(), value.substring(colon + 1).trim());
-            }
-            case "warmup" -> warmupMillis = millis(name, value);
-            case "duration" -> durationMillis = Math.max(1, millis(name, value));
-            case "rate" -> ratePerSecond = number(name, value, 0, 1e9);
-            case "timeout" -> timeoutMillis = Math.max(1, millis(name, value));
-            case "user" -> {
-                int colon = value.indexOf(':');
-                if (colon <= 0) {
-                    throw new UsageException("--user wants name:password");
-                }
-                user = value.substring(0, colon);
-                password = value.substring(colon + 1);
-            }
-            case "json" -> jsonOut = value;
-            case "hgrm" -> hgrmOut = value;
-            default -> throw new UsageException("unknown option --" + name);
-        }
+    /**
+     * The picocli command line over {@code o}: options are applied in the order given (a {@code --scenario} first,
+     * later options override it), so a repeated option overwrites or (for {@code --header}) adds.
+     */
+    static CommandLine commandLine(LoadOptions o) {
+        return new CommandLine(new LoadCommand(o)).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
     }
 
     /** Adds an endpoint, {@code amqp://host[:port]/path}. */
@@ -152,11 +123,11 @@ public final class LoadOptions {
         return this;
     }
 
-    private static int positive(String name, String value) throws UsageException {
+    static int positive(String name, String value) throws UsageException {
         return (int) number(name, value, 1, 1_000_000);
     }
 
-    private static double number(String name, String value, double min, double max) throws UsageException {
+    static double number(String name, String value, double min, double max) throws UsageException {
         double d;
         try {
             d = Double.parseDouble(value);
@@ -270,26 +241,8 @@ public final class LoadOptions {
                 warmupMillis, durationMillis);
     }
 
+    /** The usage text, as {@code --help} prints it. */
     static String usage() {
-        return String.join("\n",
-                "usage: load-tests/bench load [options] amqp://host:port/path [more endpoints...]",
-                "  --scenario NAME      funnel (2 clients -> 1 endpoint), quad (2 clients x 2 endpoints),",
-                "                       many (1,000 connections, window 2); later options override it",
-                "  --clients N          client event loops (threads), each with its own connections (default 1)",
-                "  --connections N      connections per client per endpoint (default 1)",
-                "  --window N           requests in flight per connection (default 16)",
-                "  --body BYTES         request body size (default 100)",
-                "  -X, --method M       request method (default POST)",
-                "  -H, --header 'N: v'  a header, sent as an application-property (repeatable)",
-                "  --content-type T     (default application/octet-stream)",
-                "  --warmup D           discarded warm-up (default 2s)",
-                "  --duration D         measured phase (default 10s)",
-                "  --rate R             open loop: R requests/s over all connections, latency from each request's",
-                "                       scheduled send time; 0 or absent: closed loop",
-                "  --timeout D          a request without a response after D is a timeout (default 10s)",
-                "  --user NAME:PASS     SASL PLAIN (default ANONYMOUS)",
-                "  --json FILE          write the result as JSON",
-                "  --hgrm FILE          write the latency percentile distribution (HdrHistogram .hgrm, ms)",
-                "  --no-progress        no live progress line");
+        return commandLine(new LoadOptions()).getUsageMessage();
     }
 }

@@ -1,5 +1,7 @@
 package io.amqpservlet.bench.load;
 
+import io.amqpservlet.bench.ReportJson;
+
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -83,27 +86,21 @@ public record LoadResult(String describe, double seconds, Histogram histogram, M
 
     /** The result as a JSON object (the same field names the gateway suite uses). */
     public String toJson() {
-        StringBuilder b = new StringBuilder("{");
-        b.append("\"describe\":\"").append(escape(describe)).append("\",");
-        b.append(String.format(Locale.ROOT, "\"seconds\":%.3f,\"responses\":%d,\"requestsPerSec\":%.1f,",
-                seconds, responses(), requestsPerSecond()));
-        b.append("\"latencyMicros\":{");
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("describe", describe);
+        json.put("seconds", ReportJson.number(seconds, 3));
+        json.put("responses", responses());
+        json.put("requestsPerSec", ReportJson.number(requestsPerSecond(), 1));
+        Map<String, Object> latency = new LinkedHashMap<>();
         for (double p : PERCENTILES) {
-            b.append(String.format(Locale.ROOT, "\"p%s\":%.1f,", trim(p), percentileMicros(p)));
+            latency.put("p" + trim(p), ReportJson.number(percentileMicros(p), 1));
         }
-        b.append(String.format(Locale.ROOT, "\"max\":%.1f,\"mean\":%.1f},", maxMicros(),
-                histogram.getMean() / 1000.0));
-        b.append("\"errors\":").append(errorCount()).append(",\"errorsByKind\":{");
-        boolean first = true;
-        for (Map.Entry<String, Long> e : errors.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(escape(e.getKey())).append("\":").append(e.getValue());
-            first = false;
-        }
-        return b.append("}}").toString();
-    }
-
-    static String escape(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"");
+        latency.put("max", ReportJson.number(maxMicros(), 1));
+        latency.put("mean", ReportJson.number(histogram.getMean() / 1000.0, 1));
+        json.put("latencyMicros", latency);
+        json.put("errors", errorCount());
+        json.put("errorsByKind", new LinkedHashMap<>(errors));
+        return ReportJson.write(json);
     }
 
     /** Writes the percentile distribution in HdrHistogram's {@code .hgrm} text form, values in milliseconds. */

@@ -1,6 +1,6 @@
 package io.amqpservlet.bench.engine;
 
-import io.amqpservlet.bench.JsonValueParser;
+import io.amqpservlet.bench.ReportJson;
 import io.amqpservlet.bench.engine.EngineBenchmark.Measurement;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +79,7 @@ class EngineBenchmarkTest {
                         new Measurement("protonj", 200, 250, 400)),
                 List.of(new Measurement("ours", 1000, 1200, 0.25), new Measurement("protonj2", 100, 100, 500),
                         new Measurement("protonj", 50, 80, 700)));
-        Map<?, ?> json = (Map<?, ?>) JsonValueParser.parse(EngineReport.json(Workload.values(), results));
+        Map<?, ?> json = (Map<?, ?>) ReportJson.parse(EngineReport.json(Workload.values(), results));
         assertEquals(3000.0, number(((Map<?, ?>) json.get("ours")).get("msgsPerSec")));
         assertEquals(120.5, number(((Map<?, ?>) json.get("protonj2")).get("bytesPerMsg")));
         assertEquals(200.0, number(((Map<?, ?>) json.get("protonj")).get("msgsPerSec")));

@@ -1,11 +1,15 @@
 package io.amqpservlet.gateway.demo;
 
 import jakarta.servlet.http.HttpServlet;
+import org.eclipse.jetty.util.ajax.JSON;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +26,9 @@ public final class OrdersServlet extends HttpServlet {
     public static final int MAX_ORDERS = 10_000;
     /** The largest order body accepted; a larger one gets 413. */
     public static final int MAX_ORDER_BYTES = 64 * 1024;
+
+    /** Jetty's JSON writer (RFC 8259); maps are written in their iteration order. */
+    private static final JSON JSON_WRITER = new JSON();
 
     private final Map<Long, String> orders = new ConcurrentSkipListMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
@@ -45,21 +52,18 @@ public final class OrdersServlet extends HttpServlet {
         orders.put(id, new String(body, StandardCharsets.UTF_8));
         response.setStatus(201);
         response.setHeader("Location", request.getContextPath() + "/orders/" + id);
-        json(response, new StringBuilder().append("{\"id\":").append(id).append('}'));
+        json(response, Map.of("id", id));
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String info = request.getPathInfo();
         if (info == null || "/".equals(info)) {
-            StringBuilder sb = new StringBuilder("[");
+            List<Map<String, Object>> list = new ArrayList<>();
             for (Map.Entry<Long, String> e : orders.entrySet()) {
-                if (sb.length() > 1) {
-                    sb.append(',');
-                }
-                order(sb, e.getKey(), e.getValue());
+                list.add(order(e.getKey(), e.getValue()));
             }
-            json(response, sb.append(']'));
+            json(response, list);
             return;
         }
         String order = null;
@@ -72,21 +76,21 @@ public final class OrdersServlet extends HttpServlet {
         }
         if (order == null) {
             response.setStatus(404);
-            StringBuilder sb = new StringBuilder("{\"error\":");
-            JsonString.append(sb, "no order " + info.substring(1));
-            json(response, sb.append('}'));
+            json(response, Map.of("error", "no order " + info.substring(1)));
             return;
         }
-        json(response, order(new StringBuilder(), id, order));
+        json(response, order(id, order));
     }
 
-    private static StringBuilder order(StringBuilder sb, long id, String order) {
-        sb.append("{\"id\":").append(id).append(",\"order\":");
-        return JsonString.append(sb, order).append('}');
+    private static Map<String, Object> order(long id, String order) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id);
+        m.put("order", order);
+        return m;
     }
 
-    private static void json(HttpServletResponse response, StringBuilder json) throws IOException {
-        byte[] bytes = json.toString().getBytes(StandardCharsets.UTF_8);
+    private static void json(HttpServletResponse response, Object value) throws IOException {
+        byte[] bytes = JSON_WRITER.toJSON(value).getBytes(StandardCharsets.UTF_8);
         response.setContentType("application/json");
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);

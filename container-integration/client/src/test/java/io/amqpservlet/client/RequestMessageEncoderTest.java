@@ -1,0 +1,57 @@
+package io.amqpservlet.client;
+
+import io.amqpservlet.protocol.message.MapCursor;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.types.messaging.MessageId;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RequestMessageEncoderTest {
+    @Test
+    void encodesTheRequestMappingAndPatchesTheMessageIdInPlace() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("X-Trace", "abc");
+        byte[] body = "hello".getBytes(StandardCharsets.UTF_8);
+        RequestMessageEncoder encoder = new RequestMessageEncoder(64).encode(RequestMessageEncoder.ID_MARK | 7,
+                "POST", "/echo?a=b", "replies-1", "text/plain", headers, body, 0, body.length);
+        int length = encoder.length();
+        encoder.messageId(RequestMessageEncoder.ID_MARK | 123_456);
+        assertEquals(length, encoder.length(), "a patch keeps the length");
+
+        MessageView view = new MessageView().wrap(encoder.array(), encoder.offset(), encoder.length());
+        assertEquals("POST", view.subjectAsString());
+        assertEquals("/echo?a=b", view.toAsString());
+        assertEquals("replies-1", view.replyToAsString());
+        assertEquals("text/plain", view.contentTypeAsString());
+        MessageId id = new MessageId();
+        assertTrue(view.messageId(id));
+        assertEquals(RequestMessageEncoder.ID_MARK | 123_456, id.ulongValue());
+        MapCursor entries = new MapCursor();
+        assertTrue(view.openApplicationProperties(entries));
+        assertTrue(entries.next());
+        assertEquals("x-trace", entries.keyString(), "header names go lowercase");
+        byte[] copy = new byte[(int) view.body().dataLength()];
+        view.body().copyData(copy, 0);
+        assertEquals("hello", new String(copy, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withoutABodyThereIsNoDataSectionAndNoContentType() {
+        RequestMessageEncoder encoder = new RequestMessageEncoder(16).encode(1, "GET", "/", "r", "text/plain",
+                Map.of(), null, 0, 0);
+        MessageView view = new MessageView().wrap(encoder.array(), encoder.offset(), encoder.length());
+        assertEquals(0, view.body().dataLength());
+        assertEquals(null, view.contentTypeAsString());
+        assertFalse(view.openApplicationProperties(new MapCursor()));
+        assertThrows(IllegalStateException.class, () -> encoder.messageId(RequestMessageEncoder.ID_MARK),
+                "a small id is encoded short and cannot be patched");
+    }
+}

@@ -1,0 +1,153 @@
+package io.amqpservlet.gateway;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+
+/**
+ * The gateway's command line (picocli). Every setter hands its value to {@link GatewayOptions#set}, the same checks
+ * a {@code --config} file's keys go through, in the order the options are given; a bad value becomes a usage error
+ * naming the option (exit status 2).
+ */
+@Command(name = "amqp-servlet", mixinStandardHelpOptions = true, versionProvider = GatewayVersion.class,
+        sortOptions = false, usageHelpWidth = 110,
+        description = {"Serves servlets over AMQP 1.0 (and the same servlets over HTTP).",
+            "  amqp-servlet request [options] URL   makes one request over AMQP (see: request --help)"},
+        footer = {"", "A --config file takes the same names as keys, without dashes (user.1=alice:pw for repeats).",
+            "Without --servlet or --war the demo app is served: /echo, /status/{code}, /throw, /slow?ms=N,",
+            "/bytes/{n}, /whoami, /orders (see docs/gateway.md)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:cannot start (port in use, class or war missing)",
+            "2:bad command line"})
+final class GatewayCommand {
+    private final GatewayOptions o;
+    @Spec
+    private CommandSpec spec;
+
+    GatewayCommand(GatewayOptions options) {
+        this.o = options;
+    }
+
+    private void set(String name, String value) {
+        try {
+            o.set(name, value);
+        } catch (GatewayOptions.UsageException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    @Option(order = 1, names = "--amqp-port", paramLabel = "N", description = "AMQP port (default 5672; 0 = ephemeral, -1 = off)")
+    void amqpPort(String port) {
+        set("amqp-port", port);
+    }
+
+    @Option(order = 2, names = "--http-port", paramLabel = "N",
+            description = "HTTP/1.1 and h2c port for the same servlets (default 8080; 0, -1 as above)")
+    void httpPort(String port) {
+        set("http-port", port);
+    }
+
+    @Option(order = 3, names = "--bind", paramLabel = "ADDRESS", description = "address to listen on (default 127.0.0.1)")
+    void bind(String address) {
+        set("bind", address);
+    }
+
+    @Option(order = 4, names = "--user", paramLabel = "NAME:PASSWORD", description = "a user (repeatable): AMQP then requires "
+            + "SASL PLAIN and HTTP requires BASIC auth; without users both are anonymous")
+    void user(String user) {
+        set("user", user);
+    }
+
+    @Option(order = 5, names = "--servlet", paramLabel = "/PATH=CLASS",
+            description = "serve a servlet class (from the class path or --classpath) at PATH (repeatable)")
+    void servlet(String servlet) {
+        set("servlet", servlet);
+    }
+
+    @Option(order = 6, names = {"-cp", "--classpath"}, paramLabel = "JARS",
+            description = "jars and class directories for --servlet classes, separated by the platform's path "
+                    + "separator (':' on Linux and macOS) (repeatable)")
+    void classpath(String entries) {
+        set("classpath", entries);
+    }
+
+    @Option(order = 7, names = "--war", paramLabel = "FILE",
+            description = "deploy a web application (war file or directory) at /; @WebServlet annotations are scanned")
+    void war(String war) {
+        set("war", war);
+    }
+
+    @Option(order = 8, names = "--amqps-port", paramLabel = "N",
+            description = "AMQP over TLS port (default -1 = off; needs --tls-keystore)")
+    void amqpsPort(String port) {
+        set("amqps-port", port);
+    }
+
+    @Option(order = 9, names = "--https-port", paramLabel = "N",
+            description = "HTTP/1.1 over TLS port (default -1 = off; needs --tls-keystore)")
+    void httpsPort(String port) {
+        set("https-port", port);
+    }
+
+    @Option(order = 10, names = "--tls-keystore", paramLabel = "FILE",
+            description = "PKCS12 key store with the server's key and certificate")
+    void tlsKeyStore(String file) {
+        set("tls-keystore", file);
+    }
+
+    @Option(order = 11, names = "--tls-keystore-password", paramLabel = "PW", description = "its password")
+    void tlsKeyStorePassword(String password) {
+        set("tls-keystore-password", password);
+    }
+
+    @Option(order = 12, names = "--tls-truststore", paramLabel = "FILE",
+            description = "trust store for client certificates (default: the JDK's)")
+    void tlsTrustStore(String file) {
+        set("tls-truststore", file);
+    }
+
+    @Option(order = 13, names = "--tls-truststore-password", paramLabel = "PW", description = "its password (default: the key "
+            + "store's)")
+    void tlsTrustStorePassword(String password) {
+        set("tls-truststore-password", password);
+    }
+
+    @Option(order = 14, names = "--tls-client-auth", paramLabel = "MODE", description = "none (default), want or need a client "
+            + "certificate; with want or need a certificate's subject DN is the client's SASL EXTERNAL identity")
+    void tlsClientAuth(String mode) {
+        set("tls-client-auth", mode);
+    }
+
+    @Option(order = 15, names = "--accept-backlog", paramLabel = "N", description = "connections the kernel queues before they "
+            + "are accepted, per port (default " + GatewayOptions.DEFAULT_ACCEPT_BACKLOG + "; capped by "
+            + "net.core.somaxconn)")
+    void acceptBacklog(String n) {
+        set("accept-backlog", n);
+    }
+
+    @Option(order = 16, names = "--stop-timeout", paramLabel = "MS",
+            description = "how long shutdown waits for in-flight requests (default 30000)")
+    void stopTimeout(String millis) {
+        set("stop-timeout", millis);
+    }
+
+    @Option(order = 17, names = "--stats",
+            description = "serve CPU, allocation and GC counters at /.amqp-servlet/stats (benchmarks)")
+    void stats(boolean on) {
+        o.stats = on;
+    }
+
+    @Option(order = 18, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
+            + "appears: later options override its values")
+    void config(String file) {
+        try {
+            o.load(Path.of(file));
+        } catch (GatewayOptions.UsageException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}
