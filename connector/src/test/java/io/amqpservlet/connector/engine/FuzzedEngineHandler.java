@@ -44,6 +44,7 @@ final class FuzzedEngineHandler implements EngineHandler {
 
     int callbacks;
     int messages;
+    int streamedMessages;
     int undecodableFields;
     boolean closed;
 
@@ -140,6 +141,7 @@ final class FuzzedEngineHandler implements EngineHandler {
             undecodableFields++;
         }
         if (last) {
+            streamedMessages++;
             sections.reset();
             if (!delivery.remotelySettled()) {
                 link.session().engine().release(delivery);
