@@ -13,6 +13,7 @@ import io.amqpservlet.protocol.types.MutableBytes;
 import io.amqpservlet.protocol.types.messaging.Header;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.HostPortHttpField;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
@@ -93,7 +94,9 @@ final class AmqpRequestMapper {
         HostPortHttpField authority;
         try {
             authority = new HostPortHttpField(host);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | HttpException.RuntimeException e) {
+            // Jetty 12.1 reports a bad authority as an HttpException (400 Bad HostPort), not always an
+            // IllegalArgumentException: either is the client's mistake, answered 400.
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid host " + host);
             return;
         }
@@ -141,7 +144,7 @@ final class AmqpRequestMapper {
         try {
             into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
                     fields, contentLength);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | HttpException.RuntimeException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
             return;
         }

@@ -121,6 +121,7 @@ public final class MessageView {
                 throw new InvalidEncodingException("a message holds only described sections but found "
                         + FormatCode.name(scan.next()), at);
             }
+            checkDescriptorType(b, at);
             // One step over the section's descriptor onto its value, which stays at the top level.
             long descriptor = Descriptors.codeOfStepped(scan, scan.nextDescribed());
             MessageSection s = MessageSection.ofDescriptor(descriptor);
@@ -140,6 +141,20 @@ public final class MessageView {
                 present |= 1 << s.ordinal();
             }
             last = s;
+        }
+    }
+
+    /**
+     * AMQP 1.0 §1.5: a descriptor is a ulong or a symbol. The reader takes any integral descriptor, but a section
+     * with another one (a uint, say) would be read here and refused by {@link SectionScanner} when the same message
+     * is streamed; both refuse it.
+     */
+    private void checkDescriptorType(byte[] b, int at) {
+        int c = at + 1 < offset + length ? b[at + 1] & 0xFF : -1;
+        if (c != FormatCode.SMALLULONG && c != FormatCode.ULONG && c != FormatCode.ULONG0 && c != FormatCode.SYM8
+                && c != FormatCode.SYM32 && c != -1) {
+            throw new InvalidEncodingException("a section descriptor must be a ulong or a symbol but found "
+                    + FormatCode.name(c), at + 1);
         }
     }
 

@@ -2,6 +2,7 @@ package io.amqpservlet.protocol.types.sasl;
 
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.FormatCode;
+import io.amqpservlet.protocol.codec.TruncatedEncodingException;
 import io.amqpservlet.protocol.codec.UnexpectedTypeException;
 import io.amqpservlet.protocol.types.Descriptors;
 
@@ -23,6 +24,11 @@ public final class SaslFrames {
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a SASL frame or does not decode
      */
     public SaslFrame decode(AmqpReader reader) {
+        if (!reader.hasNext()) {
+            // Only AMQP frames may be empty (heartbeats, AMQP 1.0 §2.4.5); a SASL frame carries a body (§5.3.1).
+            throw new TruncatedEncodingException("an empty frame body where a SASL frame was expected",
+                    reader.position());
+        }
         reader.next();
         if (reader.formatCode() != FormatCode.DESCRIBED) {
             throw new UnexpectedTypeException("expected a described SASL frame but found "

@@ -2,6 +2,7 @@ package io.amqpservlet.protocol.types.transport;
 
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.FormatCode;
+import io.amqpservlet.protocol.codec.TruncatedEncodingException;
 import io.amqpservlet.protocol.codec.UnexpectedTypeException;
 import io.amqpservlet.protocol.types.Descriptors;
 
@@ -38,6 +39,11 @@ public final class Performatives {
      *         does not decode
      */
     public Performative decode(AmqpReader reader) {
+        if (!reader.hasNext()) {
+            // An empty frame is a heartbeat (AMQP 1.0 §2.4.5), which callers handle before decoding.
+            throw new TruncatedEncodingException("an empty frame body where a performative was expected",
+                    reader.position());
+        }
         reader.next();
         if (reader.formatCode() != FormatCode.DESCRIBED) {
             throw new UnexpectedTypeException("expected a described performative but found "
