@@ -90,6 +90,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
+    /** This connection's part of the factory's server-wide limits (replaced by the factory before onOpen). */
+    private volatile AmqpBudgetShare budget = new AmqpBudgetShare(new AmqpServerBudget());
+    private volatile long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -106,6 +109,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
     private boolean forcedClose;
+    /** When the graceful stop took the peer's credit back (0: not yet); the forced close waits a little after. */
+    private long creditStoppedAtMillis;
+    /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
+    private boolean readPaused;
+    /** When a close we sent (or an engine that is done) stops waiting for the peer and ends the transport. */
+    private long closeDeadlineMillis;
     /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
     private Runnable inlineTask;
@@ -196,6 +205,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onOpen() {
         super.onOpen();
+        if (!budget.startHandshake()) {
+            // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
+            // ends before any frame (AmqpServerBudget).
+            closing = true;
+            getEndPoint().close();
+            return;
+        }
         Engine e = engine;
         if (e != null) { // else it starts with the first bytes after the TLS handshake (fill)
             e.start(nowMillis()); // no event can reach the engine before fillInterested()
@@ -225,6 +241,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
+        budget.close(); // every close path gives the connection's part of the server budget back
         Scheduler.Task t = tick;
         if (t != null) {
             t.cancel();
@@ -310,10 +327,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             }
         }
         Engine engine = this.engine;
+        // The server-wide byte budget is used up: grant no more credit until it has room (AmqpServerBudget).
+        engine.pauseCredit(budget.budget().isExhausted());
         if (writeCompleted) {
             writeCompleted = false;
             writing = false;
             engine.endFlush();
+        }
+        if (readPaused && engine.outputBytes() < engineConfig.maxPendingOutputBytes()) {
+            readPaused = false; // the peer reads again: so do we
+            fillable = true;
         }
         Throwable failure = writeFailure;
         if (failure != null) {
@@ -342,22 +365,78 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             dispatched--;
             handler.complete(engine, exchange, closing);
         }
-        if (shutdownRequested && !forcedClose && dispatched == 0 && !closing) {
-            // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
-            // The peer's close then ends the connection (or the stop timeout does).
-            forcedClose = true;
-            engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
+        long next = Long.MAX_VALUE;
+        if (shutdownRequested && !forcedClose && !closing) {
+            next = shutdownStep(engine, now);
         }
         if (closedEvent) {
             handler.connectionClosed();
         }
-        long next = engine.tick(now);
+        next = Math.min(next, engine.tick(now));
+        next = Math.min(next, closeTimeoutStep(engine, now));
         flush();
+        budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
         scheduleTick(next, now);
         if (!closing && !writing && !engine.hasOutput() && (engine.isDone() || inputShutdown)) {
             closing = true;
             getEndPoint().close();
         }
+    }
+
+    /**
+     * A step of the graceful stop: takes the peer's credit back (a flow with link-credit 0 on every request link,
+     * AMQP 1.0 §2.6.7), releases what still arrives (AmqpEngineHandler), and once every request has been answered
+     * or released, and the messages the peer sent before it saw the flow have had {@link #STOP_GRACE_MILLIS} to
+     * arrive, closes with {@code amqp:connection:forced}. Returns when to look again.
+     */
+    private long shutdownStep(Engine engine, long now) {
+        if (!engine.isOpen()) {
+            if (!engine.closeSent() && !engine.isDone()) {
+                forcedClose = true;
+                engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down"); // ends a handshake
+            }
+            return Long.MAX_VALUE;
+        }
+        if (creditStoppedAtMillis == 0) {
+            creditStoppedAtMillis = now;
+            engine.stopCredit();
+        }
+        long graceEnd = creditStoppedAtMillis + STOP_GRACE_MILLIS;
+        if (now < graceEnd) {
+            return graceEnd;
+        }
+        if (dispatched > 0 || engine.unsettledIncoming() > 0) {
+            return Long.MAX_VALUE; // the exchange (or frame) that settles the last one drives the engine again
+        }
+        // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
+        // The peer's close then ends the connection, or the close timeout does.
+        forcedClose = true;
+        engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * After our close (or once the engine is done with output still unwritten), the peer has
+     * {@link #getCloseTimeoutMillis()} to answer and take its bytes; then the transport ends, so a peer that never
+     * answers a close, or never reads, cannot hold the connection (or a graceful stop) any longer. Returns when to
+     * look again.
+     */
+    private long closeTimeoutStep(Engine engine, long now) {
+        if (closing || !(engine.closeSent() || engine.isDone())) {
+            return Long.MAX_VALUE;
+        }
+        if (closeDeadlineMillis == 0) {
+            closeDeadlineMillis = now + closeTimeoutMillis;
+        }
+        if (now >= closeDeadlineMillis && (!engine.isDone() || writing || engine.hasOutput())) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: no answer to our close within {} ms, ending the transport", this, closeTimeoutMillis);
+            }
+            closing = true;
+            getEndPoint().close();
+            return Long.MAX_VALUE;
+        }
+        return closeDeadlineMillis;
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */
@@ -379,6 +458,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         try {
             while (engine == null || !engine.isDone()) {
+                if (engine != null && engine.outputBytes() >= engineConfig.maxPendingOutputBytes()) {
+                    // The peer does not read what we write: stop reading what it sends (TCP back-pressure), so
+                    // neither its requests nor our answers to them pile up here; a finished write reads again.
+                    readPaused = true;
+                    releaseInput();
+                    return;
+                }
                 BufferUtil.clear(buffer);
                 int n = getEndPoint().fill(buffer);
                 if (n > 0) {
@@ -531,6 +617,47 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         if (earlier != null) {
             execute(earlier);
         }
+    }
+
+    /** How long a graceful stop lets messages already sent on revoked credit arrive before the forced close. */
+    static final long STOP_GRACE_MILLIS = 200;
+
+    /** Engine thread: the peer's open arrived; false when the server-wide connection limit refuses it. */
+    boolean budgetOpened() {
+        return budget.opened();
+    }
+
+    /** This connection's part of the server-wide limits. */
+    AmqpBudgetShare budgetShare() {
+        return budget;
+    }
+
+    /** Joins the factory's server-wide limits (before the connection opens). */
+    void setServerBudget(AmqpServerBudget serverBudget) {
+        this.budget = new AmqpBudgetShare(serverBudget);
+    }
+
+    /** How long the peer has to answer our close before the transport ends. */
+    public long getCloseTimeoutMillis() {
+        return closeTimeoutMillis;
+    }
+
+    public void setCloseTimeoutMillis(long millis) {
+        this.closeTimeoutMillis = millis;
+    }
+
+    /**
+     * The most bytes this connection has held for its peer at once: encoded and not yet written, plus messages
+     * queued on reply links (at most the engine's {@code maxPendingOutputBytes} plus one frame, plus its
+     * {@code maxBufferedBytesPerConnection}).
+     */
+    public long getMaxBufferedOutputBytes() {
+        return budget.maxOutputBytes();
+    }
+
+    /** Engine thread: a delayed retry of a body that could not let go of its window while the budget was used up. */
+    void resumeLater(AmqpRequestBody body, long delayMillis) {
+        scheduler.schedule(() -> resume(body), delayMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */

@@ -29,10 +29,13 @@ import java.util.ArrayDeque;
 final class AmqpRequestBody {
     /** Unread bytes at which the session window is held. */
     static final int HOLD_BYTES = 256 * 1024;
+    /** How soon a body held for the server-wide budget asks again whether the budget has room. */
+    static final long BUDGET_RETRY_MILLIS = 50;
 
     private final AmqpConnection connection;
     private final ByteBufferPool pool;
     private final Session session;
+    private final AmqpBudgetShare budget;
     private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
     private long queuedBytes;
     private boolean ended;
@@ -46,6 +49,7 @@ final class AmqpRequestBody {
         this.connection = connection;
         this.pool = pool;
         this.session = session;
+        this.budget = connection.budgetShare();
     }
 
     // ------------------------------------------------------------------------------------------ engine thread
@@ -67,13 +71,15 @@ final class AmqpRequestBody {
             chunks.add(Content.Chunk.from(buffer, false));
             queuedBytes += length;
             connection.bufferedRequestBytes(queuedBytes);
-            hold = !held && queuedBytes >= HOLD_BYTES;
+            // Also when the server-wide budget is used up: the peer may send what is left of the window, no more.
+            hold = !held && (queuedBytes >= HOLD_BYTES || budget.budget().isExhausted());
             if (hold) {
                 held = true;
             }
             wake = demander;
             demander = null;
         }
+        budget.addRequestBytes(length);
         if (hold) {
             session.holdIncoming();
         }
@@ -115,11 +121,19 @@ final class AmqpRequestBody {
         letGo();
     }
 
-    /** Lets go of the session window once the reader has caught up (asked for by {@link #read()}). */
+    /**
+     * Lets go of the session window once the reader has caught up (asked for by {@link #read()}), and the
+     * server-wide budget has room: while it has none, the window stays held and this is tried again shortly.
+     */
     void resumeOnEngine() {
         synchronized (this) {
             resumeAsked = false;
             if (!held || queuedBytes > HOLD_BYTES / 2) {
+                return;
+            }
+            if (budget.budget().isExhausted() && !discarding && failure == null) {
+                resumeAsked = true;
+                connection.resumeLater(this, BUDGET_RETRY_MILLIS);
                 return;
             }
         }
@@ -143,6 +157,7 @@ final class AmqpRequestBody {
         while ((c = chunks.poll()) != null) {
             c.release();
         }
+        budget.addRequestBytes(-queuedBytes);
         queuedBytes = 0;
     }
 
@@ -170,6 +185,7 @@ final class AmqpRequestBody {
                 return ended ? Content.Chunk.EOF : null;
             }
             queuedBytes -= c.remaining();
+            budget.addRequestBytes(-c.remaining());
             askResume = held && !resumeAsked && queuedBytes <= HOLD_BYTES / 2;
             if (askResume) {
                 resumeAsked = true;
