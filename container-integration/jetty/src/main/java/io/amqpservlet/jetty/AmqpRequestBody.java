@@ -68,6 +68,7 @@ final class AmqpRequestBody {
             RetainableByteBuffer.Mutable buffer = pool.acquire(length, false);
             ByteBuffer bb = buffer.getByteBuffer();
             BufferUtil.append(bb, bytes, offset, length);
+            budget.addRequestBytes(length); // before a reader can see (and give back) the chunk
             chunks.add(Content.Chunk.from(buffer, false));
             queuedBytes += length;
             connection.bufferedRequestBytes(queuedBytes);
@@ -79,7 +80,6 @@ final class AmqpRequestBody {
             wake = demander;
             demander = null;
         }
-        budget.addRequestBytes(length);
         if (hold) {
             session.holdIncoming();
         }
