@@ -92,7 +92,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     /** This connection's part of the factory's server-wide limits (replaced by the factory before onOpen). */
     private volatile AmqpBudgetShare budget = new AmqpBudgetShare(new AmqpServerBudget());
-    private volatile long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
+    /** The graceful stop's steps and the close timeout (engine thread). */
+    private final AmqpConnectionStop stop = new AmqpConnectionStop();
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -108,13 +109,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private long streamIds;
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
-    private boolean forcedClose;
-    /** When the graceful stop took the peer's credit back (0: not yet); the forced close waits a little after. */
-    private long creditStoppedAtMillis;
     /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
     private boolean readPaused;
-    /** When a close we sent (or an engine that is done) stops waiting for the peer and ends the transport. */
-    private long closeDeadlineMillis;
     /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
     private Runnable inlineTask;
@@ -366,14 +362,22 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             handler.complete(engine, exchange, closing);
         }
         long next = Long.MAX_VALUE;
-        if (shutdownRequested && !forcedClose && !closing) {
-            next = shutdownStep(engine, now);
+        if (shutdownRequested && !closing) {
+            next = stop.step(engine, now, dispatched);
         }
         if (closedEvent) {
             handler.connectionClosed();
         }
         next = Math.min(next, engine.tick(now));
-        next = Math.min(next, closeTimeoutStep(engine, now));
+        if (!closing && stop.closeTimedOut(engine, now, writing)) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: no answer to our close within {} ms, ending the transport", this,
+                        stop.closeTimeoutMillis());
+            }
+            closing = true;
+            getEndPoint().close();
+        }
+        next = Math.min(next, stop.closeDeadlineMillis());
         flush();
         budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
         scheduleTick(next, now);
@@ -381,62 +385,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             closing = true;
             getEndPoint().close();
         }
-    }
-
-    /**
-     * A step of the graceful stop: takes the peer's credit back (a flow with link-credit 0 on every request link,
-     * AMQP 1.0 §2.6.7), releases what still arrives (AmqpEngineHandler), and once every request has been answered
-     * or released, and the messages the peer sent before it saw the flow have had {@link #STOP_GRACE_MILLIS} to
-     * arrive, closes with {@code amqp:connection:forced}. Returns when to look again.
-     */
-    private long shutdownStep(Engine engine, long now) {
-        if (!engine.isOpen()) {
-            if (!engine.closeSent() && !engine.isDone()) {
-                forcedClose = true;
-                engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down"); // ends a handshake
-            }
-            return Long.MAX_VALUE;
-        }
-        if (creditStoppedAtMillis == 0) {
-            creditStoppedAtMillis = now;
-            engine.stopCredit();
-        }
-        long graceEnd = creditStoppedAtMillis + STOP_GRACE_MILLIS;
-        if (now < graceEnd) {
-            return graceEnd;
-        }
-        if (dispatched > 0 || engine.unsettledIncoming() > 0) {
-            return Long.MAX_VALUE; // the exchange (or frame) that settles the last one drives the engine again
-        }
-        // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
-        // The peer's close then ends the connection, or the close timeout does.
-        forcedClose = true;
-        engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
-        return Long.MAX_VALUE;
-    }
-
-    /**
-     * After our close (or once the engine is done with output still unwritten), the peer has
-     * {@link #getCloseTimeoutMillis()} to answer and take its bytes; then the transport ends, so a peer that never
-     * answers a close, or never reads, cannot hold the connection (or a graceful stop) any longer. Returns when to
-     * look again.
-     */
-    private long closeTimeoutStep(Engine engine, long now) {
-        if (closing || !(engine.closeSent() || engine.isDone())) {
-            return Long.MAX_VALUE;
-        }
-        if (closeDeadlineMillis == 0) {
-            closeDeadlineMillis = now + closeTimeoutMillis;
-        }
-        if (now >= closeDeadlineMillis && (!engine.isDone() || writing || engine.hasOutput())) {
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("{}: no answer to our close within {} ms, ending the transport", this, closeTimeoutMillis);
-            }
-            closing = true;
-            getEndPoint().close();
-            return Long.MAX_VALUE;
-        }
-        return closeDeadlineMillis;
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */
@@ -619,9 +567,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
     }
 
-    /** How long a graceful stop lets messages already sent on revoked credit arrive before the forced close. */
-    static final long STOP_GRACE_MILLIS = 200;
-
     /** Engine thread: the peer's open arrived; false when the server-wide connection limit refuses it. */
     boolean budgetOpened() {
         return budget.opened();
@@ -639,11 +584,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /** How long the peer has to answer our close before the transport ends. */
     public long getCloseTimeoutMillis() {
-        return closeTimeoutMillis;
+        return stop.closeTimeoutMillis();
     }
 
     public void setCloseTimeoutMillis(long millis) {
-        this.closeTimeoutMillis = millis;
+        stop.closeTimeoutMillis(millis);
     }
 
     /**

@@ -20,7 +20,9 @@ import java.util.ArrayDeque;
  * wait (AMQP 1.0 §2.5.6). Once the servlet has read the queue down to half that, the engine thread is asked to
  * let go ({@link AmqpConnection#resume(AmqpRequestBody)}). So what one session can have buffered is at most the
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
- * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames.
+ * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
+ * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
+ * soon as any byte waits, and not let go until the budget has room again.
  *
  * <p>Threads: {@link #offer}, {@link #end}, {@link #fail}, {@link #discard} and {@link #resumeOnEngine} run on the
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The

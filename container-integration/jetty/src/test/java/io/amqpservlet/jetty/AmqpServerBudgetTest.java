@@ -215,7 +215,9 @@ class AmqpServerBudgetTest {
             assertNotNull(sent, "no credit once the budget had room again");
         }
         for (CompletableFuture<String> f : unread) {
-            assertEquals("200 unread", f.get(40, TimeUnit.SECONDS));
+            // Released: it began on credit granted just before the budget ran out, and was refused at its head.
+            String outcome = f.get(40, TimeUnit.SECONDS);
+            assertTrue(outcome.equals("200 unread") || outcome.equals("released"), outcome);
         }
         // What was already in memory may pass the budget by the windows open when it ran out (AMQP 1.0 §2.5.6).
         long bound = budget + uploads * (AmqpRequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME);
