@@ -139,6 +139,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     };
 
     private final Runnable onTick = this::drive;
+    /** Set while this connection waits for the server budget to have room (credit paused meanwhile). */
+    private volatile boolean waitingForRoom;
+    /** Run by the budget when it has room again: drives the engine, which grants credit again. */
+    private final Runnable roomAgain = () -> {
+        waitingForRoom = false;
+        execute(onTick);
+    };
 
     /**
      * @param engineConfig the acceptor configuration (shared, read once by the engine)
@@ -324,7 +331,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         Engine engine = this.engine;
         // The server-wide byte budget is used up: grant no more credit until it has room (AmqpServerBudget).
-        engine.pauseCredit(budget.budget().isExhausted());
+        boolean exhausted = budget.budget().isExhausted();
+        engine.pauseCredit(exhausted);
+        if (exhausted && !waitingForRoom) {
+            waitingForRoom = true;
+            budget.budget().whenRoom(roomAgain);
+        }
         if (writeCompleted) {
             writeCompleted = false;
             writing = false;
@@ -600,9 +612,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return budget.maxOutputBytes();
     }
 
-    /** Engine thread: a delayed retry of a body that could not let go of its window while the budget was used up. */
-    void resumeLater(AmqpRequestBody body, long delayMillis) {
-        scheduler.schedule(() -> resume(body), delayMillis, TimeUnit.MILLISECONDS);
+    /** Engine thread: a body that could not let go of its window asks again once the server budget has room. */
+    void resumeWhenRoom(AmqpRequestBody body) {
+        budget.budget().whenRoom(() -> execute(() -> resume(body)));
     }
 
     /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */

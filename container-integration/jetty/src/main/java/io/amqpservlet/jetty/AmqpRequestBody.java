@@ -22,7 +22,7 @@ import java.util.ArrayDeque;
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
  * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
  * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
- * soon as any byte waits, and not let go until the budget has room again.
+ * soon as any byte waits, and not let go until the budget has room again ({@link AmqpServerBudget#whenRoom}).
  *
  * <p>Threads: {@link #offer}, {@link #end}, {@link #fail}, {@link #discard} and {@link #resumeOnEngine} run on the
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The
@@ -31,8 +31,6 @@ import java.util.ArrayDeque;
 final class AmqpRequestBody {
     /** Unread bytes at which the session window is held. */
     static final int HOLD_BYTES = 256 * 1024;
-    /** How soon a body held for the server-wide budget asks again whether the budget has room. */
-    static final long BUDGET_RETRY_MILLIS = 50;
 
     private final AmqpConnection connection;
     private final ByteBufferPool pool;
@@ -135,7 +133,7 @@ final class AmqpRequestBody {
             }
             if (budget.budget().isExhausted() && !discarding && failure == null) {
                 resumeAsked = true;
-                connection.resumeLater(this, BUDGET_RETRY_MILLIS);
+                connection.resumeWhenRoom(this);
                 return;
             }
         }

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,6 +34,8 @@ public final class AmqpServerBudget {
     private volatile int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private volatile int maxHandshakingConnections = DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
     private volatile long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
+    /** Tasks to run (each once) when the byte budget has room again: connections that paused credit or windows. */
+    private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
 
     /** Counts a connection in, unless {@link #getMaxConnections()} are open already (then it is refused). */
     boolean tryOpenConnection() {
@@ -66,11 +69,32 @@ public final class AmqpServerBudget {
         if (now < 0) {
             throw new IllegalStateException("server budget released more bytes than it held: " + now);
         }
+        if (deltaBytes < 0 && now < maxBufferedBytes && !waitingForRoom.isEmpty()) {
+            wakeWaiting();
+        }
         if (deltaBytes > 0) {
             long seen;
             while (now > (seen = maxBufferedBytesSeen.get()) && !maxBufferedBytesSeen.compareAndSet(seen, now)) {
                 // another thread raised it meanwhile: try again with its value
             }
+        }
+    }
+
+    /**
+     * Runs {@code task} once, when the byte budget next has room (at once if it has now), on the thread that gave
+     * bytes back: the task should only hand work over (to an executor, or a connection's event loop).
+     */
+    void whenRoom(Runnable task) {
+        waitingForRoom.offer(task);
+        if (!isExhausted()) {
+            wakeWaiting(); // room came back between the caller's check and the offer
+        }
+    }
+
+    private void wakeWaiting() {
+        Runnable task;
+        while ((task = waitingForRoom.poll()) != null) {
+            task.run();
         }
     }
 
