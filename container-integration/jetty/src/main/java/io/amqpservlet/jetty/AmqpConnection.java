@@ -2,7 +2,6 @@ package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
-import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -90,8 +89,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
-    /** This connection's part of the factory's server-wide limits (replaced by the factory before onOpen). */
-    private volatile AmqpBudgetShare budget = new AmqpBudgetShare(new AmqpServerBudget());
+    /**
+     * This connection's part of its factory's server-wide limits: set by the factory before onOpen, or a budget of
+     * its own made there for a connection built without one.
+     */
+    private volatile AmqpBudgetShare budget;
     /** The graceful stop's steps and the close timeout (engine thread). */
     private final AmqpConnectionStop stop = new AmqpConnectionStop();
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
@@ -208,6 +210,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onOpen() {
         super.onOpen();
+        if (budget == null) {
+            budget = new AmqpBudgetShare(new AmqpServerBudget());
+        }
         if (!budget.startHandshake()) {
             // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
             // ends before any frame (AmqpServerBudget).
@@ -244,7 +249,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
-        budget.close(); // every close path gives the connection's part of the server budget back
+        AmqpBudgetShare share = budget;
+        if (share != null) {
+            share.close(); // every close path gives the connection's part of the server budget back
+        }
         Scheduler.Task t = tick;
         if (t != null) {
             t.cancel();
@@ -609,7 +617,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * {@code maxBufferedBytesPerConnection}).
      */
     public long getMaxBufferedOutputBytes() {
-        return budget.maxOutputBytes();
+        AmqpBudgetShare share = budget;
+        return share == null ? 0 : share.maxOutputBytes();
     }
 
     /** Engine thread: a body that could not let go of its window asks again once the server budget has room. */
