@@ -40,8 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The server-wide limits of an {@link AmqpConnectionFactory} ({@link AmqpServerBudget}), with protonj2-client 1.1.0
- * over real sockets: a connection past the limit is opened and closed with {@code amqp:resource-limit-exceeded},
- * and its place comes back when a connection closes; concurrent uploads to a servlet that does not read stay within
+ * and raw sockets: a connection past the limit is opened and closed with {@code amqp:resource-limit-exceeded},
+ * and its place comes back when a connection closes; one past the handshake limit is closed before any byte; concurrent uploads to a servlet that does not read stay within
  * the byte budget (up to a window per session), each ending in a response or a release, while an upload to a
  * servlet that reads completes meanwhile.
  */
@@ -155,6 +155,33 @@ class AmqpServerBudgetTest {
         second.close();
         awaitConnections(0);
         assertEquals(0, factory.getServerBudget().getHandshakingConnections());
+    }
+
+    @Test
+    void aConnectionPastTheHandshakeLimitIsClosedBeforeAnyFrame() throws Exception {
+        start();
+        factory.setMaxHandshakingConnections(2);
+        try (RawAmqpPeer first = new RawAmqpPeer(connector.getLocalPort());
+             RawAmqpPeer second = new RawAmqpPeer(connector.getLocalPort())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (factory.getServerBudget().getHandshakingConnections() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(2, factory.getServerBudget().getHandshakingConnections(), "two silent connections");
+            try (RawAmqpPeer third = new RawAmqpPeer(connector.getLocalPort())) {
+                assertEquals(0, third.awaitEof(5_000).length, "closed at once, before any byte");
+            }
+            assertEquals(1, factory.getServerBudget().getRefusedConnections());
+        }
+        // The silent ones are gone: their places come back, and a client that does finish its handshake is served.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (factory.getServerBudget().getHandshakingConnections() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, factory.getServerBudget().getHandshakingConnections());
+        try (Connection c = connect()) {
+            awaitConnections(1);
+        }
     }
 
     @Test
