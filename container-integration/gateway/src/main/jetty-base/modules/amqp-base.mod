@@ -52,3 +52,25 @@ etc/jetty-amqp-base.xml
 
 ## The credit granted on each link clients send requests on: requests in flight per link.
 # amqp.linkCredit=100
+
+## A session's incoming window, in transfer frames (AMQP 1.0 §2.5.6): with the frame size, what a request body
+## whose servlet does not read can have buffered per session beyond the 256 KiB unread threshold.
+# amqp.sessionIncomingWindow=16
+
+## Encoded bytes each connection keeps ahead of its socket; past it, responses wait and the connection stops
+## reading until the client has read (a client that stops reading costs this, not its credit and window).
+# amqp.maxPendingOutputBytes=262144
+
+## Server-wide limits, shared by all connections of one AMQP connector (docs/jetty.md, "Server-wide limits").
+## The most AMQP connections open at once; one more is opened, then closed with amqp:resource-limit-exceeded.
+# amqp.maxConnections=4096
+
+## The most connections between accept and the client's open (header, SASL, open); one more is closed at once.
+# amqp.maxHandshakingConnections=256
+
+## The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
+## while they are used up, no credit is granted, no session window reopened, and new requests are released.
+# amqp.maxBufferedBytes=67108864
+
+## How long a client has to answer our close (a graceful stop, an idle timeout) before it is dropped, in ms.
+# amqp.closeTimeout=5000

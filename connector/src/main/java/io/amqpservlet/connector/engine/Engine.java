@@ -80,6 +80,11 @@ public final class Engine {
     int incomingUnsettled;
     /** Bytes of messages queued on this connection's sending links and not yet written (docs/design.md §5). */
     long queuedBytes;
+    /** A sending link stopped because {@link EngineConfig#maxPendingOutputBytes()} of output waited. */
+    private boolean blockedOnOutput;
+    /** No credit is granted on receiving links ({@link #pauseCredit}); a stop is for good ({@link #stopCredit}). */
+    private boolean creditPaused;
+    private boolean creditStopped;
 
     private long now;
     private long lastInputMillis;
@@ -174,8 +179,11 @@ public final class Engine {
         return phase;
     }
 
-    /** Whether our close has been written: nothing but the peer's close matters after it (AMQP 1.0 §2.4.3). */
-    boolean closeSent() {
+    /**
+     * Whether our close has been written: nothing but the peer's close matters after it (AMQP 1.0 §2.4.3). A
+     * transport gives the peer a bounded time to answer it, then ends.
+     */
+    public boolean closeSent() {
         return closeSent;
     }
 
@@ -234,9 +242,34 @@ public final class Engine {
         return output.beginFlush();
     }
 
-    /** The transport wrote everything {@link #beginFlush()} returned. */
+    /**
+     * The transport wrote everything {@link #beginFlush()} returned. Links that stopped sending because too much
+     * output waited ({@link EngineConfig#maxPendingOutputBytes()}) send again now.
+     */
     public void endFlush() {
         output.endFlush();
+        if (blockedOnOutput && !outputFull()) {
+            blockedOnOutput = false;
+            sessions.pumpAll(); // sets blockedOnOutput again if the output fills before every link is done
+        }
+    }
+
+    /**
+     * Bytes encoded and not yet written: being flushed, or produced since. The transport's measure of how far the
+     * engine is ahead of the socket (see {@link EngineConfig#maxPendingOutputBytes()}).
+     */
+    public int outputBytes() {
+        return output.pendingBytes();
+    }
+
+    /** Whether sending links must wait for the transport before they encode more transfer frames. */
+    boolean outputFull() {
+        return output.pendingBytes() >= config.maxPendingOutputBytes();
+    }
+
+    /** A sending link stopped because the output was full: {@link #endFlush()} pumps the links again. */
+    void blockedOnOutput() {
+        blockedOnOutput = true;
     }
 
     /** Whether output waits to be written. */
@@ -586,8 +619,53 @@ public final class Engine {
         return queuedBytes == 0 || queuedBytes + length <= config.maxBufferedBytesPerConnection();
     }
 
+    /**
+     * Stops or resumes granting credit on every receiving link: while paused, credit the application or
+     * auto-credit would grant is not granted (the peer uses up what it has, then waits); on resume every link with
+     * auto-credit is topped up at once. For a receiver that has no memory for more messages (AMQP 1.0 §2.6.7:
+     * credit is the receiver's to give). No effect after {@link #stopCredit()}.
+     */
+    public void pauseCredit(boolean paused) {
+        if (creditPaused == paused || creditStopped) {
+            return;
+        }
+        creditPaused = paused;
+        if (!paused && isOpen()) {
+            sessions.replenishCredit();
+        }
+    }
+
+    /** Whether credit is paused ({@link #pauseCredit}) or stopped ({@link #stopCredit}). */
+    public boolean creditPaused() {
+        return creditPaused;
+    }
+
+    /**
+     * Takes back the credit of every receiving link for good: a flow with link-credit 0 goes to the peer on each
+     * (AMQP 1.0 §2.6.7: a receiver may lower credit; the sender stops once it sees it), and no credit is granted
+     * again on this connection. For a graceful stop: what the peer sent before it saw the flow still arrives.
+     */
+    public void stopCredit() {
+        if (creditStopped) {
+            return;
+        }
+        creditStopped = true;
+        creditPaused = true;
+        if (isOpen()) {
+            sessions.revokeCredit();
+        }
+    }
+
+    /** Unsettled deliveries the peer sent us: received, not yet settled by the application. */
+    public int unsettledIncoming() {
+        return incomingUnsettled;
+    }
+
     /** Grants credit on a receiving link, capped by the connection's in-flight limit, and writes the flow. */
     void grantCredit(Link link, long credit, boolean drain) {
+        if (creditPaused) {
+            return; // granted again on resume (pauseCredit), never after a stop
+        }
         long room = Math.max(0, config.maxDeliveriesInFlight() - incomingUnsettled);
         link.credit().grant(Math.min(credit, room), drain);
         if (link.isOpen() && link.session().isOpen()) {

@@ -31,6 +31,7 @@ public final class EngineConfig {
     private int maxDeliveriesInFlight = 1024;
     private int maxBufferedMessagesPerLink = 1024;
     private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
+    private int maxPendingOutputBytes = 256 * 1024;
     private long idleTimeoutMillis = 60_000;
     private long saslTimeoutMillis = 10_000;
     private boolean saslRequired = true;
@@ -186,6 +187,26 @@ public final class EngineConfig {
             throw new IllegalArgumentException("buffered bytes must not be negative: " + bytes);
         }
         this.maxBufferedBytesPerConnection = bytes;
+        return this;
+    }
+
+    /**
+     * Encoded bytes the engine keeps ahead of the transport: while this much output waits to be written (encoded and
+     * not yet through {@link Engine#endFlush()}), sending links stop turning queued messages into transfer frames,
+     * whatever credit and session window the peer granted, and resume when the transport has written. A peer that
+     * stops reading its socket so costs this (plus at most one frame) in encoded output, and queued messages count
+     * against {@link #maxBufferedBytesPerConnection()} instead of growing the output without bound. Control frames
+     * (flow, disposition, close) are never held back. Default 256 KiB.
+     */
+    public int maxPendingOutputBytes() {
+        return maxPendingOutputBytes;
+    }
+
+    public EngineConfig maxPendingOutputBytes(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("pending output must be at least 1 byte: " + bytes);
+        }
+        this.maxPendingOutputBytes = bytes;
         return this;
     }
 

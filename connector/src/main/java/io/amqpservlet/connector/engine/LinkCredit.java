@@ -18,6 +18,8 @@ public final class LinkCredit {
     private long credit;
     private boolean drain;
     private boolean creditKnown;
+    /** Credit taken back ({@link #revoke()}) that the sender may still have used before it saw the flow. */
+    private long revokedInFlight;
 
     /** Starts with the initial-delivery-count from the sender's attach; no credit yet. */
     public LinkCredit(int initialDeliveryCount) {
@@ -30,6 +32,7 @@ public final class LinkCredit {
         this.credit = 0;
         this.drain = false;
         this.creditKnown = false;
+        this.revokedInFlight = 0;
     }
 
     /**
@@ -98,12 +101,30 @@ public final class LinkCredit {
     }
 
     /**
+     * Receiver: takes back all credit (then send a flow with link-credit 0). AMQP 1.0 §2.6.7 lets a receiver lower
+     * credit at any time, but the sender may have used it before the flow reaches it: up to the credit taken back,
+     * messages that arrive later are still accepted by {@link #onReceived()}, not a transfer-limit violation.
+     */
+    public void revoke() {
+        revokedInFlight = credit;
+        credit = 0;
+        drain = false;
+        creditKnown = true;
+    }
+
+    /**
      * Receiver: accounts for the first transfer of a new message.
      *
      * @return false when the sender had no credit for it (§2.6.7: a transfer-limit violation)
      */
     public boolean onReceived() {
         if (credit <= 0) {
+            if (revokedInFlight > 0) {
+                // Sent on credit we took back before the sender saw it (revoke): still within what it was given.
+                revokedInFlight--;
+                deliveryCount++;
+                return true;
+            }
             return false;
         }
         credit--;

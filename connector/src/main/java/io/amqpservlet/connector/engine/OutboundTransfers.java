@@ -29,7 +29,8 @@ final class OutboundTransfers {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        if (settled && !link.hasQueued() && link.credit().canSend() && window.canSend() && engine.tracer == null
+        if (settled && !link.hasQueued() && link.credit().canSend() && window.canSend() && !engine.outputFull()
+                && engine.tracer == null
                 && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
             // A pre-settled message that goes now, in one frame, is settled and forgotten the moment it is written:
             // it needs no pooled delivery, only a record of what was sent to hand back (AMQP 1.0 §2.6.12).
@@ -43,7 +44,8 @@ final class OutboundTransfers {
         int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
         // No division for the common message that fits in one frame.
         long framesNeeded = length <= payloadPerFrame ? 1 : (length + (long) payloadPerFrame - 1) / payloadPerFrame;
-        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded) {
+        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded
+                && !engine.outputFull()) {
             // The common case: everything can go now, straight from the caller's bytes, without a copy.
             if (engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
                 writeWhole(link, d, message, offset, length, settled);
@@ -118,6 +120,12 @@ final class OutboundTransfers {
                 blockedOnWindow = true;
                 break;
             }
+            if (engine.outputFull()) {
+                // The transport has not written what waits (the peer may have stopped reading): encode no further
+                // ahead of the socket, whatever credit and window allow; Engine.endFlush pumps again.
+                engine.blockedOnOutput();
+                break;
+            }
             int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
                     link.headSettled(), open);
             link.headStarted(true);
@@ -140,6 +148,16 @@ final class OutboundTransfers {
             }
             if (link.credit().canSend()) {
                 engine.handler.onSendable(link);
+            }
+        }
+    }
+
+    /** Pumps every sending link of the session that has messages queued. */
+    void pumpAll() {
+        Link[] all = session.links();
+        for (Link l : all) {
+            if (l != null && l.isSender() && l.hasQueued()) {
+                pump(l);
             }
         }
     }

@@ -104,6 +104,44 @@ final class SessionTable {
         }
     }
 
+    /** Pumps every sending link that has messages queued (the output had room again). */
+    void pumpAll() {
+        for (Session s : byLocalChannel) {
+            if (s != null && s.isOpen()) {
+                s.outbound().pumpAll();
+            }
+        }
+    }
+
+    /** Tops up the credit of every open receiving link with auto-credit (credit was paused). */
+    void replenishCredit() {
+        for (Session s : byLocalChannel) {
+            if (s != null && s.isOpen()) {
+                Link[] links = s.links();
+                for (Link l : links) {
+                    if (l != null && !l.isSender() && l.isOpen()) {
+                        s.replenishAutoCredit(l);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Lowers the credit of every open receiving link to 0 and tells the peer (AMQP 1.0 §2.6.7). */
+    void revokeCredit() {
+        for (Session s : byLocalChannel) {
+            if (s != null && s.isOpen()) {
+                Link[] links = s.links();
+                for (Link l : links) {
+                    if (l != null && !l.isSender() && l.isOpen()) {
+                        l.credit().revoke();
+                        s.writeLinkFlow(l, false);
+                    }
+                }
+            }
+        }
+    }
+
     /** The connection ended: every session goes, without frames. */
     void abandonAll(ErrorCondition error) {
         for (Session s : byLocalChannel) {

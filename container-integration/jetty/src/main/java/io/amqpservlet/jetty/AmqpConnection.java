@@ -2,7 +2,6 @@ package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
-import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -90,6 +89,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
+    /**
+     * This connection's part of its factory's server-wide limits: set by the factory before onOpen, or a budget of
+     * its own made there for a connection built without one.
+     */
+    private volatile AmqpBudgetShare budget;
+    /** The graceful stop's steps and the close timeout (engine thread). */
+    private final AmqpConnectionStop stop = new AmqpConnectionStop();
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -105,7 +111,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private long streamIds;
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
-    private boolean forcedClose;
+    /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
+    private boolean readPaused;
     /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
     private Runnable inlineTask;
@@ -134,6 +141,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     };
 
     private final Runnable onTick = this::drive;
+    /** Set while this connection waits for the server budget to have room (credit paused meanwhile). */
+    private volatile boolean waitingForRoom;
+    /** Run by the budget when it has room again: drives the engine, which grants credit again. */
+    private final Runnable roomAgain = () -> {
+        waitingForRoom = false;
+        execute(onTick);
+    };
 
     /**
      * @param engineConfig the acceptor configuration (shared, read once by the engine)
@@ -196,6 +210,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onOpen() {
         super.onOpen();
+        if (budget == null) {
+            budget = new AmqpBudgetShare(new AmqpServerBudget());
+        }
+        if (!budget.startHandshake()) {
+            // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
+            // ends before any frame (AmqpServerBudget).
+            closing = true;
+            getEndPoint().close();
+            return;
+        }
         Engine e = engine;
         if (e != null) { // else it starts with the first bytes after the TLS handshake (fill)
             e.start(nowMillis()); // no event can reach the engine before fillInterested()
@@ -225,6 +249,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
+        AmqpBudgetShare share = budget;
+        if (share != null) {
+            share.close(); // every close path gives the connection's part of the server budget back
+        }
         Scheduler.Task t = tick;
         if (t != null) {
             t.cancel();
@@ -310,10 +338,21 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             }
         }
         Engine engine = this.engine;
+        // The server-wide byte budget is used up: grant no more credit until it has room (AmqpServerBudget).
+        boolean exhausted = budget.budget().isExhausted();
+        engine.pauseCredit(exhausted);
+        if (exhausted && !waitingForRoom) {
+            waitingForRoom = true;
+            budget.budget().whenRoom(roomAgain);
+        }
         if (writeCompleted) {
             writeCompleted = false;
             writing = false;
             engine.endFlush();
+        }
+        if (readPaused && engine.outputBytes() < engineConfig.maxPendingOutputBytes()) {
+            readPaused = false; // the peer reads again: so do we
+            fillable = true;
         }
         Throwable failure = writeFailure;
         if (failure != null) {
@@ -342,17 +381,25 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             dispatched--;
             handler.complete(engine, exchange, closing);
         }
-        if (shutdownRequested && !forcedClose && dispatched == 0 && !closing) {
-            // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
-            // The peer's close then ends the connection (or the stop timeout does).
-            forcedClose = true;
-            engine.close(ErrorConditions.CONNECTION_FORCED, "the server is shutting down");
+        long next = Long.MAX_VALUE;
+        if (shutdownRequested && !closing) {
+            next = stop.step(engine, now, dispatched);
         }
         if (closedEvent) {
             handler.connectionClosed();
         }
-        long next = engine.tick(now);
+        next = Math.min(next, engine.tick(now));
+        if (!closing && stop.closeTimedOut(engine, now, writing)) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: no answer to our close within {} ms, ending the transport", this,
+                        stop.closeTimeoutMillis());
+            }
+            closing = true;
+            getEndPoint().close();
+        }
+        next = Math.min(next, stop.closeDeadlineMillis());
         flush();
+        budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
         scheduleTick(next, now);
         if (!closing && !writing && !engine.hasOutput() && (engine.isDone() || inputShutdown)) {
             closing = true;
@@ -379,6 +426,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         try {
             while (engine == null || !engine.isDone()) {
+                if (engine != null && engine.outputBytes() >= engineConfig.maxPendingOutputBytes()) {
+                    // The peer does not read what we write: stop reading what it sends (TCP back-pressure), so
+                    // neither its requests nor our answers to them pile up here; a finished write reads again.
+                    readPaused = true;
+                    releaseInput();
+                    return;
+                }
                 BufferUtil.clear(buffer);
                 int n = getEndPoint().fill(buffer);
                 if (n > 0) {
@@ -531,6 +585,45 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         if (earlier != null) {
             execute(earlier);
         }
+    }
+
+    /** Engine thread: the peer's open arrived; false when the server-wide connection limit refuses it. */
+    boolean budgetOpened() {
+        return budget.opened();
+    }
+
+    /** This connection's part of the server-wide limits. */
+    AmqpBudgetShare budgetShare() {
+        return budget;
+    }
+
+    /** Joins the factory's server-wide limits (before the connection opens). */
+    void setServerBudget(AmqpServerBudget serverBudget) {
+        this.budget = new AmqpBudgetShare(serverBudget);
+    }
+
+    /** How long the peer has to answer our close before the transport ends. */
+    public long getCloseTimeoutMillis() {
+        return stop.closeTimeoutMillis();
+    }
+
+    public void setCloseTimeoutMillis(long millis) {
+        stop.closeTimeoutMillis(millis);
+    }
+
+    /**
+     * The most bytes this connection has held for its peer at once: encoded and not yet written, plus messages
+     * queued on reply links (at most the engine's {@code maxPendingOutputBytes} plus one frame, plus its
+     * {@code maxBufferedBytesPerConnection}).
+     */
+    public long getMaxBufferedOutputBytes() {
+        AmqpBudgetShare share = budget;
+        return share == null ? 0 : share.maxOutputBytes();
+    }
+
+    /** Engine thread: a body that could not let go of its window asks again once the server budget has room. */
+    void resumeWhenRoom(AmqpRequestBody body) {
+        budget.budget().whenRoom(() -> execute(() -> resume(body)));
     }
 
     /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */

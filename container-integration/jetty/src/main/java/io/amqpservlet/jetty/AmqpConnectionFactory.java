@@ -49,6 +49,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private LoginService externalLoginService;
     private final GracefulAmqpConnections connections = new GracefulAmqpConnections();
     private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
+    private long closeTimeoutMillis = DEFAULT_CLOSE_TIMEOUT_MILLIS;
+    private final AmqpServerBudget budget = new AmqpServerBudget();
 
     private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
 
@@ -58,17 +60,20 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public static final int DEFAULT_RESPONSE_BUFFER_BYTES = 16 * 1024 * 1024;
 
+    /** The default {@link #setCloseTimeout close timeout}: 5 seconds. */
+    public static final long DEFAULT_CLOSE_TIMEOUT_MILLIS = 5_000;
+
     /** The default {@link #setRequestTimeout request timeout}: 30 seconds. */
     public static final long DEFAULT_REQUEST_TIMEOUT_MILLIS = 30_000;
 
     /**
      * The session incoming window, in frames, this factory's default engine configuration uses and the gateway
-     * sets: 256 frames of 64 KiB hold one message of the default max-message-size (16 MiB), which is what a request
-     * whose servlet does not read can have buffered per session (docs/jetty.md, "Streaming"); the engine's own
-     * default (2,048 frames) would allow 128 MiB. Not smaller: Qpid JMS 2.10 stalls (until the next heartbeat,
-     * about 30 s) when a message it sends is larger than the window and must wait for a flow to go on.
+     * sets: 16 frames of 64 KiB, 1 MiB, is what a request whose servlet does not read can have buffered per session
+     * beyond the unread threshold (docs/jetty.md, "Streaming"); the engine's own default (2,048 frames) would allow
+     * 128 MiB. The window is reopened at half used, so a client that keeps sending never waits for it; Qpid JMS
+     * 2.10 streams a 16 MB body through it as fast as through 256 frames (QpidJmsUploadWindowTest).
      */
-    public static final int STREAMING_SESSION_WINDOW_FRAMES = 256;
+    public static final int STREAMING_SESSION_WINDOW_FRAMES = 16;
 
     /**
      * A factory with default HTTP and engine configurations; SASL ANONYMOUS is allowed, and so is a client that
@@ -235,10 +240,89 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         this.responseBufferBytes = bytes;
     }
 
+    /** The server-wide limits every connection of this factory shares, and their current counts. */
+    public AmqpServerBudget getServerBudget() {
+        return budget;
+    }
+
+    public int getMaxConnections() {
+        return budget.getMaxConnections();
+    }
+
+    /**
+     * The most AMQP connections this factory keeps open at once (default
+     * {@value AmqpServerBudget#DEFAULT_MAX_CONNECTIONS}). One more is answered with open and then closed with
+     * {@code amqp:resource-limit-exceeded}, after SASL if the client does SASL (AMQP 1.0 §2.4.2).
+     */
+    public void setMaxConnections(int max) {
+        budget.setMaxConnections(max);
+    }
+
+    public int getMaxHandshakingConnections() {
+        return budget.getMaxHandshakingConnections();
+    }
+
+    /**
+     * The most connections between accept and the client's open (protocol header, SASL, open) at once (default
+     * {@value AmqpServerBudget#DEFAULT_MAX_HANDSHAKING_CONNECTIONS}); one more is closed before any frame. Each
+     * handshake still ends within the engine's {@code saslTimeoutMillis}.
+     */
+    public void setMaxHandshakingConnections(int max) {
+        budget.setMaxHandshakingConnections(max);
+    }
+
+    public long getMaxBufferedBytes() {
+        return budget.getMaxBufferedBytes();
+    }
+
+    /**
+     * The bytes all connections of this factory together may buffer (default 64 MiB): request bodies received and
+     * not yet read by their servlets, and responses encoded or queued and not yet written to the socket. While it
+     * is used up, no link credit is granted, no session window is reopened, and new requests are released (AMQP
+     * {@code released}: the client may send them again), so the server degrades instead of running out of heap.
+     * See docs/jetty.md, "Server-wide limits", for the heap a configuration needs.
+     */
+    public void setMaxBufferedBytes(long bytes) {
+        budget.setMaxBufferedBytes(bytes);
+    }
+
+    public int getMaxPendingOutputBytes() {
+        return engineConfig.maxPendingOutputBytes();
+    }
+
+    /**
+     * The encoded bytes each connection keeps ahead of its socket (default 256 KiB): past it, responses stop being
+     * encoded (a streamed response's servlet write waits) and the connection stops reading the client's frames
+     * until the socket has taken them, whatever link credit and session window the client granted. Sets the
+     * engine configuration's {@code maxPendingOutputBytes}.
+     */
+    public void setMaxPendingOutputBytes(int bytes) {
+        engineConfig.maxPendingOutputBytes(bytes);
+    }
+
+    public long getCloseTimeout() {
+        return closeTimeoutMillis;
+    }
+
+    /**
+     * How long a client has to answer our close (a graceful stop's {@code amqp:connection:forced}, an idle timeout,
+     * a refusal) and to read what we still have to write, before the connection is dropped without waiting
+     * further (default 5 seconds). Without it a client that never answers would hold a graceful stop for the whole
+     * stop timeout.
+     */
+    public void setCloseTimeout(long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("close timeout must be at least 1 ms: " + millis);
+        }
+        this.closeTimeoutMillis = millis;
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
                 serverName, linkCredit, saslExternal);
+        connection.setServerBudget(budget);
+        connection.setCloseTimeoutMillis(closeTimeoutMillis);
         connection.setRequestTimeoutMillis(requestTimeoutMillis);
         connection.setResponseBufferSize(responseBufferBytes);
         connection.setExternalLoginService(externalLoginService);

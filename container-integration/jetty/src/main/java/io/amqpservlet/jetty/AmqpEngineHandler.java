@@ -58,6 +58,12 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
         openHostname = remoteOpen.hostname().isNull() ? null : remoteOpen.hostname().toString();
+        if (!connection.budgetOpened()) {
+            // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason.
+            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(
+                    "the server has " + connection.budgetShare().budget().getMaxConnections()
+                            + " AMQP connections open, its limit");
+        }
         return null;
     }
 
@@ -142,8 +148,9 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public void onMessage(Link link, Delivery delivery, MessageView message) {
         Engine engine = link.session().engine();
-        if (connection.isDraining()) {
-            // docs/design.md §3: shutdown → released; the client may send it again, to this server once it is back.
+        if (connection.isDraining() || connection.budgetShare().budget().isExhausted()) {
+            // docs/design.md §3: shutdown and overload → released; the client may send it again (to this server once
+            // it is back, or has memory again: AmqpServerBudget).
             engine.release(delivery);
             return;
         }

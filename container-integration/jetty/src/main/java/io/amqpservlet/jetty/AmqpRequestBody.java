@@ -20,7 +20,9 @@ import java.util.ArrayDeque;
  * wait (AMQP 1.0 §2.5.6). Once the servlet has read the queue down to half that, the engine thread is asked to
  * let go ({@link AmqpConnection#resume(AmqpRequestBody)}). So what one session can have buffered is at most the
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
- * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames.
+ * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
+ * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
+ * soon as any byte waits, and not let go until the budget has room again ({@link AmqpServerBudget#whenRoom}).
  *
  * <p>Threads: {@link #offer}, {@link #end}, {@link #fail}, {@link #discard} and {@link #resumeOnEngine} run on the
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The
@@ -33,6 +35,7 @@ final class AmqpRequestBody {
     private final AmqpConnection connection;
     private final ByteBufferPool pool;
     private final Session session;
+    private final AmqpBudgetShare budget;
     private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
     private long queuedBytes;
     private boolean ended;
@@ -46,6 +49,7 @@ final class AmqpRequestBody {
         this.connection = connection;
         this.pool = pool;
         this.session = session;
+        this.budget = connection.budgetShare();
     }
 
     // ------------------------------------------------------------------------------------------ engine thread
@@ -64,10 +68,12 @@ final class AmqpRequestBody {
             RetainableByteBuffer.Mutable buffer = pool.acquire(length, false);
             ByteBuffer bb = buffer.getByteBuffer();
             BufferUtil.append(bb, bytes, offset, length);
+            budget.addRequestBytes(length); // before a reader can see (and give back) the chunk
             chunks.add(Content.Chunk.from(buffer, false));
             queuedBytes += length;
             connection.bufferedRequestBytes(queuedBytes);
-            hold = !held && queuedBytes >= HOLD_BYTES;
+            // Also when the server-wide budget is used up: the peer may send what is left of the window, no more.
+            hold = !held && (queuedBytes >= HOLD_BYTES || budget.budget().isExhausted());
             if (hold) {
                 held = true;
             }
@@ -115,11 +121,19 @@ final class AmqpRequestBody {
         letGo();
     }
 
-    /** Lets go of the session window once the reader has caught up (asked for by {@link #read()}). */
+    /**
+     * Lets go of the session window once the reader has caught up (asked for by {@link #read()}), and the
+     * server-wide budget has room: while it has none, the window stays held and this is tried again shortly.
+     */
     void resumeOnEngine() {
         synchronized (this) {
             resumeAsked = false;
             if (!held || queuedBytes > HOLD_BYTES / 2) {
+                return;
+            }
+            if (budget.budget().isExhausted() && !discarding && failure == null) {
+                resumeAsked = true;
+                connection.resumeWhenRoom(this);
                 return;
             }
         }
@@ -143,6 +157,7 @@ final class AmqpRequestBody {
         while ((c = chunks.poll()) != null) {
             c.release();
         }
+        budget.addRequestBytes(-queuedBytes);
         queuedBytes = 0;
     }
 
@@ -170,6 +185,7 @@ final class AmqpRequestBody {
                 return ended ? Content.Chunk.EOF : null;
             }
             queuedBytes -= c.remaining();
+            budget.addRequestBytes(-c.remaining());
             askResume = held && !resumeAsked && queuedBytes <= HOLD_BYTES / 2;
             if (askResume) {
                 resumeAsked = true;

@@ -64,8 +64,10 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
-        if (phase == Phase.HEAD && handler.connection().isDraining()) {
-            // docs/design.md §3: shutdown → released, as a whole message is (AmqpEngineHandler.onMessage), and at once:
+        if (phase == Phase.HEAD && (handler.connection().isDraining()
+                || handler.connection().budgetShare().budget().isExhausted())) {
+            // docs/design.md §3: shutdown or overload (the server-wide byte budget is used up) → released, as a whole
+            // message is (AmqpEngineHandler.onMessage), and at once:
             // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
             // frames still to come without handing them on. No servlet runs; the client may send it again later.
             link.attachment(null);

@@ -115,6 +115,19 @@ class AmqpGracefulShutdownTest {
         }
     }
 
+    private void awaitDraining() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (org.eclipse.jetty.io.EndPoint endPoint : ((ServerConnector) server.getConnectors()[0])
+                .getConnectedEndPoints()) {
+            if (endPoint.getConnection() instanceof AmqpConnection amqp) {
+                while (!amqp.isDraining() && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertTrue(amqp.isDraining(), "a connection was not told about the stop");
+            }
+        }
+    }
+
     private Connection connect() throws Exception {
         ConnectionOptions options = new ConnectionOptions();
         options.disconnectedHandler((connection, event) -> disconnected.complete(event.failureCause()));
@@ -156,10 +169,18 @@ class AmqpGracefulShutdownTest {
             Thread.sleep(10);
         }
         assertTrue(factory.getConnections().isShutdown(), "the server did not shut the AMQP connections down");
+        awaitDraining(); // the bean says shut down before it has told each connection
 
-        Tracker second = sender.send(Message.create("").subject("GET").messageId("second").replyTo(replyTo));
-        second.awaitSettlement(10, TimeUnit.SECONDS);
-        assertEquals(DeliveryState.Type.RELEASED, second.remoteState().getType(), "arrived during shutdown");
+        // The stop takes the client's credit back (a flow with link-credit 0): once the client has seen it, nothing
+        // more can be sent; a request that was already on its way when the flow left is released.
+        long creditDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Tracker second;
+        while ((second = sender.trySend(Message.create("").subject("GET").messageId("second")
+                .replyTo(replyTo))) != null) {
+            second.awaitSettlement(10, TimeUnit.SECONDS);
+            assertEquals(DeliveryState.Type.RELEASED, second.remoteState().getType(), "arrived during shutdown");
+            assertTrue(System.nanoTime() < creditDeadline, "the client still has credit during the stop");
+        }
         assertFalse(disconnected.isDone(), "closed while a request was in flight");
         assertFalse(stopped.isDone());
 
@@ -177,44 +198,68 @@ class AmqpGracefulShutdownTest {
     }
 
     @Test
-    void streamedRequestStartedDuringShutdownIsReleasedWithoutRunningTheServlet() throws Exception {
+    void underLoadEveryRequestIsAnsweredOrReleasedAndNoneIsLeftUnsettled() throws Exception {
         Connection connection = connect();
-        Receiver replies = connection.openDynamicReceiver();
+        Receiver replies = connection.openDynamicReceiver(
+                new org.apache.qpid.protonj2.client.ReceiverOptions().creditWindow(1_000));
         String replyTo = replies.address();
-        Sender sender = connection.openSender("/hold");
-        sender.send(Message.create("").subject("GET").messageId("first").replyTo(replyTo));
-        assertTrue(entered.await(10, TimeUnit.SECONDS), "the servlet never ran");
-        StreamSender streams = connection.openStreamSender("/count");
-        streams.openFuture().get(10, TimeUnit.SECONDS);
-
-        CompletableFuture<Long> stopped = stopInBackground();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!factory.getConnections().isShutdown() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(factory.getConnections().isShutdown(), "the server did not shut the AMQP connections down");
-
-        // Several frames (protonj2 splits the body at its frame size): the engine streams it in chunk by chunk.
-        StreamSenderMessage streamed = streams.beginMessage();
-        streamed.subject("POST").messageId("streamed").replyTo(replyTo);
-        byte[] block = new byte[64 * 1024];
-        try (OutputStream out = streamed.body()) {
-            for (int i = 0; i < 8; i++) {
-                out.write(block);
+        Sender sender = connection.openSender("/count");
+        sender.openFuture().get(10, TimeUnit.SECONDS);
+        java.util.List<Tracker> sent = new java.util.ArrayList<>();
+        CompletableFuture<Long> stopped = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        // Requests go out as fast as credit allows, before and during the stop, until the server closes.
+        while (!disconnected.isDone() && System.nanoTime() < deadline) {
+            Tracker t;
+            try {
+                t = sender.trySend(Message.create(new byte[100]).subject("POST").messageId("m" + sent.size())
+                        .replyTo(replyTo));
+            } catch (Exception closed) {
+                break; // the forced close arrived while sending
+            }
+            if (t != null) {
+                sent.add(t);
+            } else {
+                Thread.sleep(1); // no credit: during the stop, for good
+            }
+            if (stopped == null && sent.size() == 200) {
+                stopped = stopInBackground();
             }
         }
-        StreamTracker tracker = streamed.tracker();
-        tracker.awaitSettlement(10, TimeUnit.SECONDS);
-        assertEquals(DeliveryState.Type.RELEASED, tracker.remoteState().getType(), "streamed during shutdown");
-        assertEquals(0, posts.get(), "the servlet ran for a request that arrived during shutdown");
-        assertFalse(disconnected.isDone(), "closed while a request was in flight");
-
-        release.countDown();
-        Delivery response = replies.receive(10, TimeUnit.SECONDS);
-        assertNotNull(response, "the request in flight was not answered");
-        assertEquals("first", response.message().correlationId());
+        assertNotNull(stopped, "too few requests were sent to start the stop under load");
         assertForcedClose();
+        int accepted = 0;
+        int released = 0;
+        for (Tracker t : sent) {
+            assertTrue(t.remoteSettled(), "request " + sent.indexOf(t) + " of " + sent.size()
+                    + " was left unsettled at the close");
+            DeliveryState.Type type = t.remoteState().getType();
+            if (type == DeliveryState.Type.ACCEPTED) {
+                accepted++;
+            } else {
+                assertEquals(DeliveryState.Type.RELEASED, type, "request " + sent.indexOf(t));
+                released++;
+            }
+        }
+        assertTrue(accepted >= 1, "accepted " + accepted + ", released " + released);
+        assertEquals(accepted, posts.get(), "a servlet ran for each accepted request and no other");
         assertTrue(stopped.get(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS) < STOP_TIMEOUT_MILLIS / 2);
+    }
+
+    @Test
+    void aClientThatNeverAnswersTheCloseIsDroppedWithinTheCloseTimeout() throws Exception {
+        factory.setCloseTimeout(1_000);
+        try (RawAmqpPeer peer = new RawAmqpPeer(port)) {
+            peer.writeHeader(io.amqpservlet.protocol.frame.ProtocolHeader.AMQP);
+            peer.writeFrame(0, new io.amqpservlet.protocol.types.transport.Open().containerId("deaf-peer"));
+            peer.readHeader();
+            peer.readUntil(io.amqpservlet.protocol.types.transport.Open.class);
+            long stopMillis = stopInBackground().get(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            // Our close came, was never answered, and the server dropped the socket after about the close timeout.
+            peer.readUntil(io.amqpservlet.protocol.types.transport.Close.class);
+            peer.awaitEof(5_000);
+            assertTrue(stopMillis < 4_000, "stop took " + stopMillis + " ms with a close timeout of 1 s");
+        }
     }
 
     @Test

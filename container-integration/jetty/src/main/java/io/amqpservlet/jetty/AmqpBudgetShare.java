@@ -1,0 +1,106 @@
+package io.amqpservlet.jetty;
+
+/**
+ * One connection's part of its factory's {@link AmqpServerBudget}: whether it counts as an open connection and as a
+ * handshake, and the bytes it buffers (request bodies unread, output unwritten). {@link #close()} gives all of it
+ * back, once, whichever way the connection ended; anything counted after that is given back at once, so nothing
+ * leaks and no counter goes negative.
+ *
+ * <p>Request bytes are added on the engine thread and taken away on servlet threads; output bytes are set on the
+ * engine thread; close runs on Jetty's. A monitor guards the counts (uncontended in practice: one small
+ * critical section per frame of a streamed body and per engine pass).
+ */
+final class AmqpBudgetShare {
+    private final AmqpServerBudget budget;
+    private boolean connectionCounted;
+    private boolean handshakeCounted;
+    private long requestBytes;
+    private long outputBytes;
+    private long maxOutputBytes;
+    private boolean closed;
+
+    AmqpBudgetShare(AmqpServerBudget budget) {
+        this.budget = budget;
+    }
+
+    AmqpServerBudget budget() {
+        return budget;
+    }
+
+    /**
+     * The connection opened: counts it in as a handshake. False when too many are under way (the connection
+     * should end at once).
+     */
+    synchronized boolean startHandshake() {
+        if (closed) {
+            return false;
+        }
+        handshakeCounted = budget.tryStartHandshake();
+        if (!handshakeCounted) {
+            budget.refused();
+        }
+        return handshakeCounted;
+    }
+
+    /** The peer's open arrived: counts the connection in. False when over the connection limit (refuse it). */
+    synchronized boolean opened() {
+        endHandshake();
+        if (closed) {
+            return false;
+        }
+        connectionCounted = budget.tryOpenConnection();
+        if (!connectionCounted) {
+            budget.refused();
+        }
+        return connectionCounted;
+    }
+
+    private void endHandshake() {
+        if (handshakeCounted) {
+            handshakeCounted = false;
+            budget.handshakeEnded();
+        }
+    }
+
+    /** Request body bytes received ({@code delta > 0}) or read or dropped ({@code delta < 0}). */
+    synchronized void addRequestBytes(long delta) {
+        if (closed) {
+            return; // given back already
+        }
+        requestBytes += delta;
+        budget.add(delta);
+    }
+
+    /** The connection's output now: encoded and queued bytes not yet written. */
+    synchronized void outputBytes(long bytes) {
+        if (closed || bytes == outputBytes) {
+            return;
+        }
+        budget.add(bytes - outputBytes);
+        outputBytes = bytes;
+        if (bytes > maxOutputBytes) {
+            maxOutputBytes = bytes;
+        }
+    }
+
+    /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
+    synchronized long maxOutputBytes() {
+        return maxOutputBytes;
+    }
+
+    /** Gives back everything this connection counted; later counts are ignored. */
+    synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        endHandshake();
+        if (connectionCounted) {
+            connectionCounted = false;
+            budget.connectionClosed();
+        }
+        budget.add(-(requestBytes + outputBytes));
+        requestBytes = 0;
+        outputBytes = 0;
+    }
+}

@@ -1,0 +1,306 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.DeliveryState;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.OutputStreamOptions;
+import org.apache.qpid.protonj2.client.Receiver;
+import org.apache.qpid.protonj2.client.StreamSender;
+import org.apache.qpid.protonj2.client.StreamSenderMessage;
+import org.apache.qpid.protonj2.client.StreamTracker;
+import org.apache.qpid.protonj2.client.exceptions.ClientConnectionRemotelyClosedException;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The server-wide limits of an {@link AmqpConnectionFactory} ({@link AmqpServerBudget}), with protonj2-client 1.1.0
+ * and raw sockets: a connection past the limit is opened and closed with {@code amqp:resource-limit-exceeded},
+ * and its place comes back when a connection closes; one past the handshake limit is closed before any byte; concurrent uploads to a servlet that does not read stay within
+ * the byte budget (up to a window per session), each ending in a response or a release, while an upload to a
+ * servlet that reads completes meanwhile.
+ */
+@Timeout(90)
+class AmqpServerBudgetTest {
+    private static final int FRAME = 64 * 1024;
+    private static final int WINDOW_FRAMES = 16;
+    private Server server;
+    private ServerConnector connector;
+    private AmqpConnectionFactory factory;
+    private Client client;
+    private final CountDownLatch answerUnread = new CountDownLatch(1);
+
+    /** Does not read its body; answers once the test lets it (the connector then drops the rest of the body). */
+    final class NeverReads extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            try {
+                answerUnread.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            response.getWriter().print("unread");
+        }
+    }
+
+    /** Reads its whole body and answers how many bytes it read. */
+    static final class Reads extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            long n;
+            try (InputStream in = request.getInputStream()) {
+                n = in.transferTo(OutputStream.nullOutputStream());
+            }
+            response.getWriter().print(n);
+        }
+    }
+
+    private void start() throws Exception {
+        server = new Server();
+        EngineConfig engine = new EngineConfig().anonymousAllowed(true).maxFrameSizeBytes(FRAME)
+                .maxMessageSizeBytes(256L * 1024 * 1024).sessionIncomingWindowFrames(WINDOW_FRAMES);
+        factory = new AmqpConnectionFactory(new HttpConfiguration(), engine);
+        connector = new ServerConnector(server, 1, 1, factory);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new NeverReads()), "/unread");
+        context.addServlet(new ServletHolder(new Reads()), "/read");
+        server.setHandler(context);
+        server.start();
+        client = Client.create();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        answerUnread.countDown();
+        try {
+            if (client != null) {
+                client.close();
+            }
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+    }
+
+    private Connection connect() throws Exception {
+        Connection c = client.connect("127.0.0.1", connector.getLocalPort());
+        c.openFuture().get(10, TimeUnit.SECONDS);
+        return c;
+    }
+
+    private void awaitConnections(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (factory.getServerBudget().getConnections() != n && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(n, factory.getServerBudget().getConnections(), "connections counted by the budget");
+    }
+
+    @Test
+    void aConnectionPastTheLimitIsRefusedWithResourceLimitExceeded() throws Exception {
+        start();
+        factory.setMaxConnections(2);
+        Connection first = connect();
+        Connection second = connect();
+        awaitConnections(2);
+
+        CompletableFuture<org.apache.qpid.protonj2.client.exceptions.ClientIOException> dropped =
+                new CompletableFuture<>();
+        org.apache.qpid.protonj2.client.ConnectionOptions options =
+                new org.apache.qpid.protonj2.client.ConnectionOptions();
+        options.disconnectedHandler((connection, event) -> dropped.complete(event.failureCause()));
+        Connection third = client.connect("127.0.0.1", connector.getLocalPort(), options);
+        // AMQP 1.0 §2.4.2: the server answers open, then closes with the reason.
+        ClientConnectionRemotelyClosedException closed = assertInstanceOf(
+                ClientConnectionRemotelyClosedException.class, dropped.get(10, TimeUnit.SECONDS));
+        assertNotNull(closed.getErrorCondition(), closed.toString());
+        assertEquals("amqp:resource-limit-exceeded", closed.getErrorCondition().condition());
+        third.close();
+        assertEquals(1, factory.getServerBudget().getRefusedConnections());
+
+        // A place comes back when a connection closes: the budget never leaks a count.
+        first.close();
+        awaitConnections(1);
+        Connection fourth = connect();
+        awaitConnections(2);
+        fourth.close();
+        second.close();
+        awaitConnections(0);
+        assertEquals(0, factory.getServerBudget().getHandshakingConnections());
+    }
+
+    @Test
+    void aConnectionPastTheHandshakeLimitIsClosedBeforeAnyFrame() throws Exception {
+        start();
+        factory.setMaxHandshakingConnections(2);
+        try (RawAmqpPeer first = new RawAmqpPeer(connector.getLocalPort());
+             RawAmqpPeer second = new RawAmqpPeer(connector.getLocalPort())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (factory.getServerBudget().getHandshakingConnections() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(2, factory.getServerBudget().getHandshakingConnections(), "two silent connections");
+            try (RawAmqpPeer third = new RawAmqpPeer(connector.getLocalPort())) {
+                assertEquals(0, third.awaitEof(5_000).length, "closed at once, before any byte");
+            }
+            assertEquals(1, factory.getServerBudget().getRefusedConnections());
+        }
+        // The silent ones are gone: their places come back, and a client that does finish its handshake is served.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (factory.getServerBudget().getHandshakingConnections() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, factory.getServerBudget().getHandshakingConnections());
+        try (Connection c = connect()) {
+            awaitConnections(1);
+        }
+    }
+
+    @Test
+    void uploadsToAServletThatDoesNotReadStayWithinTheByteBudgetWhileAReadingOneCompletes() throws Exception {
+        start();
+        int uploads = 8;
+        // Each upload whose servlet does not read holds at most the unread threshold plus one session window.
+        long perUpload = AmqpRequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME;
+        long budget = uploads * perUpload + 2L * 1024 * 1024;
+        factory.setMaxBufferedBytes(budget);
+        int length = 24 * 1024 * 1024;
+        List<CompletableFuture<String>> unread = new ArrayList<>();
+        for (int i = 0; i < uploads; i++) {
+            unread.add(upload("/unread", length, "u" + i));
+        }
+        awaitBufferedAtLeast(uploads * (long) AmqpRequestBody.HOLD_BYTES);
+        assertEquals("200 " + length, upload("/read", length, "r").get(40, TimeUnit.SECONDS),
+                "the reading servlet's upload, while " + uploads + " others are not read");
+        answerUnread.countDown();
+        for (CompletableFuture<String> f : unread) {
+            assertEquals("200 unread", f.get(40, TimeUnit.SECONDS));
+        }
+        long seen = factory.getServerBudget().getMaxBufferedBytesSeen();
+        assertTrue(seen <= budget, "buffered " + seen + " bytes at most, budget " + budget);
+        awaitBufferedZero();
+    }
+
+    @Test
+    void pastTheByteBudgetNoCreditIsGrantedUntilBytesAreGivenBack() throws Exception {
+        start();
+        long budget = 512L * 1024; // less than the unread threshold of three uploads together
+        factory.setMaxBufferedBytes(budget);
+        int uploads = 3;
+        List<CompletableFuture<String>> unread = new ArrayList<>();
+        for (int i = 0; i < uploads; i++) {
+            unread.add(upload("/unread", 8 * 1024 * 1024, "u" + i));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!factory.getServerBudget().isExhausted() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(factory.getServerBudget().isExhausted(), "three unread uploads did not use up the budget: "
+                + factory.getServerBudget().getBufferedBytes() + " bytes");
+        // A new connection gets no credit while the budget is used up (the AMQP way to say "not now").
+        try (Connection late = connect()) {
+            org.apache.qpid.protonj2.client.Sender sender = late.openSender("/read");
+            sender.openFuture().get(10, TimeUnit.SECONDS);
+            Thread.sleep(300);
+            assertEquals(null, sender.trySend(Message.create(new byte[10]).subject("POST")),
+                    "credit was granted with the budget used up");
+            answerUnread.countDown(); // the servlets answer, the rest of their bodies is dropped: bytes come back
+            org.apache.qpid.protonj2.client.Tracker sent = null;
+            long creditDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (sent == null && System.nanoTime() < creditDeadline) {
+                sent = sender.trySend(Message.create(new byte[10]).subject("POST"));
+                Thread.sleep(10);
+            }
+            assertNotNull(sent, "no credit once the budget had room again");
+        }
+        for (CompletableFuture<String> f : unread) {
+            // Released: it began on credit granted just before the budget ran out, and was refused at its head.
+            String outcome = f.get(40, TimeUnit.SECONDS);
+            assertTrue(outcome.equals("200 unread") || outcome.equals("released"), outcome);
+        }
+        // What was already in memory may pass the budget by the windows open when it ran out (AMQP 1.0 §2.5.6).
+        long bound = budget + uploads * (AmqpRequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME);
+        long seen = factory.getServerBudget().getMaxBufferedBytesSeen();
+        assertTrue(seen <= bound, "buffered " + seen + " bytes at most, bound " + bound);
+        awaitBufferedZero();
+    }
+
+    private void awaitBufferedAtLeast(long bytes) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (factory.getServerBudget().getBufferedBytes() < bytes && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(factory.getServerBudget().getBufferedBytes() >= bytes, "the uploads never filled their holds: "
+                + factory.getServerBudget().getBufferedBytes());
+    }
+
+    private void awaitBufferedZero() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (factory.getServerBudget().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, factory.getServerBudget().getBufferedBytes(), "every buffered byte was given back");
+    }
+
+    /** One connection streaming {@code length} bytes to {@code path}: "STATUS body" of the response, or the outcome. */
+    private CompletableFuture<String> upload(String path, int length, String id) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (Connection c = connect()) {
+                Receiver replies = c.openDynamicReceiver();
+                String replyTo = replies.address();
+                StreamSender sender = c.openStreamSender(path);
+                StreamSenderMessage message = sender.beginMessage();
+                message.subject("POST").messageId(id).replyTo(replyTo);
+                byte[] block = new byte[32 * 1024];
+                try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
+                    for (int at = 0; at < length; at += block.length) {
+                        out.write(block, 0, Math.min(block.length, length - at));
+                    }
+                }
+                StreamTracker tracker = message.tracker();
+                tracker.awaitSettlement(60, TimeUnit.SECONDS);
+                DeliveryState.Type type = tracker.remoteState().getType();
+                if (type != DeliveryState.Type.ACCEPTED) {
+                    return type.name().toLowerCase();
+                }
+                Delivery response = replies.receive(30, TimeUnit.SECONDS);
+                assertNotNull(response, "no response to " + id);
+                Message<Object> m = response.message();
+                Object body = m.body();
+                String text = body instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                        : String.valueOf(body);
+                return m.subject() + " " + text;
+            } catch (Exception e) {
+                throw new IllegalStateException(id + " failed", e);
+            }
+        });
+    }
+}
