@@ -90,6 +90,7 @@ public final class Gateway {
         if (logins != null) {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         }
+        applyLimits(amqpFactory);
         amqp = options.amqpPort() < 0 ? null : connector(options.amqpPort(), amqpFactory);
         http = options.httpPort() < 0 ? null : connector(options.httpPort(),
                 new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
@@ -196,6 +197,14 @@ public final class Gateway {
         }
     }
 
+    /** The server budget and close timeout of one AMQP port (each factory counts its own connections and bytes). */
+    private void applyLimits(AmqpConnectionFactory factory) {
+        factory.setMaxConnections(options.maxConnections());
+        factory.setMaxHandshakingConnections(options.maxHandshakes());
+        factory.setMaxBufferedBytes(options.maxBufferedBytes());
+        factory.setCloseTimeout(options.closeTimeoutMillis());
+    }
+
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
     private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
                                            HashLoginService logins) {
@@ -205,6 +214,7 @@ public final class Gateway {
             factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         }
         factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
+        applyLimits(factory);
         return connector(options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
     }
 

@@ -1,5 +1,7 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpServerBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -127,6 +129,33 @@ final class GatewayCommand {
             + "net.core.somaxconn)")
     void acceptBacklog(String n) {
         set("accept-backlog", n);
+    }
+
+    @Option(order = 15, names = "--max-connections", paramLabel = "N", description = "AMQP connections each AMQP port keeps "
+            + "open at once; one more is closed with amqp:resource-limit-exceeded (default "
+            + AmqpServerBudget.DEFAULT_MAX_CONNECTIONS + ")")
+    void maxConnections(String n) {
+        set("max-connections", n);
+    }
+
+    @Option(order = 15, names = "--max-handshakes", paramLabel = "N", description = "connections each AMQP port holds between "
+            + "accept and the client's open; one more is closed at once (default "
+            + AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS + ")")
+    void maxHandshakes(String n) {
+        set("max-handshakes", n);
+    }
+
+    @Option(order = 15, names = "--max-buffered-bytes", paramLabel = "SIZE", description = "request bodies not yet read and "
+            + "responses not yet written, across each AMQP port's connections (k, m, g suffixes; default 64m); when "
+            + "used up, no credit is granted and new requests are released")
+    void maxBufferedBytes(String size) {
+        set("max-buffered-bytes", size);
+    }
+
+    @Option(order = 15, names = "--close-timeout", paramLabel = "MS", description = "how long a client has to answer our "
+            + "close before it is dropped (default " + AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS + ")")
+    void closeTimeout(String millis) {
+        set("close-timeout", millis);
     }
 
     @Option(order = 16, names = "--stop-timeout", paramLabel = "MS",

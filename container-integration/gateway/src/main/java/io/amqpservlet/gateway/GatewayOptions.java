@@ -1,5 +1,7 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpServerBudget;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -64,6 +66,11 @@ public final class GatewayOptions {
      * {@code net.core.somaxconn}.
      */
     int acceptBacklog = DEFAULT_ACCEPT_BACKLOG;
+    /** Per AMQP port: the server budget of its connection factory (see AmqpConnectionFactory). */
+    int maxConnections = AmqpServerBudget.DEFAULT_MAX_CONNECTIONS;
+    int maxHandshakes = AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
+    long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
+    long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
     boolean help;
     boolean version;
     boolean stats;
@@ -178,6 +185,18 @@ public final class GatewayOptions {
             case "stats":
                 stats = Boolean.parseBoolean(value);
                 break;
+            case "max-connections":
+                maxConnections = (int) positive(name, value, Integer.MAX_VALUE, "a number of connections");
+                break;
+            case "max-handshakes":
+                maxHandshakes = (int) positive(name, value, Integer.MAX_VALUE, "a number of connections");
+                break;
+            case "max-buffered-bytes":
+                maxBufferedBytes = positive(name, sizeBytes(name, value), Long.MAX_VALUE, "a size");
+                break;
+            case "close-timeout":
+                closeTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
             case "stop-timeout":
                 try {
                     stopTimeoutMillis = Long.parseLong(value);
@@ -262,6 +281,56 @@ public final class GatewayOptions {
     }
 
     /** How long a stop waits for in-flight requests. */
+    /** The most AMQP connections each AMQP port keeps open at once. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** The most connections each AMQP port holds between accept and the client's open. */
+    public int maxHandshakes() {
+        return maxHandshakes;
+    }
+
+    /** The bytes each AMQP port's connections together may buffer (unread request bodies, unwritten responses). */
+    public long maxBufferedBytes() {
+        return maxBufferedBytes;
+    }
+
+    /** How long a client has to answer our close before the connection is dropped. */
+    public long closeTimeoutMillis() {
+        return closeTimeoutMillis;
+    }
+
+    /** A whole number from 1 to {@code max}, or a usage error naming the option and what it wants. */
+    private static long positive(String name, String value, long max, String what) throws UsageException {
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " wants " + what + ", got " + value);
+        }
+        if (n < 1 || n > max) {
+            throw new UsageException("--" + name + " must be from 1 to " + max + ", got " + value);
+        }
+        return n;
+    }
+
+    /** "65536", "64k", "64m" or "1g" (binary multiples) as a decimal string of bytes. */
+    private static String sizeBytes(String name, String value) throws UsageException {
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : 0;
+        String digits = shift == 0 ? v : v.substring(0, v.length() - 1);
+        try {
+            long n = Long.parseLong(digits);
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new UsageException("--" + name + " is too large: " + value);
+            }
+            return Long.toString(n << shift);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " wants a size such as 65536, 64k or 64m, got " + value);
+        }
+    }
+
     public long stopTimeoutMillis() {
         return stopTimeoutMillis;
     }

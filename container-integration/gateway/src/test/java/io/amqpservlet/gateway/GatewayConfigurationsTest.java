@@ -1,11 +1,15 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.client.AmqpRequestClient;
+import io.amqpservlet.connector.engine.EngineConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -65,6 +69,37 @@ class GatewayConfigurationsTest {
         } finally {
             g.stop();
         }
+    }
+
+    @Test
+    void maxConnectionsRefusesTheNextClientWithResourceLimitExceeded() throws Exception {
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--max-connections", "1",
+                "--max-buffered-bytes", "1m", "--close-timeout", "2000");
+        try {
+            long deadline = AmqpRequestClient.now() + 10_000;
+            try (AmqpRequestClient first = AmqpRequestClient.connect("127.0.0.1", g.amqpPort(), "/echo",
+                    new EngineConfig(), deadline)) {
+                IOException refused = assertThrows(IOException.class, () -> AmqpRequestClient.connect("127.0.0.1",
+                        g.amqpPort(), "/echo", new EngineConfig(), deadline).close());
+                assertTrue(String.valueOf(refused.getMessage()).contains("amqp:resource-limit-exceeded"),
+                        String.valueOf(refused.getMessage()));
+                assertEquals(200, first.exchange("GET", "/echo", Map.of(), null, null, deadline).status());
+            }
+            // The refused connection and the closed one gave their places back.
+            assertEquals(0, Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/echo").exit);
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void budgetOptionsNameTheirErrors() {
+        GatewayOptions.UsageException e = assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--max-buffered-bytes", "lots"}));
+        assertTrue(e.getMessage().contains("--max-buffered-bytes"), e.getMessage());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--max-connections", "0"})).getMessage()
+                .contains("--max-connections must be from 1"));
     }
 
     @Test
