@@ -15,9 +15,10 @@ import java.util.Arrays;
  * @param <V> the node kept for an address
  */
 public final class AddressTable<V> {
-    private byte[][] keys = new byte[16][];
-    private Object[] values = new Object[16];
-    private int[] hashes = new int[16];
+    // Two slots to start (one reply node per connection is usual, docs/design.md §2); doubled as addresses are added.
+    private byte[][] keys = new byte[2][];
+    private Object[] values = new Object[2];
+    private int[] hashes = new int[2];
     private int size;
 
     /** The number of addresses. */

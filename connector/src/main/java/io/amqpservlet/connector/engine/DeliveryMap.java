@@ -14,8 +14,9 @@ import java.util.Arrays;
  * settling in order O(1) instead of a scan to the end of a cluster.
  */
 final class DeliveryMap {
-    private int[] keys = new int[16];
-    private Delivery[] values = new Delivery[16];
+    // Two slots to start (docs/design.md §2: an idle link costs little); doubled as deliveries are put.
+    private int[] keys = new int[2];
+    private Delivery[] values = new Delivery[2];
     private int size;
     /** Entries not in their home slot; removals shift entries back only while there are any. */
     private int displaced;

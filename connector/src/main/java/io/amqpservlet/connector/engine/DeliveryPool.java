@@ -9,9 +9,10 @@ import java.util.Arrays;
  * and returns a delivery on both sides of the link.
  */
 final class DeliveryPool {
-    private Delivery[] all = new Delivery[16];
+    // Nothing until the first delivery (docs/design.md §2: an idle connection costs little); doubled as needed.
+    private Delivery[] all = new Delivery[0];
     private int made;
-    private int[] free = new int[16];
+    private int[] free = new int[0];
     private int freeCount;
 
     /** A free delivery, or a new one when none is free. */
@@ -20,8 +21,8 @@ final class DeliveryPool {
             return all[free[--freeCount]];
         }
         if (made == all.length) {
-            all = Arrays.copyOf(all, made * 2);
-            free = Arrays.copyOf(free, made * 2); // room for every delivery made to be free at once
+            all = Arrays.copyOf(all, Math.max(4, made * 2));
+            free = Arrays.copyOf(free, Math.max(4, made * 2)); // room for every delivery made to be free at once
         }
         Delivery d = new Delivery();
         d.poolIndex = made;

@@ -7,7 +7,6 @@ import io.amqpservlet.protocol.frame.FrameHeader;
 import io.amqpservlet.protocol.frame.FrameWriter;
 import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.message.MessageView;
-import io.amqpservlet.protocol.text.AdaptiveBuffer;
 import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
@@ -50,12 +49,11 @@ public final class Engine {
     final EngineHandler handler;
     private final boolean acceptor;
     private final long id = IDS.incrementAndGet();
-    final AmqpReader reader;
-    final Performatives in = new Performatives();
-    final Performatives out = new Performatives();
+    /** What the engine needs only while it works: taken on first need, given back when idle (docs/design.md §2). */
+    private EngineScratch scratch;
+    private final EngineScratchPool scratchPool;
     private final EngineOutput output = new EngineOutput();
     private final PendingDisposition pendingDisposition = new PendingDisposition(this);
-    final MessageView view;
     private final KeptInput input;
     final FrameTracer tracer;
     final Handshake handshake;
@@ -98,10 +96,8 @@ public final class Engine {
         this.config = config;
         this.handler = handler;
         this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
-        this.reader = new AmqpReader(config.decoderLimits());
-        this.view = new MessageView(config.decoderLimits());
-        int initial = Math.min(4096, config.maxFrameSizeBytes());
-        this.input = new KeptInput(this, new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L));
+        this.scratchPool = config.scratchPool();
+        this.input = new KeptInput(this);
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
         this.dispatcher = new FrameDispatcher(this);
         SaslServer saslServer = null;
@@ -119,6 +115,69 @@ public final class Engine {
     /** A number unique to this engine within the process, for logs and generated addresses. */
     public long id() {
         return id;
+    }
+
+    // ------------------------------------------------------------------------------------------ scratch
+
+    /** The engine's scratch, taken from the pool when it holds none (docs/design.md §2). */
+    EngineScratch scratch() {
+        EngineScratch s = scratch;
+        return s != null ? s : takeScratch();
+    }
+
+    private EngineScratch takeScratch() {
+        EngineScratch s = scratchPool.take();
+        output.attach(s);
+        scratch = s;
+        return s;
+    }
+
+    /** The performatives frames are decoded into. */
+    Performatives in() {
+        return scratch().in;
+    }
+
+    /** The performatives frames are encoded from. */
+    Performatives out() {
+        return scratch().out;
+    }
+
+    /** The decoder of performatives and SASL frames. */
+    AmqpReader reader() {
+        return scratch().reader;
+    }
+
+    /** The view handed to {@link EngineHandler#onMessage}. */
+    MessageView view() {
+        return scratch().view;
+    }
+
+    /**
+     * Gives the engine's working buffers and decode objects back to the server-wide pool when nothing is in
+     * progress: no output waiting to be written, no settlement held, no partial frame kept. An idle connection then
+     * holds only its protocol state; the next frame or send takes scratch again, without allocating while the pool
+     * has some (docs/design.md §2). Call it between engine calls, never from a handler callback, e.g. when a read
+     * found no more bytes and every write has completed.
+     *
+     * @return whether the engine now holds no scratch
+     */
+    public boolean releaseScratch() {
+        EngineScratch s = scratch;
+        if (s == null) {
+            return true;
+        }
+        if (output.hasPending() || pendingDisposition.isPending() || s.kept.readable() > 0) {
+            return false;
+        }
+        output.detach(s);
+        scratch = null;
+        scratchPool.giveBack(s);
+        return true;
+    }
+
+    /** Whether the engine holds scratch now (for tests of {@link #releaseScratch()}). */
+    boolean holdsScratch() {
+        return scratch != null;
     }
 
     /** The configuration this engine was made with. */
@@ -245,6 +304,7 @@ public final class Engine {
     }
 
     AmqpWriter writer() {
+        scratch();
         return output.writer();
     }
 
@@ -260,7 +320,7 @@ public final class Engine {
             // from a callback that closed the connection.
             return;
         }
-        AmqpWriter w = output.writer();
+        AmqpWriter w = writer();
         int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, channel);
         p.encode(w);
         FrameWriter.end(w, start);
@@ -288,7 +348,7 @@ public final class Engine {
     }
 
     void writeHeader(ProtocolHeader header) {
-        AmqpWriter w = output.writer();
+        AmqpWriter w = writer();
         int at = w.reserve(ProtocolHeader.LENGTH);
         header.writeTo(w.array(), at);
         if (tracer != null) {
@@ -334,7 +394,7 @@ public final class Engine {
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
                 flushDispositions();
-                FrameWriter.writeEmpty(output.writer());
+                FrameWriter.writeEmpty(writer());
                 lastOutputMillis = nowMillis;
                 if (tracer != null) {
                     tracer.heartbeat(false);
@@ -376,7 +436,7 @@ public final class Engine {
     // ------------------------------------------------------------------------------------------ connection
 
     void sendOpen() {
-        Open open = out.open().clear();
+        Open open = out().open().clear();
         open.containerId(config.containerId());
         if (!acceptor && config.hostname() != null) {
             open.hostname(config.hostname());
@@ -419,7 +479,7 @@ public final class Engine {
         remoteError.set(close.error());
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
         if (!closeSent) {
-            writeFrame(0, out.close().clear());
+            writeFrame(0, out().close().clear());
             closeSent = true;
         }
         finish();
@@ -448,7 +508,7 @@ public final class Engine {
             handshake.fail(error.isNull() ? "closed" : error.toString());
             return;
         }
-        Close c = out.close().clear();
+        Close c = out().close().clear();
         if (error != null && !error.isNull()) {
             c.error().set(error);
         }
@@ -536,7 +596,16 @@ public final class Engine {
      * What {@link Link#send} returns for a pre-settled message written at once: settled on both sides, so already
      * without a link, like a delivery that was recycled. Reused for every such message, never pooled.
      */
-    final Delivery settledSend = new Delivery();
+    private Delivery settledSend;
+
+    Delivery settledSend() {
+        Delivery d = settledSend;
+        if (d == null) {
+            d = new Delivery();
+            settledSend = d;
+        }
+        return d;
+    }
 
     /**
      * The delivery of every pre-settled message received in one frame: settled by the peer and forgotten once the
@@ -544,7 +613,16 @@ public final class Engine {
      * returning a pooled delivery (four reference writes, each with its garbage-collector barrier) was the
      * dearest step of receiving such a message.
      */
-    final Delivery settledReceive = new Delivery();
+    private Delivery settledReceive;
+
+    Delivery settledReceive() {
+        Delivery d = settledReceive;
+        if (d == null) {
+            d = new Delivery();
+            settledReceive = d;
+        }
+        return d;
+    }
 
     Delivery takeDelivery(Link link, int deliveryId) {
         Delivery d = pool.take();
@@ -636,15 +714,13 @@ public final class Engine {
         settle(delivery, scratchState().modified(deliveryFailed, undeliverableHere));
     }
 
-    private final DeliveryState scratch = new DeliveryState();
-
     private DeliveryState scratchState() {
-        return scratch;
+        return scratch().outcome;
     }
 
     /** A reusable outcome holder for the engine's own settlements. */
     DeliveryState scratchOutcome() {
-        return scratch;
+        return scratch().outcome;
     }
 
     /** Ends the transport without a close frame (before open, or after a fatal error). */

@@ -13,8 +13,9 @@ import java.util.Arrays;
  */
 final class SessionTable {
     private final Engine engine;
-    private Session[] byLocalChannel = new Session[4];
-    private Session[] byRemoteChannel = new Session[4];
+    // One channel to start: most connections have one session (docs/design.md §2); grown as channels are used.
+    private Session[] byLocalChannel = new Session[1];
+    private Session[] byRemoteChannel = new Session[1];
 
     SessionTable(Engine engine) {
         this.engine = engine;

@@ -354,6 +354,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         long next = engine.tick(now);
         flush();
         scheduleTick(next, now);
+        if (!writing && dispatched == 0) {
+            // docs/design.md §2: nothing in flight, so the engine's buffers and decode objects go back to the
+            // server-wide pool; a connection with requests being served keeps them until it is quiet again.
+            engine.releaseScratch();
+        }
         if (!closing && !writing && !engine.hasOutput() && (engine.isDone() || inputShutdown)) {
             closing = true;
             getEndPoint().close();

@@ -1,0 +1,306 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.frame.FrameHeader;
+import io.amqpservlet.protocol.frame.FrameWriter;
+import io.amqpservlet.protocol.frame.ProtocolHeader;
+import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.types.sasl.SaslFrames;
+import io.amqpservlet.protocol.types.transport.Performative;
+import io.amqpservlet.protocol.types.transport.Performatives;
+import io.amqpservlet.protocol.types.transport.Role;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import javax.management.ObjectName;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What an idle AMQP connection costs the server in heap (docs/design.md §2), counted over real sockets against a
+ * real Jetty server in this JVM: an open connection (SASL ANONYMOUS, open with an idle timeout so the server sends
+ * heartbeats, a session, a reply receiver on a dynamic source with credit) and a socket that sent only the SASL
+ * protocol header and waits in the handshake.
+ *
+ * <p><b>Method.</b> The heap used after a full collection is read as the smallest of several readings (each after
+ * {@code System.gc()}, which under the tests' parallel collector is a full, stop-the-world collection). The clients
+ * live in this JVM too, so their share is measured and subtracted: the same number of the same client objects
+ * (a non-blocking {@link SocketChannel}, registered with one selector, and its few counters) connected to a plain
+ * listener that never accepts, so the kernel completes the connections in its backlog and no server object exists
+ * for them. What is left per connection is the server's: Jetty's end point and selector key, the
+ * {@link AmqpConnection}, its engine, sessions and links, and whatever they keep. The client writes every frame in
+ * one write from one shared array and reads into one shared buffer, so it holds nothing per connection beyond the
+ * channel.
+ */
+@Timeout(60)
+class IdleConnectionMemoryTest {
+    /** docs/jetty.md: what an idle open connection may cost, Jetty's end point included. */
+    static final long MAX_BYTES_PER_IDLE_CONNECTION = 4 * 1024;
+    /** docs/jetty.md: what a socket waiting in the SASL handshake may cost. */
+    static final long MAX_BYTES_PER_HANDSHAKE_SOCKET = 2 * 1024;
+    static final int CONNECTIONS = Integer.getInteger("idle.connections", 1000);
+
+    /** The server's frames that complete the handshake of an open connection: mechanisms, outcome, open, begin, attach. */
+    private static final int FRAMES_OPEN = 5;
+    /** The server's frames a socket that sent the SASL header gets: mechanisms. */
+    private static final int FRAMES_HANDSHAKE = 1;
+
+    @Test
+    void idleOpenConnectionCostsAtMostFourKibibytes() throws Exception {
+        long perConnection = serverBytesPerConnection(openConnectionBytes(), FRAMES_OPEN);
+        assertTrue(perConnection <= MAX_BYTES_PER_IDLE_CONNECTION, "an idle open connection costs " + perConnection
+                + " bytes of heap, more than " + MAX_BYTES_PER_IDLE_CONNECTION);
+    }
+
+    @Test
+    void socketWaitingInTheHandshakeCostsAtMostTwoKibibytes() throws Exception {
+        byte[] header = new byte[ProtocolHeader.LENGTH];
+        ProtocolHeader.SASL.writeTo(header, 0);
+        long perSocket = serverBytesPerConnection(header, FRAMES_HANDSHAKE);
+        assertTrue(perSocket <= MAX_BYTES_PER_HANDSHAKE_SOCKET, "a socket in the SASL handshake costs " + perSocket
+                + " bytes of heap, more than " + MAX_BYTES_PER_HANDSHAKE_SOCKET);
+    }
+
+    /** Everything a client sends to hold an idle connection open, pipelined in one write. */
+    static byte[] openConnectionBytes() {
+        AmqpWriter w = new AmqpWriter();
+        int at = w.reserve(ProtocolHeader.LENGTH);
+        ProtocolHeader.SASL.writeTo(w.array(), at);
+        SaslFrames sasl = new SaslFrames();
+        int start = FrameWriter.begin(w, FrameHeader.TYPE_SASL, 0);
+        sasl.init().clear().mechanism(Symbol.of("ANONYMOUS")).encode(w);
+        FrameWriter.end(w, start);
+        at = w.reserve(ProtocolHeader.LENGTH);
+        ProtocolHeader.AMQP.writeTo(w.array(), at);
+        Performatives p = new Performatives();
+        // An idle timeout of 10 s: the server sends a heartbeat every 5 s, so its tick stays scheduled.
+        frame(w, p.open().clear().containerId("idle-client").idleTimeOutMillis(10_000));
+        frame(w, p.begin().clear().nextOutgoingId(0).incomingWindow(2048).outgoingWindow(2048));
+        p.attach().clear().name("replies").handle(0).role(Role.RECEIVER);
+        p.attach().source().present(true).dynamic(true);
+        p.attach().target().present(true);
+        frame(w, p.attach());
+        frame(w, p.flow().clear().nextIncomingId(0).incomingWindow(2048).nextOutgoingId(0).outgoingWindow(2048)
+                .handle(0).deliveryCount(0).linkCredit(100));
+        byte[] bytes = new byte[w.length()];
+        System.arraycopy(w.array(), w.start(), bytes, 0, bytes.length);
+        return bytes;
+    }
+
+    private static void frame(AmqpWriter w, Performative p) {
+        int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, 0);
+        p.encode(w);
+        FrameWriter.end(w, start);
+    }
+
+    /**
+     * Opens {@link #CONNECTIONS} sockets to a fresh server, sends {@code hello} on each, waits until each has
+     * received {@code frames} non-empty frames, and returns the heap per connection that is the server's.
+     */
+    static long serverBytesPerConnection(byte[] hello, int frames) throws Exception {
+        int n = CONNECTIONS;
+        long clientBytes = clientBytesPerConnection(n);
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory());
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        connector.setAcceptQueueSize(n);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new TestServlets.Echo()), "/echo/*");
+        server.setHandler(context);
+        server.start();
+        try {
+            // Warm up: the classes and server-wide caches an AMQP connection needs are loaded before the baseline.
+            Clients warm = Clients.open(connector.getLocalPort(), 20);
+            warm.handshake(hello, frames);
+            warm.close();
+            awaitEndPoints(connector, 0);
+            long before = heapUsedAfterGc();
+            Clients clients = Clients.open(connector.getLocalPort(), n);
+            clients.handshake(hello, frames);
+            awaitEndPoints(connector, n);
+            long after = heapUsedAfterGc();
+            if (System.getenv("IDLE_HISTOGRAM") != null) {
+                System.out.println(histogram());
+            }
+            long total = (after - before) / n;
+            long serverBytes = total - clientBytes;
+            System.out.printf("%d connections (%d frames each): %d bytes/connection in all, client %d, server %d%n",
+                    n, frames, total, clientBytes, serverBytes);
+            clients.close();
+            return serverBytes;
+        } finally {
+            server.stop();
+        }
+    }
+
+    /** The heap the client side of one connection takes: a channel to a listener that never accepts. */
+    private static long clientBytesPerConnection(int n) throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress("127.0.0.1", 0), 2 * n + 64); // the closed warm-up ones stay queued too
+            int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+            Clients.open(port, 20).close();
+            long before = heapUsedAfterGc();
+            Clients clients = Clients.open(port, n);
+            long after = heapUsedAfterGc();
+            clients.close();
+            return (after - before) / n;
+        }
+    }
+
+    private static void awaitEndPoints(ServerConnector connector, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (connector.getConnectedEndPoints().size() != n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(connector.getConnectedEndPoints().size() + " end points, expected " + n);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** The heap used after a full collection: the smallest of several readings. */
+    static long heapUsedAfterGc() throws InterruptedException {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+            min = Math.min(min, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return min;
+    }
+
+    /** The live class histogram of this JVM (for finding where the bytes go: set the environment variable {@code IDLE_HISTOGRAM}). */
+    static String histogram() throws Exception {
+        String all = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                new Object[]{new String[0]}, new String[]{String[].class.getName()});
+        String[] lines = all.split("\n");
+        StringBuilder top = new StringBuilder();
+        for (int i = 0; i < Math.min(lines.length, 60); i++) {
+            top.append(lines[i]).append('\n');
+        }
+        return top.toString();
+    }
+
+    /**
+     * Many client sockets on one selector, each with a count of the server's non-empty frames it has read. A unit
+     * of the server's stream is either an 8-byte protocol header (it starts with "AMQP", which as a frame size would
+     * exceed any limit) or a frame (its first four bytes are its size).
+     */
+    static final class Clients {
+        private final Selector selector;
+        private final List<Client> all = new ArrayList<>();
+
+        private Clients(Selector selector) {
+            this.selector = selector;
+        }
+
+        static Clients open(int port, int n) throws IOException {
+            Clients c = new Clients(Selector.open());
+            for (int i = 0; i < n; i++) {
+                SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
+                ch.configureBlocking(false);
+                Client client = new Client(ch);
+                ch.register(c.selector, SelectionKey.OP_READ, client);
+                c.all.add(client);
+            }
+            return c;
+        }
+
+        /** Sends {@code hello} on every socket and reads until each has seen {@code frames} non-empty frames. */
+        void handshake(byte[] hello, int frames) throws IOException {
+            for (Client c : all) {
+                ByteBuffer b = ByteBuffer.wrap(hello);
+                while (b.hasRemaining()) {
+                    c.channel.write(b);
+                }
+            }
+            ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+            int waiting = all.size();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (waiting > 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(waiting + " connections did not finish the handshake");
+                }
+                selector.select(100);
+                for (SelectionKey key : selector.selectedKeys()) {
+                    Client c = (Client) key.attachment();
+                    in.clear();
+                    int read = c.channel.read(in);
+                    if (read < 0) {
+                        throw new AssertionError("the server closed a connection during the handshake");
+                    }
+                    in.flip();
+                    boolean wasDone = c.frames >= frames;
+                    c.parse(in);
+                    if (!wasDone && c.frames >= frames) {
+                        waiting--;
+                    }
+                }
+                selector.selectedKeys().clear();
+            }
+        }
+
+        void close() throws IOException {
+            for (Client c : all) {
+                c.channel.close();
+            }
+            selector.close();
+        }
+    }
+
+    private static final class Client {
+        private static final int AMQP = 0x414D5150;
+        final SocketChannel channel;
+        /** The first four bytes of the current unit, as far as read. */
+        private int head;
+        private int headBytes;
+        /** Bytes of the current unit still to skip once its first four are known. */
+        private int skip;
+        int frames;
+
+        Client(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        void parse(ByteBuffer in) {
+            while (in.hasRemaining()) {
+                if (skip > 0) {
+                    int n = Math.min(skip, in.remaining());
+                    in.position(in.position() + n);
+                    skip -= n;
+                    continue;
+                }
+                head = head << 8 | in.get() & 0xFF;
+                if (++headBytes < 4) {
+                    continue;
+                }
+                if (head == AMQP) {
+                    skip = ProtocolHeader.LENGTH - 4;
+                } else {
+                    skip = head - 4;
+                    if (head > 8) {
+                        frames++;
+                    }
+                }
+                head = 0;
+                headBytes = 0;
+            }
+        }
+    }
+}
