@@ -56,7 +56,8 @@ public final class Engine {
     private final PendingDisposition pendingDisposition = new PendingDisposition(this);
     private final KeptInput input;
     final FrameTracer tracer;
-    final Handshake handshake;
+    /** The header exchange and SASL: dropped once the peer's open arrives, as nothing of it is needed after. */
+    Handshake handshake;
     private final FrameDispatcher dispatcher;
 
     private int phase = PHASE_HEADER;
@@ -68,8 +69,9 @@ public final class Engine {
     private boolean openSent;
     private boolean closeSent;
     private boolean closedReported;
-    private final ErrorCondition remoteError = new ErrorCondition();
-    private final ErrorCondition localError = new ErrorCondition();
+    /** Made when a close carries or needs one: most connections never close with an error (docs/design.md §2). */
+    private ErrorCondition remoteError;
+    private ErrorCondition localError;
 
     final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
@@ -225,7 +227,12 @@ public final class Engine {
 
     /** The error the peer sent in its close, when it did. */
     public ErrorCondition remoteError() {
-        return remoteError;
+        ErrorCondition e = remoteError;
+        if (e == null) {
+            e = new ErrorCondition();
+            remoteError = e;
+        }
+        return e;
     }
 
     /** The connection's phase, one of the {@code PHASE_} constants. */
@@ -466,6 +473,7 @@ public final class Engine {
         }
         phase = PHASE_OPENED;
         saslDeadlineMillis = Long.MAX_VALUE;
+        handshake = null; // only the phases before open use it
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
             remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
             connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
@@ -476,7 +484,7 @@ public final class Engine {
     }
 
     void onRemoteClose(Close close) {
-        remoteError.set(close.error());
+        remoteError().set(close.error());
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
         if (!closeSent) {
             writeFrame(0, out().close().clear());
@@ -492,11 +500,12 @@ public final class Engine {
 
     /** Closes the connection with an error condition ({@code null} for a clean close). */
     public void close(Symbol condition, String description) {
-        localError.clear();
+        ErrorCondition error = localError();
+        error.clear();
         if (condition != null) {
-            localError.condition(condition).description(description);
+            error.condition(condition).description(description);
         }
-        close(localError);
+        close(error);
     }
 
     private void close(ErrorCondition error) {
@@ -541,7 +550,10 @@ public final class Engine {
         if (!closedReported) {
             closedReported = true;
             sessions.abandonAll(null);
-            handler.onClosed(this, remoteError.isNull() ? (localError.isNull() ? null : localError) : remoteError);
+            ErrorCondition remote = remoteError;
+            ErrorCondition local = localError;
+            handler.onClosed(this, remote != null && !remote.isNull() ? remote
+                    : local != null && !local.isNull() ? local : null);
         }
     }
 
@@ -723,10 +735,19 @@ public final class Engine {
         return scratch().outcome;
     }
 
+    private ErrorCondition localError() {
+        ErrorCondition e = localError;
+        if (e == null) {
+            e = new ErrorCondition();
+            localError = e;
+        }
+        return e;
+    }
+
     /** Ends the transport without a close frame (before open, or after a fatal error). */
     void failTransport(ErrorCondition error) {
         if (error != null && error != localError) {
-            localError.set(error);
+            localError().set(error);
         }
         finish();
     }

@@ -86,9 +86,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile Throwable writeFailure;
     private volatile boolean shutdownRequested;
     private volatile boolean closedEvent;
-    private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
+    // Made by the first dispatch (engine thread), before any other thread can offer to them: a connection that never
+    // served a request does not hold them (docs/design.md §2). The executor's hand-off publishes them to servlet
+    // threads, the work counter to later driving threads.
+    private ConcurrentLinkedQueue<AmqpExchange> completed;
+    private ConcurrentLinkedQueue<AmqpRequestBody> resumed;
+    private ConcurrentLinkedQueue<AmqpResponsePart> responseParts;
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
@@ -111,7 +114,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private Runnable inlineTask;
 
     // Shared with Jetty threads.
-    private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
+    private ConcurrentLinkedQueue<HttpChannel> idleChannels;
     private final AmqpActiveStreams streams;
 
     private final Callback writeCallback = new Callback() {
@@ -275,7 +278,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 getEndPoint().close(e);
             }
             serveInline = false;
-            done.takeFrom(handler.callbacks());
+            CompletedCallbacks pending = handler.pendingCallbacks();
+            if (pending != null) {
+                done.takeFrom(pending);
+            }
             if (inlineTask != null) {
                 served = inlineTask;
                 inlineTask = null;
@@ -329,18 +335,20 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             fillable = false;
             fill(now);
         }
-        AmqpRequestBody body;
-        while ((body = resumed.poll()) != null) {
-            body.resumeOnEngine();
-        }
-        AmqpResponsePart part;
-        while ((part = responseParts.poll()) != null) {
-            handler.responsePart(engine, part, closing);
-        }
-        AmqpExchange exchange;
-        while ((exchange = completed.poll()) != null) {
-            dispatched--;
-            handler.complete(engine, exchange, closing);
+        if (completed != null) {
+            AmqpRequestBody body;
+            while ((body = resumed.poll()) != null) {
+                body.resumeOnEngine();
+            }
+            AmqpResponsePart part;
+            while ((part = responseParts.poll()) != null) {
+                handler.responsePart(engine, part, closing);
+            }
+            AmqpExchange exchange;
+            while ((exchange = completed.poll()) != null) {
+                dispatched--;
+                handler.complete(engine, exchange, closing);
+            }
         }
         if (shutdownRequested && !forcedClose && dispatched == 0 && !closing) {
             // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
@@ -501,6 +509,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     void dispatch(AmqpExchange exchange) {
         dispatched++;
+        if (completed == null) {
+            completed = new ConcurrentLinkedQueue<>();
+            resumed = new ConcurrentLinkedQueue<>();
+            responseParts = new ConcurrentLinkedQueue<>();
+            idleChannels = new ConcurrentLinkedQueue<>();
+        }
         HttpChannel channel = idleChannels.poll();
         if (channel == null) {
             channel = CHANNELS.newHttpChannel(this);

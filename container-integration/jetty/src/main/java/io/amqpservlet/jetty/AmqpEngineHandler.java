@@ -44,7 +44,8 @@ final class AmqpEngineHandler implements EngineHandler {
     private String openHostname;
     /** The responses going out in parts now (engine thread). */
     private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
-    private final CompletedCallbacks callbacks = new CompletedCallbacks();
+    /** Made with the first callback: a connection that never served a request does not hold it. */
+    private CompletedCallbacks callbacks;
 
     AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
         this.connection = connection;
@@ -256,7 +257,7 @@ final class AmqpEngineHandler implements EngineHandler {
             if (request != null) {
                 engine.accept(request);
             }
-            callbacks.succeeded(callback);
+            callbacks().succeeded(callback);
             return;
         }
         if (!exchange.wantsResponse()) {
@@ -265,7 +266,7 @@ final class AmqpEngineHandler implements EngineHandler {
             } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
-            callbacks.succeeded(callback);
+            callbacks().succeeded(callback);
             return;
         }
         if (transportClosing || engine.isDone() || !engine.isOpen()) {
@@ -311,7 +312,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 engine.accept(request); // 404 and 500 are responses too: the request was processed
             }
         }
-        callbacks.succeeded(callback);
+        callbacks().succeeded(callback);
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
@@ -377,15 +378,25 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     void succeed(Callback callback) {
-        callbacks.succeeded(callback);
+        callbacks().succeeded(callback);
     }
 
     void fail(Callback callback, Throwable failure) {
-        callbacks.failed(callback, failure);
+        callbacks().failed(callback, failure);
+    }
+
+    /** The callbacks collected so far, or null when there never were any. */
+    CompletedCallbacks pendingCallbacks() {
+        return callbacks;
     }
 
     /** The callbacks collected during the pass, for the driving thread to complete once it left the engine. */
     CompletedCallbacks callbacks() {
-        return callbacks;
+        CompletedCallbacks c = callbacks;
+        if (c == null) {
+            c = new CompletedCallbacks();
+            callbacks = c;
+        }
+        return c;
     }
 }

@@ -130,13 +130,15 @@ class IdleConnectionMemoryTest {
             warm.handshake(hello, frames);
             warm.close();
             awaitEndPoints(connector, 0);
+            boolean histogram = System.getenv("IDLE_HISTOGRAM") != null;
             long before = heapUsedAfterGc();
+            String histogramBefore = histogram ? histogram() : null;
             Clients clients = Clients.open(connector.getLocalPort(), n);
             clients.handshake(hello, frames);
             awaitEndPoints(connector, n);
             long after = heapUsedAfterGc();
-            if (System.getenv("IDLE_HISTOGRAM") != null) {
-                System.out.println(histogram());
+            if (histogram) {
+                System.out.println(histogramGrowth(histogramBefore, histogram(), n));
             }
             long total = (after - before) / n;
             long serverBytes = total - clientBytes;
@@ -186,15 +188,40 @@ class IdleConnectionMemoryTest {
 
     /** The live class histogram of this JVM (for finding where the bytes go: set the environment variable {@code IDLE_HISTOGRAM}). */
     static String histogram() throws Exception {
-        String all = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+        return (String) ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
                 new Object[]{new String[0]}, new String[]{String[].class.getName()});
-        String[] lines = all.split("\n");
-        StringBuilder top = new StringBuilder();
-        for (int i = 0; i < Math.min(lines.length, 60); i++) {
-            top.append(lines[i]).append('\n');
+    }
+
+    /** The classes whose instances grew between two histograms, most bytes first, per connection. */
+    static String histogramGrowth(String before, String after, int n) {
+        java.util.Map<String, long[]> was = parseHistogram(before);
+        java.util.List<java.util.Map.Entry<String, long[]>> grown = new ArrayList<>();
+        for (java.util.Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
+            long[] old = was.getOrDefault(e.getKey(), new long[2]);
+            long[] delta = {e.getValue()[0] - old[0], e.getValue()[1] - old[1]};
+            if (delta[1] > n / 2) {
+                grown.add(java.util.Map.entry(e.getKey(), delta));
+            }
         }
-        return top.toString();
+        grown.sort((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]));
+        StringBuilder sb = new StringBuilder("per connection: instances, bytes, class\n");
+        for (java.util.Map.Entry<String, long[]> e : grown) {
+            sb.append(String.format("%8.2f %8.1f  %s%n", e.getValue()[0] / (double) n, e.getValue()[1] / (double) n,
+                    e.getKey()));
+        }
+        return sb.toString();
+    }
+
+    private static java.util.Map<String, long[]> parseHistogram(String histogram) {
+        java.util.Map<String, long[]> byClass = new java.util.HashMap<>();
+        for (String line : histogram.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[0].endsWith(":")) {
+                byClass.put(f[3], new long[]{Long.parseLong(f[1]), Long.parseLong(f[2])});
+            }
+        }
+        return byClass;
     }
 
     /**
