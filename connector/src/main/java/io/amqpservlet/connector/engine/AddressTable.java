@@ -15,10 +15,14 @@ import java.util.Arrays;
  * @param <V> the node kept for an address
  */
 public final class AddressTable<V> {
-    // Two slots to start (one reply node per connection is usual, docs/design.md §2); doubled as addresses are added.
-    private byte[][] keys = new byte[2][];
-    private Object[] values = new Object[2];
-    private int[] hashes = new int[2];
+    // No slots until the first address (docs/design.md §2: a connection before open holds no table); then two,
+    // doubled as addresses are added.
+    private static final byte[][] NO_KEYS = {};
+    private static final Object[] NO_VALUES = {};
+    private static final int[] NO_HASHES = {};
+    private byte[][] keys = NO_KEYS;
+    private Object[] values = NO_VALUES;
+    private int[] hashes = NO_HASHES;
     private int size;
 
     /** The number of addresses. */
@@ -37,6 +41,9 @@ public final class AddressTable<V> {
     /** The node for the address {@code b[offset, offset + length)}, or null. */
     @SuppressWarnings("unchecked")
     public V get(byte[] b, int offset, int length) {
+        if (size == 0) {
+            return null; // also: no slots yet
+        }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
@@ -66,7 +73,7 @@ public final class AddressTable<V> {
             throw new NullPointerException("value");
         }
         if ((size + 1) * 4 > keys.length * 3) {
-            resize(keys.length * 2);
+            resize(Math.max(2, keys.length * 2));
         }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
@@ -92,6 +99,9 @@ public final class AddressTable<V> {
     /** Removes an address; returns its node, or null if it was not present. */
     @SuppressWarnings("unchecked")
     public V remove(byte[] b, int offset, int length) {
+        if (size == 0) {
+            return null;
+        }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
         int i = h & mask;

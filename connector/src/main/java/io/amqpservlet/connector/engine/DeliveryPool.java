@@ -10,9 +10,11 @@ import java.util.Arrays;
  */
 final class DeliveryPool {
     // Nothing until the first delivery (docs/design.md §2: an idle connection costs little); doubled as needed.
-    private Delivery[] all = new Delivery[0];
+    private static final Delivery[] NO_DELIVERIES = {};
+    private static final int[] NO_INDEXES = {};
+    private Delivery[] all = NO_DELIVERIES;
     private int made;
-    private int[] free = new int[0];
+    private int[] free = NO_INDEXES;
     private int freeCount;
 
     /** A free delivery, or a new one when none is free. */

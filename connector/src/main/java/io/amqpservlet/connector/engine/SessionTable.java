@@ -13,9 +13,10 @@ import java.util.Arrays;
  */
 final class SessionTable {
     private final Engine engine;
-    // One channel to start: most connections have one session (docs/design.md §2); grown as channels are used.
-    private Session[] byLocalChannel = new Session[1];
-    private Session[] byRemoteChannel = new Session[1];
+    // Nothing until the first session, then one channel: most connections have one session (docs/design.md §2).
+    private static final Session[] NONE = {};
+    private Session[] byLocalChannel = NONE;
+    private Session[] byRemoteChannel = NONE;
 
     SessionTable(Engine engine) {
         this.engine = engine;

@@ -37,7 +37,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * protocol header and waits in the handshake.
  *
  * <p><b>Method.</b> The heap used after a full collection is read as the smallest of several readings (each after
- * {@code System.gc()}, which under the tests' parallel collector is a full, stop-the-world collection). The clients
+ * {@code System.gc()}, which under the tests' parallel collector is a full, stop-the-world collection), before and
+ * after a second batch of connections joins a first one: the first batch has loaded the classes and filled the
+ * server-wide caches and pools (the engine scratch busy connections share, docs/connector.md), so the growth is
+ * what each idle connection holds of its own. The clients
  * live in this JVM too, so their share is measured and subtracted: the same number of the same client objects
  * (a non-blocking {@link SocketChannel}, registered with one selector, and its few counters) connected to a plain
  * listener that never accepts, so the kernel completes the connections in its backlog and no server object exists
@@ -118,24 +121,24 @@ class IdleConnectionMemoryTest {
         ServerConnector connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory());
         connector.setHost("127.0.0.1");
         connector.setPort(0);
-        connector.setAcceptQueueSize(n);
+        connector.setAcceptQueueSize(2 * n);
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(new TestServlets.Echo()), "/echo/*");
         server.setHandler(context);
         server.start();
         try {
-            // Warm up: the classes and server-wide caches an AMQP connection needs are loaded before the baseline.
-            Clients warm = Clients.open(connector.getLocalPort(), 20);
-            warm.handshake(hello, frames);
-            warm.close();
-            awaitEndPoints(connector, 0);
+            // The first batch loads what an AMQP connection needs (classes, server-wide caches, the pool of engine
+            // scratch that busy connections share): the second batch's growth is what each connection adds.
+            Clients first = Clients.open(connector.getLocalPort(), n);
+            first.handshake(hello, frames);
+            awaitEndPoints(connector, n);
             boolean histogram = System.getenv("IDLE_HISTOGRAM") != null;
             long before = heapUsedAfterGc();
             String histogramBefore = histogram ? histogram() : null;
-            Clients clients = Clients.open(connector.getLocalPort(), n);
-            clients.handshake(hello, frames);
-            awaitEndPoints(connector, n);
+            Clients second = Clients.open(connector.getLocalPort(), n);
+            second.handshake(hello, frames);
+            awaitEndPoints(connector, 2 * n);
             long after = heapUsedAfterGc();
             if (histogram) {
                 System.out.println(histogramGrowth(histogramBefore, histogram(), n));
@@ -144,7 +147,8 @@ class IdleConnectionMemoryTest {
             long serverBytes = total - clientBytes;
             System.out.printf("%d connections (%d frames each): %d bytes/connection in all, client %d, server %d%n",
                     n, frames, total, clientBytes, serverBytes);
-            clients.close();
+            first.close();
+            second.close();
             return serverBytes;
         } finally {
             server.stop();
