@@ -69,6 +69,20 @@ public final class AddressTable<V> {
      * @return false if the address is already present (the table is unchanged)
      */
     public boolean add(byte[] b, int offset, int length, V value) {
+        return add(b, offset, length, value, false);
+    }
+
+    /**
+     * Adds an address whose bytes are all of {@code key}, keeping that array rather than a copy: the caller hands it
+     * over and never changes it (a node that already holds its address need not hold it twice).
+     *
+     * @return false if the address is already present (the table is unchanged)
+     */
+    public boolean addKeeping(byte[] key, V value) {
+        return add(key, 0, key.length, value, true);
+    }
+
+    private boolean add(byte[] b, int offset, int length, V value, boolean keep) {
         if (value == null) {
             throw new NullPointerException("value");
         }
@@ -83,7 +97,7 @@ public final class AddressTable<V> {
                 return false;
             }
         }
-        keys[i] = Arrays.copyOfRange(b, offset, offset + length);
+        keys[i] = keep ? b : Arrays.copyOfRange(b, offset, offset + length);
         values[i] = value;
         hashes[i] = h;
         size++;

@@ -162,7 +162,7 @@ final class LinkLifecycle {
     }
 
     private void addNode(ReplyNode node, Link link) {
-        engine.nodes.add(node.address, 0, node.address.length, node);
+        engine.nodes.addKeeping(node.address, node); // the node's address never changes
         link.node = node;
     }
 

@@ -152,6 +152,9 @@ public final class Gateway {
         ServerConnector c = new ServerConnector(server, 1, 1, factories);
         c.setHost(options.bind());
         c.setPort(port);
+        // The JDK's default backlog is 50: a burst of connects (many clients reconnecting after a restart) would
+        // have SYNs dropped and retried a second later whenever the acceptor falls behind for a moment.
+        c.setAcceptQueueSize(1024);
         server.addConnector(c);
         return c;
     }

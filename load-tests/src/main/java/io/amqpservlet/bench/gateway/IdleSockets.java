@@ -94,6 +94,7 @@ final class IdleSockets implements AutoCloseable {
         int batch = 500;
         for (int first = 0; first < n && System.nanoTime() < deadlineNanos; first += batch) {
             int count = Math.min(batch, n - first);
+            long batchStart = System.nanoTime();
             List<Peer> opened = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
@@ -104,7 +105,11 @@ final class IdleSockets implements AutoCloseable {
                 opened.add(peer);
                 peers.add(peer);
             }
+            long t = System.nanoTime();
             done += awaitFrames(opened, frames, deadlineNanos);
+            System.err.printf("bench capacity: %,d of %,d sockets answered (batch connected in %d ms, answered in %d ms)%n",
+                    done, n, (t - batchStart) / 1_000_000, (System.nanoTime() - t) / 1_000_000);
+            keepAlive(); // the first batches must not reach the server's idle timeout while the last ones open
         }
         return done;
     }
