@@ -23,12 +23,14 @@ import java.util.regex.Pattern;
  *   <li>the live heap after a full collection ({@code jcmd <pid> GC.class_histogram}: it collects, then counts live
  *       objects), its threads ({@code /proc/<pid>/status}) and a normal client's latency (one connection, one
  *       request at a time at a fixed rate to {@code /echo}, our load generator);</li>
+ *   <li>N sockets that send only the SASL header ({@link IdleSockets#saslHeaderOnly()}), in two halves, each
+ *       followed by a measurement, within the gateway's handshake timeout (10 s), which then closes them; for
+ *       comparison, N HTTP/1.1 connections that sent nothing yet, in two halves;</li>
  *   <li>N idle open connections ({@link IdleSockets#openConnection()}: SASL ANONYMOUS, open, session, reply link,
  *       heartbeats), opened in batches; the live heap, threads and the normal client's latency again;</li>
- *   <li>those closed, N sockets that send only the SASL header ({@link IdleSockets#saslHeaderOnly()}); the live
- *       heap again, within the gateway's handshake timeout (10 s), which then closes them.</li>
  * </ol>
- * Bytes per connection are the live-heap growth divided by the connections the gateway holds. Prints a table and
+ * Bytes per connection are the live-heap growth divided by the connections the gateway holds: the average over all,
+ * and the marginal cost (the growth from the first half to all), which leaves out what the gateway makes once. Prints a table and
  * writes {@code capacity.json}. Every wait is bounded.
  */
 public final class CapacityMain {
@@ -48,6 +50,10 @@ public final class CapacityMain {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
             switch (a) {
+                case "--help" -> {
+                    System.out.println("bench capacity [--connections N] [--half-open N] [--latency-seconds S]");
+                    return;
+                }
                 case "--jar" -> { jar = Path.of(v); i++; }
                 case "--out" -> { out = Path.of(v); i++; }
                 case "--gateway-jvm" -> { gatewayJvm = v; i++; }
@@ -80,6 +86,51 @@ public final class CapacityMain {
             rows.add(row("gateway alone", 0, base, 0, baseThreads, quiet));
             json.append("  \"baseline\": ").append(figures(0, base, 0, baseThreads, quiet)).append(",\n");
 
+            try (IdleSockets handshaking = new IdleSockets()) {
+                // The gateway ends a handshake after 10 s: two halves of at most 3 s each, each followed by a
+                // measurement, all well within that. The second half's growth is the cost of one more socket
+                // (the first half also fills what the gateway makes once).
+                long t0 = System.nanoTime();
+                int first = handshaking.open(gateway.amqpPort, halfOpen / 2, IdleSockets.saslHeaderOnly(),
+                        IdleSockets.HEADER_ONLY_FRAMES, System.nanoTime() + TimeUnit.SECONDS.toNanos(3));
+                long half = liveHeapBytes(pid);
+                int second = handshaking.open(gateway.amqpPort, halfOpen - halfOpen / 2,
+                        IdleSockets.saslHeaderOnly(), IdleSockets.HEADER_ONLY_FRAMES,
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(3));
+                double openSeconds = (System.nanoTime() - t0) / 1e9;
+                long heap = liveHeapBytes(pid);
+                double measuredAfter = (System.nanoTime() - t0) / 1e9;
+                int th = threads(pid);
+                int opened = first + second;
+                long perSocket = second == 0 ? 0 : (heap - half) / second;
+                rows.add(row("the second " + second + " of " + opened + " sockets in the SASL handshake (marginal)",
+                        second, heap - half, perSocket, th, null));
+                json.append("  \"handshake\": ").append(figures(opened, heap, perSocket, th, null))
+                        .append(",\n  \"handshakeRequested\": ").append(halfOpen)
+                        .append(",\n  \"handshakeOpenSeconds\": ")
+                        .append(String.format(Locale.ROOT, "%.1f", openSeconds))
+                        .append(",\n  \"handshakeMeasuredAfterSeconds\": ")
+                        .append(String.format(Locale.ROOT, "%.1f", measuredAfter)).append(",\n");
+            }
+            settledHeap(pid); // the handshakes have timed out and their sockets closed
+            try (IdleSockets http = new IdleSockets()) {
+                // For comparison, what Jetty itself keeps per connection: HTTP/1.1 connections that are open and
+                // have sent nothing yet (an idle keep-alive connection between requests holds the same objects).
+                int first = http.open(gateway.httpPort, halfOpen / 2, new byte[0], 0,
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+                long half = liveHeapBytes(pid);
+                int second = http.open(gateway.httpPort, halfOpen - halfOpen / 2, new byte[0], 0,
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+                long heap = liveHeapBytes(pid);
+                int th = threads(pid);
+                long perSocket = second == 0 ? 0 : (heap - half) / second;
+                rows.add(row("the second " + second + " of " + (first + second)
+                        + " idle HTTP/1.1 connections (marginal, for comparison)", second, heap - half, perSocket, th,
+                        null));
+                json.append("  \"http11Idle\": ").append(figures(first + second, heap, perSocket, th, null))
+                        .append(",\n");
+            }
+            settledHeap(pid);
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             try (IdleSockets idle = new IdleSockets()) {
                 // Two halves: the first also fills what the gateway makes once (the engine scratch pool, caches,
@@ -112,33 +163,6 @@ public final class CapacityMain {
                         .append(",\n  \"idleOpened\": ").append(opened)
                         .append(",\n  \"idleOpenSeconds\": ").append(String.format(Locale.ROOT, "%.1f", openSeconds))
                         .append(",\n");
-            }
-            Thread.sleep(5_000); // the gateway sees the closes
-            try (IdleSockets handshaking = new IdleSockets()) {
-                // The gateway ends a handshake after 10 s: two halves of at most 3 s each, each followed by a
-                // measurement, all well within that. The second half's growth is the cost of one more socket
-                // (the closes of the idle connections may still be settling in the first measurement).
-                long t0 = System.nanoTime();
-                int first = handshaking.open(gateway.amqpPort, halfOpen / 2, IdleSockets.saslHeaderOnly(),
-                        IdleSockets.HEADER_ONLY_FRAMES, System.nanoTime() + TimeUnit.SECONDS.toNanos(3));
-                long half = liveHeapBytes(pid);
-                int second = handshaking.open(gateway.amqpPort, halfOpen - halfOpen / 2,
-                        IdleSockets.saslHeaderOnly(), IdleSockets.HEADER_ONLY_FRAMES,
-                        System.nanoTime() + TimeUnit.SECONDS.toNanos(3));
-                double openSeconds = (System.nanoTime() - t0) / 1e9;
-                long heap = liveHeapBytes(pid);
-                double measuredAfter = (System.nanoTime() - t0) / 1e9;
-                int th = threads(pid);
-                int opened = first + second;
-                long perSocket = second == 0 ? 0 : (heap - half) / second;
-                rows.add(row("the second " + second + " of " + opened + " sockets in the SASL handshake (marginal)",
-                        second, heap - half, perSocket, th, null));
-                json.append("  \"handshake\": ").append(figures(opened, heap, perSocket, th, null))
-                        .append(",\n  \"handshakeRequested\": ").append(halfOpen)
-                        .append(",\n  \"handshakeOpenSeconds\": ")
-                        .append(String.format(Locale.ROOT, "%.1f", openSeconds))
-                        .append(",\n  \"handshakeMeasuredAfterSeconds\": ")
-                        .append(String.format(Locale.ROOT, "%.1f", measuredAfter)).append("\n");
             }
         }
         json.append("}\n");
@@ -199,6 +223,23 @@ public final class CapacityMain {
                     + text.substring(0, Math.min(200, text.length())));
         }
         return Long.parseLong(m.group(2));
+    }
+
+    /**
+     * The live heap once it has stopped shrinking (closed connections are let go of by the gateway's threads over
+     * a few seconds): readings a second apart until two are within 1% of each other, at most ten.
+     */
+    static long settledHeap(long pid) throws IOException, InterruptedException {
+        long last = liveHeapBytes(pid);
+        for (int i = 0; i < 10; i++) {
+            Thread.sleep(1_000);
+            long now = liveHeapBytes(pid);
+            if (Math.abs(now - last) <= last / 100) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
     }
 
     /** The gateway's thread count, from {@code /proc/<pid>/status}; -1 where there is no /proc. */
