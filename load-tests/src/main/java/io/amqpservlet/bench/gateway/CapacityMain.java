@@ -162,7 +162,7 @@ public final class CapacityMain {
                         .append(",\n  \"idleRequested\": ").append(connections)
                         .append(",\n  \"idleOpened\": ").append(opened)
                         .append(",\n  \"idleOpenSeconds\": ").append(String.format(Locale.ROOT, "%.1f", openSeconds))
-                        .append(",\n");
+                        .append("\n");
             }
         }
         json.append("}\n");

@@ -109,8 +109,10 @@ final class IdleSockets implements AutoCloseable {
             done += awaitFrames(opened, frames, deadlineNanos);
             System.err.printf("bench capacity: %,d of %,d sockets answered (batch connected in %d ms, answered in %d ms)%n",
                     done, n, (t - batchStart) / 1_000_000, (System.nanoTime() - t) / 1_000_000);
-            if (frames > 0) {
-                keepAlive(); // the first batches must not reach the server's idle timeout while the last ones open
+            if (frames == OPEN_FRAMES) {
+                // The first batches must not reach the server's idle timeout while the last ones open. Only open
+                // connections: an empty frame is an AMQP frame, which ends a SASL handshake, and HTTP/1.1 bytes.
+                keepAlive();
             }
         }
         return done;
