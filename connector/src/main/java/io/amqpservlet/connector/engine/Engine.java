@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * initiator speaks first after {@link #start(long)}.
  *
  * <p>Events reach the application through its {@link EngineHandler}, with the engine's reusable objects, never a
- * new object per frame or per message: performatives are decoded into per-connection instances, deliveries are
- * pooled, message payloads are viewed in the input buffer unless a message spans frames.
+ * new object per frame or per message: performatives are decoded into reusable instances (the engine's scratch,
+ * held while it works and given back when it is idle: {@link #releaseScratch()}), deliveries are pooled, message
+ * payloads are viewed in the input buffer unless a message spans frames.
  *
  * <p>Threading: an engine is confined to one thread at a time. The integration layer serialises calls (it drives
  * the engine from the thread that read the socket, and hands work from other threads over through a queue).

@@ -26,8 +26,14 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,7 +68,7 @@ class IdleConnectionMemoryTest {
     static final long MAX_BYTES_PER_HANDSHAKE_SOCKET = 3 * 1024;
     static final int CONNECTIONS = Integer.getInteger("idle.connections", 1000);
 
-    /** The server's frames that complete the handshake of an open connection: mechanisms, outcome, open, begin, attach. */
+    /** The server's frames that answer an open connection: mechanisms, outcome, open, begin, attach. */
     private static final int FRAMES_OPEN = 5;
     /** The server's frames a socket that sent the SASL header gets: mechanisms. */
     private static final int FRAMES_HANDSHAKE = 1;
@@ -162,8 +168,12 @@ class IdleConnectionMemoryTest {
         }
     }
 
-    /** The heap the client side of one connection takes: a channel to a listener that never accepts. */
-    private static long clientBytesPerConnection(int n) throws Exception {
+    /**
+     * The heap the client side of one connection takes: a channel to a listener that never accepts. The kernel
+     * queues at most {@code somaxconn} connections for it, so no more are opened than fit (with the warm-up ones).
+     */
+    private static long clientBytesPerConnection(int connections) throws Exception {
+        int n = Math.max(16, Math.min(connections, somaxconn() / 2 - 32));
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress("127.0.0.1", 0), 2 * n + 64); // the closed warm-up ones stay queued too
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
@@ -173,6 +183,14 @@ class IdleConnectionMemoryTest {
             long after = heapUsedAfterGc();
             clients.close();
             return (after - before) / n;
+        }
+    }
+
+    private static int somaxconn() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/core/somaxconn")).trim());
+        } catch (IOException | RuntimeException e) {
+            return 128; // the smallest default of the kernels that have one
         }
     }
 
@@ -196,7 +214,7 @@ class IdleConnectionMemoryTest {
         for (int i = 0; i < 3; i++) {
             Thread.sleep(20);
             String h = histogram();
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$").matcher(h);
+            Matcher m = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$").matcher(h);
             if (!m.find()) {
                 throw new AssertionError("no Total line in the class histogram");
             }
@@ -205,7 +223,7 @@ class IdleConnectionMemoryTest {
         return min;
     }
 
-    /** The live class histogram of this JVM (for finding where the bytes go: set the environment variable {@code IDLE_HISTOGRAM}). */
+    /** The live class histogram of this JVM (to see where the bytes go: environment variable IDLE_HISTOGRAM). */
     static String histogram() throws Exception {
         return (String) ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
@@ -214,26 +232,26 @@ class IdleConnectionMemoryTest {
 
     /** The classes whose instances grew between two histograms, most bytes first, per connection. */
     static String histogramGrowth(String before, String after, int n) {
-        java.util.Map<String, long[]> was = parseHistogram(before);
-        java.util.List<java.util.Map.Entry<String, long[]>> grown = new ArrayList<>();
-        for (java.util.Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
+        Map<String, long[]> was = parseHistogram(before);
+        List<Map.Entry<String, long[]>> grown = new ArrayList<>();
+        for (Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
             long[] old = was.getOrDefault(e.getKey(), new long[2]);
             long[] delta = {e.getValue()[0] - old[0], e.getValue()[1] - old[1]};
             if (delta[1] > n / 2) {
-                grown.add(java.util.Map.entry(e.getKey(), delta));
+                grown.add(Map.entry(e.getKey(), delta));
             }
         }
         grown.sort((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]));
         StringBuilder sb = new StringBuilder("per connection: instances, bytes, class\n");
-        for (java.util.Map.Entry<String, long[]> e : grown) {
+        for (Map.Entry<String, long[]> e : grown) {
             sb.append(String.format("%8.2f %8.1f  %s%n", e.getValue()[0] / (double) n, e.getValue()[1] / (double) n,
                     e.getKey()));
         }
         return sb.toString();
     }
 
-    private static java.util.Map<String, long[]> parseHistogram(String histogram) {
-        java.util.Map<String, long[]> byClass = new java.util.HashMap<>();
+    private static Map<String, long[]> parseHistogram(String histogram) {
+        Map<String, long[]> byClass = new HashMap<>();
         for (String line : histogram.split("\n")) {
             String[] f = line.trim().split("\\s+");
             if (f.length >= 4 && f[0].endsWith(":")) {
