@@ -73,6 +73,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
+    /** The connector's idle timeout, each request stream's idle timeout (the end point's own is 0 once idle). */
+    private volatile long streamIdleTimeoutMillis;
     /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
     private volatile Request.AuthenticationState authentication;
     /** SASL EXTERNAL: the certificate's identity, and the LoginService for its roles (jetty-security is optional). */
@@ -178,6 +180,14 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         Engine e = new Engine(engineConfig, handler, externalIdentity);
         id = "amqp-" + e.id();
         engine = e;
+        EndPoint endPoint = getEndPoint();
+        streamIdleTimeoutMillis = endPoint.getIdleTimeout();
+        if (!(endPoint instanceof SslConnection.SslEndPoint)) {
+            // From now on onIdleExpired ignores the end point's timeout (the engine's own timeouts and heartbeats
+            // rule), so its scheduled check would only wake up to be ignored: 0 cancels it, one scheduler task less
+            // per idle connection (docs/design.md §2). A TLS end point keeps it: it belongs to the TLS layer.
+            endPoint.setIdleTimeout(0);
+        }
         if (nowMillis >= 0) {
             e.start(nowMillis);
         }
@@ -645,6 +655,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     public String getSaslIdentity() {
         Engine e = engine;
         return e == null ? null : e.identity();
+    }
+
+    /** The idle timeout a request stream starts with: the connector's. */
+    long streamIdleTimeoutMillis() {
+        return streamIdleTimeoutMillis;
     }
 
     /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */
