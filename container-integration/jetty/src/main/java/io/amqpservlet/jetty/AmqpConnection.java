@@ -111,6 +111,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** Requests dispatched to Jetty whose exchange has not come back to the engine thread yet. */
     private int dispatched;
     private boolean forcedClose;
+    /** When the engine thread last saw a request being served; 0 once the reusables were trimmed (or never). */
+    private long lastBusyMillis;
+    /** How long a connection serves no request before it lets go of what it kept for reuse. */
+    static final long TRIM_AFTER_IDLE_MILLIS = 2_000;
     /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
     private Runnable inlineTask;
@@ -371,6 +375,15 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         long next = engine.tick(now);
         flush();
+        if (dispatched > 0) {
+            lastBusyMillis = now;
+        } else if (lastBusyMillis != 0) {
+            if (now - lastBusyMillis >= TRIM_AFTER_IDLE_MILLIS) {
+                trimReusables();
+            } else {
+                next = Math.min(next, lastBusyMillis + TRIM_AFTER_IDLE_MILLIS); // a pass then, to trim
+            }
+        }
         scheduleTick(next, now);
         if (!writing && dispatched == 0) {
             // docs/design.md §2: nothing in flight, so the engine's buffers and decode objects go back to the
@@ -381,6 +394,27 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             closing = true;
             getEndPoint().close();
         }
+    }
+
+    /**
+     * Engine thread: the connection has served no request for {@link #TRIM_AFTER_IDLE_MILLIS}. The exchanges,
+     * channels and response encoders it kept for reuse go (docs/design.md §2: an idle connection gives its memory
+     * back); a burst of requests later makes new ones, and keeps them while it lasts.
+     */
+    private void trimReusables() {
+        lastBusyMillis = 0;
+        if (idleChannels != null) {
+            while (idleChannels.poll() != null) {
+                // dropped
+            }
+        }
+        exchanges.drain();
+        encoders.drain();
+    }
+
+    /** How many objects this connection keeps for its next requests (exchanges, channels, encoders), for tests. */
+    int reusablesKept() {
+        return (idleChannels == null ? 0 : idleChannels.size()) + exchanges.size() + encoders.size();
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */

@@ -37,6 +37,25 @@ final class SlotPool<T> {
         return null;
     }
 
+    /** Any thread: drops every pooled object (they are made again when needed). */
+    void drain() {
+        while (acquire() != null) {
+            // dropped
+        }
+    }
+
+    /** How many objects the pool holds now (a snapshot, for tests). */
+    int size() {
+        AtomicReferenceArray<T> slots = this.slots;
+        int n = 0;
+        for (int i = 0; slots != null && i < slots.length(); i++) {
+            if (slots.get(i) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Any thread: gives {@code t} back (the caller no longer uses it); dropped when every slot is taken. */
     void release(T t) {
         AtomicReferenceArray<T> slots = this.slots;
