@@ -93,6 +93,15 @@ final class DeliveryMap {
         return values.length;
     }
 
+    /** Gives the slots back when the map is empty (an idle session), so it starts small again. */
+    void trim() {
+        if (size == 0) {
+            keys = NO_KEYS;
+            values = NO_VALUES;
+            displaced = 0;
+        }
+    }
+
     void clear() {
         Arrays.fill(values, null);
         size = 0;

@@ -37,6 +37,19 @@ final class DeliveryPool {
         free[freeCount++] = d.poolIndex;
     }
 
+    /** Whether every delivery made is free again: none is in flight or held by a link or a map. */
+    boolean allFree() {
+        return freeCount == made;
+    }
+
+    /** Forgets every delivery (all free, see {@link #allFree()}): an idle connection holds none. */
+    void clear() {
+        all = NO_DELIVERIES;
+        free = NO_INDEXES;
+        made = 0;
+        freeCount = 0;
+    }
+
     /** How many deliveries are free. */
     int freeCount() {
         return freeCount;

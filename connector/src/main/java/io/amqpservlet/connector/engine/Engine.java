@@ -178,6 +178,21 @@ public final class Engine {
         return true;
     }
 
+    /**
+     * Lets go of what the engine kept for reuse and is not using now (docs/design.md §2): pooled deliveries when
+     * none is in flight, empty delivery maps, the message arrays of links with nothing queued, assembly buffers.
+     * The next message makes them again, so call it after a quiet period, not between requests (the Jetty
+     * connection does after 2 s without a request), and between engine calls, never from a handler callback.
+     */
+    public void trimIdle() {
+        if (pool.allFree()) {
+            pool.clear();
+            settledSend = null;
+            settledReceive = null;
+        }
+        sessions.trimIdle();
+    }
+
     /** Whether the engine holds scratch now (for tests of {@link #releaseScratch()}). */
     boolean holdsScratch() {
         return scratch != null;

@@ -480,6 +480,23 @@ public final class Link {
         queueHead = 0;
     }
 
+    /**
+     * Lets go of the reusable message arrays and the assembly buffer when nothing is queued or being assembled (an
+     * idle link, docs/design.md §2); the next message makes them again.
+     */
+    void trimIdle() {
+        if (queueSize == 0 && openMessage == null && abortedMessage == null) {
+            queuedBytes = NO_MESSAGES;
+            queuedLength = NO_LENGTHS;
+            queuedDelivery = NO_DELIVERIES;
+            queuedSettled = NO_FLAGS;
+            queueHead = 0;
+        }
+        if (incoming == null && assembled == 0) {
+            assembly = NO_BYTES;
+        }
+    }
+
     boolean hasQueued() {
         return queueSize > 0;
     }

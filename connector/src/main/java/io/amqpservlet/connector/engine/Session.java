@@ -209,6 +209,17 @@ public final class Session {
         return null;
     }
 
+    /** An idle session's links and maps let go of what they kept for reuse (see {@link Engine#trimIdle()}). */
+    void trimIdle() {
+        outgoing.trim();
+        incoming.trim();
+        for (Link l : byLocalHandle) {
+            if (l != null) {
+                l.trimIdle();
+            }
+        }
+    }
+
     /** Every link slot by local handle, for iteration (entries may be null). */
     Link[] links() {
         return byLocalHandle;

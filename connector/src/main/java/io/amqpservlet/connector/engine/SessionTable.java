@@ -106,6 +106,15 @@ final class SessionTable {
         }
     }
 
+    /** Every session lets go of what it kept for reuse (see {@link Engine#trimIdle()}). */
+    void trimIdle() {
+        for (Session s : byLocalChannel) {
+            if (s != null) {
+                s.trimIdle();
+            }
+        }
+    }
+
     /** The connection ended: every session goes, without frames. */
     void abandonAll(ErrorCondition error) {
         for (Session s : byLocalChannel) {

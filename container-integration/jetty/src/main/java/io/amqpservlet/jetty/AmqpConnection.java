@@ -398,7 +398,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /**
      * Engine thread: the connection has served no request for {@link #TRIM_AFTER_IDLE_MILLIS}. The exchanges,
-     * channels and response encoders it kept for reuse go (docs/design.md §2: an idle connection gives its memory
+     * channels and response encoders it kept for reuse go, and so do the engine's ({@link Engine#trimIdle()}) (docs/design.md §2: an idle connection gives its memory
      * back); a burst of requests later makes new ones, and keeps them while it lasts.
      */
     private void trimReusables() {
@@ -410,6 +410,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         exchanges.drain();
         encoders.drain();
+        Engine e = engine;
+        if (e != null) {
+            e.trimIdle(); // pooled deliveries, empty maps, link message arrays
+        }
     }
 
     /** How many objects this connection keeps for its next requests (exchanges, channels, encoders), for tests. */
