@@ -15,9 +15,14 @@ import java.util.Arrays;
  * @param <V> the node kept for an address
  */
 public final class AddressTable<V> {
-    private byte[][] keys = new byte[16][];
-    private Object[] values = new Object[16];
-    private int[] hashes = new int[16];
+    // No slots until the first address (docs/design.md §2: a connection before open holds no table); then two,
+    // doubled as addresses are added.
+    private static final byte[][] NO_KEYS = {};
+    private static final Object[] NO_VALUES = {};
+    private static final int[] NO_HASHES = {};
+    private byte[][] keys = NO_KEYS;
+    private Object[] values = NO_VALUES;
+    private int[] hashes = NO_HASHES;
     private int size;
 
     /** The number of addresses. */
@@ -36,6 +41,9 @@ public final class AddressTable<V> {
     /** The node for the address {@code b[offset, offset + length)}, or null. */
     @SuppressWarnings("unchecked")
     public V get(byte[] b, int offset, int length) {
+        if (size == 0) {
+            return null; // also: no slots yet
+        }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
@@ -61,11 +69,25 @@ public final class AddressTable<V> {
      * @return false if the address is already present (the table is unchanged)
      */
     public boolean add(byte[] b, int offset, int length, V value) {
+        return add(b, offset, length, value, false);
+    }
+
+    /**
+     * Adds an address whose bytes are all of {@code key}, keeping that array rather than a copy: the caller hands it
+     * over and never changes it (a node that already holds its address need not hold it twice).
+     *
+     * @return false if the address is already present (the table is unchanged)
+     */
+    public boolean addKeeping(byte[] key, V value) {
+        return add(key, 0, key.length, value, true);
+    }
+
+    private boolean add(byte[] b, int offset, int length, V value, boolean keep) {
         if (value == null) {
             throw new NullPointerException("value");
         }
         if ((size + 1) * 4 > keys.length * 3) {
-            resize(keys.length * 2);
+            resize(Math.max(2, keys.length * 2));
         }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
@@ -75,7 +97,7 @@ public final class AddressTable<V> {
                 return false;
             }
         }
-        keys[i] = Arrays.copyOfRange(b, offset, offset + length);
+        keys[i] = keep ? b : Arrays.copyOfRange(b, offset, offset + length);
         values[i] = value;
         hashes[i] = h;
         size++;
@@ -91,6 +113,9 @@ public final class AddressTable<V> {
     /** Removes an address; returns its node, or null if it was not present. */
     @SuppressWarnings("unchecked")
     public V remove(byte[] b, int offset, int length) {
+        if (size == 0) {
+            return null;
+        }
         int h = hash(b, offset, length);
         int mask = keys.length - 1;
         int i = h & mask;

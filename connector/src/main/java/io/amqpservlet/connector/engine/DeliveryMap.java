@@ -14,8 +14,12 @@ import java.util.Arrays;
  * settling in order O(1) instead of a scan to the end of a cluster.
  */
 final class DeliveryMap {
-    private int[] keys = new int[16];
-    private Delivery[] values = new Delivery[16];
+    // No slots until the first delivery (docs/design.md §2: an idle session costs little); then two, doubled as
+    // deliveries are put.
+    private static final int[] NO_KEYS = {};
+    private static final Delivery[] NO_VALUES = {};
+    private int[] keys = NO_KEYS;
+    private Delivery[] values = NO_VALUES;
     private int size;
     /** Entries not in their home slot; removals shift entries back only while there are any. */
     private int displaced;
@@ -29,6 +33,9 @@ final class DeliveryMap {
     }
 
     Delivery get(int id) {
+        if (size == 0) {
+            return null; // also: no slots yet
+        }
         int mask = keys.length - 1;
         for (int i = slot(id, mask); ; i = (i + 1) & mask) {
             Delivery d = values[i];
@@ -44,7 +51,7 @@ final class DeliveryMap {
     /** Adds or replaces. */
     void put(int id, Delivery delivery) {
         if ((size + 1) * 4 > keys.length * 3) {
-            resize(keys.length * 2);
+            resize(Math.max(2, keys.length * 2));
         }
         int mask = keys.length - 1;
         int i = slot(id, mask);
@@ -63,6 +70,9 @@ final class DeliveryMap {
     }
 
     Delivery remove(int id) {
+        if (size == 0) {
+            return null;
+        }
         int mask = keys.length - 1;
         for (int i = slot(id, mask); values[i] != null; i = (i + 1) & mask) {
             if (keys[i] == id) {
@@ -81,6 +91,15 @@ final class DeliveryMap {
 
     int capacity() {
         return values.length;
+    }
+
+    /** Gives the slots back when the map is empty (an idle session), so it starts small again. */
+    void trim() {
+        if (size == 0) {
+            keys = NO_KEYS;
+            values = NO_VALUES;
+            displaced = 0;
+        }
     }
 
     void clear() {

@@ -9,9 +9,12 @@ import java.util.Arrays;
  * and returns a delivery on both sides of the link.
  */
 final class DeliveryPool {
-    private Delivery[] all = new Delivery[16];
+    // Nothing until the first delivery (docs/design.md §2: an idle connection costs little); doubled as needed.
+    private static final Delivery[] NO_DELIVERIES = {};
+    private static final int[] NO_INDEXES = {};
+    private Delivery[] all = NO_DELIVERIES;
     private int made;
-    private int[] free = new int[16];
+    private int[] free = NO_INDEXES;
     private int freeCount;
 
     /** A free delivery, or a new one when none is free. */
@@ -20,8 +23,8 @@ final class DeliveryPool {
             return all[free[--freeCount]];
         }
         if (made == all.length) {
-            all = Arrays.copyOf(all, made * 2);
-            free = Arrays.copyOf(free, made * 2); // room for every delivery made to be free at once
+            all = Arrays.copyOf(all, Math.max(4, made * 2));
+            free = Arrays.copyOf(free, Math.max(4, made * 2)); // room for every delivery made to be free at once
         }
         Delivery d = new Delivery();
         d.poolIndex = made;
@@ -32,6 +35,19 @@ final class DeliveryPool {
     /** Returns a delivery taken from this pool; the caller makes sure it is returned once. */
     void put(Delivery d) {
         free[freeCount++] = d.poolIndex;
+    }
+
+    /** Whether every delivery made is free again: none is in flight or held by a link or a map. */
+    boolean allFree() {
+        return freeCount == made;
+    }
+
+    /** Forgets every delivery (all free, see {@link #allFree()}): an idle connection holds none. */
+    void clear() {
+        all = NO_DELIVERIES;
+        free = NO_INDEXES;
+        made = 0;
+        freeCount = 0;
     }
 
     /** How many deliveries are free. */

@@ -7,7 +7,6 @@ import io.amqpservlet.protocol.frame.FrameHeader;
 import io.amqpservlet.protocol.frame.FrameWriter;
 import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.message.MessageView;
-import io.amqpservlet.protocol.text.AdaptiveBuffer;
 import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
@@ -29,8 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * initiator speaks first after {@link #start(long)}.
  *
  * <p>Events reach the application through its {@link EngineHandler}, with the engine's reusable objects, never a
- * new object per frame or per message: performatives are decoded into per-connection instances, deliveries are
- * pooled, message payloads are viewed in the input buffer unless a message spans frames.
+ * new object per frame or per message: performatives are decoded into reusable instances (the engine's scratch,
+ * held while it works and given back when it is idle: {@link #releaseScratch()}), deliveries are pooled, message
+ * payloads are viewed in the input buffer unless a message spans frames.
  *
  * <p>Threading: an engine is confined to one thread at a time. The integration layer serialises calls (it drives
  * the engine from the thread that read the socket, and hands work from other threads over through a queue).
@@ -50,15 +50,15 @@ public final class Engine {
     final EngineHandler handler;
     private final boolean acceptor;
     private final long id = IDS.incrementAndGet();
-    final AmqpReader reader;
-    final Performatives in = new Performatives();
-    final Performatives out = new Performatives();
+    /** What the engine needs only while it works: taken on first need, given back when idle (docs/design.md §2). */
+    private EngineScratch scratch;
+    private final EngineScratchPool scratchPool;
     private final EngineOutput output = new EngineOutput();
     private final PendingDisposition pendingDisposition = new PendingDisposition(this);
-    final MessageView view;
     private final KeptInput input;
     final FrameTracer tracer;
-    final Handshake handshake;
+    /** The header exchange and SASL: dropped once the peer's open arrives, as nothing of it is needed after. */
+    Handshake handshake;
     private final FrameDispatcher dispatcher;
 
     private int phase = PHASE_HEADER;
@@ -70,8 +70,9 @@ public final class Engine {
     private boolean openSent;
     private boolean closeSent;
     private boolean closedReported;
-    private final ErrorCondition remoteError = new ErrorCondition();
-    private final ErrorCondition localError = new ErrorCondition();
+    /** Made when a close carries or needs one: most connections never close with an error (docs/design.md §2). */
+    private ErrorCondition remoteError;
+    private ErrorCondition localError;
 
     final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
@@ -103,10 +104,8 @@ public final class Engine {
         this.config = config;
         this.handler = handler;
         this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
-        this.reader = new AmqpReader(config.decoderLimits());
-        this.view = new MessageView(config.decoderLimits());
-        int initial = Math.min(4096, config.maxFrameSizeBytes());
-        this.input = new KeptInput(this, new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L));
+        this.scratchPool = config.scratchPool();
+        this.input = new KeptInput(this);
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
         this.dispatcher = new FrameDispatcher(this);
         SaslServer saslServer = null;
@@ -124,6 +123,84 @@ public final class Engine {
     /** A number unique to this engine within the process, for logs and generated addresses. */
     public long id() {
         return id;
+    }
+
+    // ------------------------------------------------------------------------------------------ scratch
+
+    /** The engine's scratch, taken from the pool when it holds none (docs/design.md §2). */
+    EngineScratch scratch() {
+        EngineScratch s = scratch;
+        return s != null ? s : takeScratch();
+    }
+
+    private EngineScratch takeScratch() {
+        EngineScratch s = scratchPool.take();
+        output.attach(s);
+        scratch = s;
+        return s;
+    }
+
+    /** The performatives frames are decoded into. */
+    Performatives in() {
+        return scratch().in;
+    }
+
+    /** The performatives frames are encoded from. */
+    Performatives out() {
+        return scratch().out;
+    }
+
+    /** The decoder of performatives and SASL frames. */
+    AmqpReader reader() {
+        return scratch().reader;
+    }
+
+    /** The view handed to {@link EngineHandler#onMessage}. */
+    MessageView view() {
+        return scratch().view;
+    }
+
+    /**
+     * Gives the engine's working buffers and decode objects back to the server-wide pool when nothing is in
+     * progress: no output waiting to be written, no settlement held, no partial frame kept. An idle connection then
+     * holds only its protocol state; the next frame or send takes scratch again, without allocating while the pool
+     * has some (docs/design.md §2). Call it between engine calls, never from a handler callback, e.g. when a read
+     * found no more bytes and every write has completed.
+     *
+     * @return whether the engine now holds no scratch
+     */
+    public boolean releaseScratch() {
+        EngineScratch s = scratch;
+        if (s == null) {
+            return true;
+        }
+        if (output.hasPending() || pendingDisposition.isPending() || s.kept.readable() > 0) {
+            return false;
+        }
+        output.detach(s);
+        scratch = null;
+        scratchPool.giveBack(s);
+        return true;
+    }
+
+    /**
+     * Lets go of what the engine kept for reuse and is not using now (docs/design.md §2): pooled deliveries when
+     * none is in flight, empty delivery maps, the message arrays of links with nothing queued, assembly buffers.
+     * The next message makes them again, so call it after a quiet period, not between requests (the Jetty
+     * connection does after 2 s without a request), and between engine calls, never from a handler callback.
+     */
+    public void trimIdle() {
+        if (pool.allFree()) {
+            pool.clear();
+            settledSend = null;
+            settledReceive = null;
+        }
+        sessions.trimIdle();
+    }
+
+    /** Whether the engine holds scratch now (for tests of {@link #releaseScratch()}). */
+    boolean holdsScratch() {
+        return scratch != null;
     }
 
     /** The configuration this engine was made with. */
@@ -171,7 +248,12 @@ public final class Engine {
 
     /** The error the peer sent in its close, when it did. */
     public ErrorCondition remoteError() {
-        return remoteError;
+        ErrorCondition e = remoteError;
+        if (e == null) {
+            e = new ErrorCondition();
+            remoteError = e;
+        }
+        return e;
     }
 
     /** The connection's phase, one of the {@code PHASE_} constants. */
@@ -278,6 +360,7 @@ public final class Engine {
     }
 
     AmqpWriter writer() {
+        scratch();
         return output.writer();
     }
 
@@ -293,7 +376,7 @@ public final class Engine {
             // from a callback that closed the connection.
             return;
         }
-        AmqpWriter w = output.writer();
+        AmqpWriter w = writer();
         int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, channel);
         p.encode(w);
         FrameWriter.end(w, start);
@@ -321,7 +404,7 @@ public final class Engine {
     }
 
     void writeHeader(ProtocolHeader header) {
-        AmqpWriter w = output.writer();
+        AmqpWriter w = writer();
         int at = w.reserve(ProtocolHeader.LENGTH);
         header.writeTo(w.array(), at);
         if (tracer != null) {
@@ -367,7 +450,7 @@ public final class Engine {
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
                 flushDispositions();
-                FrameWriter.writeEmpty(output.writer());
+                FrameWriter.writeEmpty(writer());
                 lastOutputMillis = nowMillis;
                 if (tracer != null) {
                     tracer.heartbeat(false);
@@ -409,7 +492,7 @@ public final class Engine {
     // ------------------------------------------------------------------------------------------ connection
 
     void sendOpen() {
-        Open open = out.open().clear();
+        Open open = out().open().clear();
         open.containerId(config.containerId());
         if (!acceptor && config.hostname() != null) {
             open.hostname(config.hostname());
@@ -439,6 +522,7 @@ public final class Engine {
         }
         phase = PHASE_OPENED;
         saslDeadlineMillis = Long.MAX_VALUE;
+        handshake = null; // only the phases before open use it
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
             remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
             connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
@@ -449,10 +533,10 @@ public final class Engine {
     }
 
     void onRemoteClose(Close close) {
-        remoteError.set(close.error());
+        remoteError().set(close.error());
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
         if (!closeSent) {
-            writeFrame(0, out.close().clear());
+            writeFrame(0, out().close().clear());
             closeSent = true;
         }
         finish();
@@ -465,11 +549,12 @@ public final class Engine {
 
     /** Closes the connection with an error condition ({@code null} for a clean close). */
     public void close(Symbol condition, String description) {
-        localError.clear();
+        ErrorCondition error = localError();
+        error.clear();
         if (condition != null) {
-            localError.condition(condition).description(description);
+            error.condition(condition).description(description);
         }
-        close(localError);
+        close(error);
     }
 
     private void close(ErrorCondition error) {
@@ -481,7 +566,7 @@ public final class Engine {
             handshake.fail(error.isNull() ? "closed" : error.toString());
             return;
         }
-        Close c = out.close().clear();
+        Close c = out().close().clear();
         if (error != null && !error.isNull()) {
             c.error().set(error);
         }
@@ -514,7 +599,10 @@ public final class Engine {
         if (!closedReported) {
             closedReported = true;
             sessions.abandonAll(null);
-            handler.onClosed(this, remoteError.isNull() ? (localError.isNull() ? null : localError) : remoteError);
+            ErrorCondition remote = remoteError;
+            ErrorCondition local = localError;
+            handler.onClosed(this, remote != null && !remote.isNull() ? remote
+                    : local != null && !local.isNull() ? local : null);
         }
     }
 
@@ -569,7 +657,16 @@ public final class Engine {
      * What {@link Link#send} returns for a pre-settled message written at once: settled on both sides, so already
      * without a link, like a delivery that was recycled. Reused for every such message, never pooled.
      */
-    final Delivery settledSend = new Delivery();
+    private Delivery settledSend;
+
+    Delivery settledSend() {
+        Delivery d = settledSend;
+        if (d == null) {
+            d = new Delivery();
+            settledSend = d;
+        }
+        return d;
+    }
 
     /**
      * The delivery of every pre-settled message received in one frame: settled by the peer and forgotten once the
@@ -577,7 +674,16 @@ public final class Engine {
      * returning a pooled delivery (four reference writes, each with its garbage-collector barrier) was the
      * dearest step of receiving such a message.
      */
-    final Delivery settledReceive = new Delivery();
+    private Delivery settledReceive;
+
+    Delivery settledReceive() {
+        Delivery d = settledReceive;
+        if (d == null) {
+            d = new Delivery();
+            settledReceive = d;
+        }
+        return d;
+    }
 
     Delivery takeDelivery(Link link, int deliveryId) {
         Delivery d = pool.take();
@@ -714,21 +820,28 @@ public final class Engine {
         settle(delivery, scratchState().modified(deliveryFailed, undeliverableHere));
     }
 
-    private final DeliveryState scratch = new DeliveryState();
-
     private DeliveryState scratchState() {
-        return scratch;
+        return scratch().outcome;
     }
 
     /** A reusable outcome holder for the engine's own settlements. */
     DeliveryState scratchOutcome() {
-        return scratch;
+        return scratch().outcome;
+    }
+
+    private ErrorCondition localError() {
+        ErrorCondition e = localError;
+        if (e == null) {
+            e = new ErrorCondition();
+            localError = e;
+        }
+        return e;
     }
 
     /** Ends the transport without a close frame (before open, or after a fatal error). */
     void failTransport(ErrorCondition error) {
         if (error != null && error != localError) {
-            localError.set(error);
+            localError().set(error);
         }
         finish();
     }

@@ -41,6 +41,11 @@ public final class EngineConfig {
     private String saslUsername;
     private String saslPassword;
     private DecoderLimits decoderLimits = DecoderLimits.DEFAULT;
+    /**
+     * The scratch of this configuration's idle engines (docs/design.md §2), made on first use; a change of the
+     * frame size or the decoder limits starts a new one, as its scratch is sized by them.
+     */
+    private volatile EngineScratchPool scratchPool;
     private boolean trace = "1".equals(System.getenv("PN_TRACE_FRM")) || Boolean.getBoolean("amqp.trace");
 
     public Role role() {
@@ -82,6 +87,7 @@ public final class EngineConfig {
             throw new IllegalArgumentException("max-frame-size must be at least 512: " + bytes);
         }
         this.maxFrameSizeBytes = bytes;
+        this.scratchPool = null;
         return this;
     }
 
@@ -310,12 +316,31 @@ public final class EngineConfig {
     }
 
     /** Bounds on nesting and element counts when decoding what the peer sends. */
+    /** About the engines of one configuration that work at the same moment; more just allocate their scratch. */
+    static final int SCRATCH_POOL_SLOTS = 64;
+
+    /** Where this configuration's engines take their scratch from and give it back to. */
+    EngineScratchPool scratchPool() {
+        EngineScratchPool p = scratchPool;
+        if (p == null) {
+            synchronized (this) {
+                p = scratchPool;
+                if (p == null) {
+                    p = new EngineScratchPool(this, SCRATCH_POOL_SLOTS);
+                    scratchPool = p;
+                }
+            }
+        }
+        return p;
+    }
+
     public DecoderLimits decoderLimits() {
         return decoderLimits;
     }
 
     public EngineConfig decoderLimits(DecoderLimits limits) {
         this.decoderLimits = limits;
+        this.scratchPool = null;
         return this;
     }
 

@@ -18,17 +18,12 @@ import io.amqpservlet.protocol.types.transport.Performatives;
 final class FrameDispatcher {
     private final Engine engine;
     private final FrameReader frames;
-    private final FirstTransferReader transferReader = new FirstTransferReader();
-    private final Performatives in;
-    private final AmqpReader reader;
     private final FrameTracer tracer;
 
     /** Made by the engine once its reader and tracer exist. */
     FrameDispatcher(Engine engine) {
         this.engine = engine;
         this.frames = new FrameReader(engine.config.maxFrameSizeBytes());
-        this.in = engine.in;
-        this.reader = engine.reader;
         this.tracer = engine.tracer;
     }
 
@@ -116,12 +111,16 @@ final class FrameDispatcher {
             }
             return; // AMQP 1.0 §2.4.5: an empty frame only keeps the connection alive
         }
+        EngineScratch scratch = engine.scratch();
+        Performatives in = scratch.in;
         Performative p;
-        int payloadOffset = transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
+        int payloadOffset = scratch.transferReader.read(bytes, bodyOffset, bodyOffset + bodyLength, in.transfer());
         if (payloadOffset >= 0) {
             p = in.transfer(); // the common transfer shape, read without the generic decoder
         } else {
-            p = decode(bytes, bodyOffset, bodyLength);
+            AmqpReader reader = scratch.reader;
+            reader.wrap(bytes, bodyOffset, bodyLength);
+            p = in.decode(reader);
             payloadOffset = reader.position();
         }
         int payloadLength = bodyOffset + bodyLength - payloadOffset;
@@ -140,14 +139,9 @@ final class FrameDispatcher {
         onConnectionFrame(channel, p, bytes, payloadOffset, payloadLength);
     }
 
-    /** Decodes any performative with the generic decoder; {@link #reader} is then at the payload. */
-    private Performative decode(byte[] bytes, int bodyOffset, int bodyLength) {
-        reader.wrap(bytes, bodyOffset, bodyLength);
-        return in.decode(reader);
-    }
-
     /** Every frame but one for an established session: the handshake, begin, close, and protocol violations. */
     private void onConnectionFrame(int channel, Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
+        Performatives in = engine.in();
         if (engine.closeSent()) {
             // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
             if (p == in.close()) {

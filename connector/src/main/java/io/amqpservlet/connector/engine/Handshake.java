@@ -26,8 +26,6 @@ final class Handshake {
 
     private final Engine engine;
     private final SaslServer saslServer;
-    private final SaslFrames saslIn = new SaslFrames();
-    private final SaslFrames saslOut = new SaslFrames();
     private boolean saslDone;
 
     Handshake(Engine engine, SaslServer saslServer) {
@@ -73,6 +71,7 @@ final class Handshake {
                 return;
             }
             if (header.protocolId() == ProtocolHeader.ID_SASL && saslServer != null) {
+                SaslFrames saslOut = engine.scratch().saslOut;
                 engine.writeHeader(ProtocolHeader.SASL);
                 AmqpWriter w = engine.writer();
                 int start = FrameWriter.begin(w, FrameHeader.TYPE_SASL, 0);
@@ -108,8 +107,9 @@ final class Handshake {
     }
 
     void onSaslFrame(byte[] bytes, int bodyOffset, int bodyLength) {
-        engine.reader.wrap(bytes, bodyOffset, bodyLength);
-        SaslFrame f = saslIn.decode(engine.reader);
+        EngineScratch scratch = engine.scratch();
+        scratch.reader.wrap(bytes, bodyOffset, bodyLength);
+        SaslFrame f = scratch.saslIn.decode(scratch.reader);
         if (engine.tracer != null) {
             engine.tracer.received(0, f, 0);
         }
@@ -121,6 +121,8 @@ final class Handshake {
     }
 
     private void onSaslFrameAtServer(SaslFrame f) {
+        SaslFrames saslIn = engine.scratch().saslIn;
+        SaslFrames saslOut = engine.scratch().saslOut;
         SaslServer.Step step;
         if (f == saslIn.init()) {
             SaslInit init = saslIn.init();
@@ -151,6 +153,8 @@ final class Handshake {
     }
 
     private void onSaslFrameAtClient(SaslFrame f) {
+        SaslFrames saslIn = engine.scratch().saslIn;
+        SaslFrames saslOut = engine.scratch().saslOut;
         EngineConfig c = engine.config;
         if (f == saslIn.mechanisms()) {
             Symbol wanted = Symbol.of(c.saslMechanism());
@@ -198,7 +202,7 @@ final class Handshake {
 
     /** Ends the transport before any AMQP connection exists: there is no close frame to send. */
     void fail(String why) {
-        ErrorCondition e = engine.out.close().clear().error();
+        ErrorCondition e = engine.out().close().clear().error();
         e.condition(ErrorConditions.UNAUTHORIZED_ACCESS).description(why);
         engine.failTransport(e);
     }

@@ -173,7 +173,7 @@ final class InboundTransfers {
         Delivery d;
         if (settled && whole) {
             // Settled and complete: forgotten once the application has seen it, so no pooled delivery is needed.
-            d = engine.settledReceive;
+            d = engine.settledReceive();
             d.init(link, t.deliveryId());
         } else {
             d = engine.takeDelivery(link, t.deliveryId());
@@ -204,7 +204,7 @@ final class InboundTransfers {
             link.incoming(null); // a message of one frame never was the link's incoming one
         }
         try {
-            engine.view.wrap(bytes, offset, length);
+            engine.view().wrap(bytes, offset, length);
         } catch (DecodeException e) {
             // A message whose sections cannot be read can produce no response: reject it (docs/design.md §3).
             if (d.remotelySettled()) {
@@ -217,7 +217,7 @@ final class InboundTransfers {
             return;
         }
         int generation = d.generation();
-        engine.handler.onMessage(link, d, engine.view);
+        engine.handler.onMessage(link, d, engine.view());
         afterDelivered(link, d, generation);
     }
 

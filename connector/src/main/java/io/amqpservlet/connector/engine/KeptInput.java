@@ -12,14 +12,14 @@ import java.nio.ByteBuffer;
  */
 final class KeptInput {
     private final Engine engine;
-    private final AdaptiveBuffer kept;
 
-    KeptInput(Engine engine, AdaptiveBuffer kept) {
+    /** The buffer is the engine's scratch (docs/design.md §2): held while bytes are kept, given back when idle. */
+    KeptInput(Engine engine) {
         this.engine = engine;
-        this.kept = kept;
     }
 
     void ingest(byte[] bytes, int offset, int length, long nowMillis) {
+        AdaptiveBuffer kept = engine.scratch().kept;
         int end = offset + length;
         // Finish a frame kept from an earlier read first. Append no more than the buffer holds: the kept bytes are
         // less than one frame, but a read may carry any number of frames after them.
@@ -43,6 +43,7 @@ final class KeptInput {
 
     /** Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position. */
     void ingest(ByteBuffer buffer, long nowMillis) {
+        AdaptiveBuffer kept = engine.scratch().kept;
         int n = buffer.remaining();
         if (buffer.hasArray()) {
             ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), n, nowMillis);
@@ -66,6 +67,7 @@ final class KeptInput {
 
     /** Appends {@code n} bytes to the kept input; returns n. */
     private int keep(byte[] bytes, int offset, int n) {
+        AdaptiveBuffer kept = engine.scratch().kept;
         kept.ensureWritable(n);
         System.arraycopy(bytes, offset, kept.array(), kept.writeIndex(), n);
         kept.commitWrite(n);

@@ -40,15 +40,21 @@ public final class Link {
     private boolean streaming;
     private int autoCredit;
     private Delivery incoming;
-    private byte[] assembly = new byte[0];
+    private byte[] assembly = NO_BYTES;
     private int assembled;
     private boolean discarding;
 
     // Sending: a ring of queued messages whose bytes are copied into reusable arrays.
-    private byte[][] queuedBytes = new byte[0][];
-    private int[] queuedLength = new int[0];
-    private Delivery[] queuedDelivery = new Delivery[0];
-    private boolean[] queuedSettled = new boolean[0];
+    // Shared empty arrays until the first message is queued (docs/design.md §2: an idle link costs little).
+    private static final byte[] NO_BYTES = {};
+    private static final byte[][] NO_MESSAGES = {};
+    private static final int[] NO_LENGTHS = {};
+    private static final Delivery[] NO_DELIVERIES = {};
+    private static final boolean[] NO_FLAGS = {};
+    private byte[][] queuedBytes = NO_MESSAGES;
+    private int[] queuedLength = NO_LENGTHS;
+    private Delivery[] queuedDelivery = NO_DELIVERIES;
+    private boolean[] queuedSettled = NO_FLAGS;
     private int queueHead;
     private int queueSize;
     private int sentOfHead;
@@ -472,6 +478,23 @@ public final class Link {
         queuedDelivery = d;
         queuedSettled = s;
         queueHead = 0;
+    }
+
+    /**
+     * Lets go of the reusable message arrays and the assembly buffer when nothing is queued or being assembled (an
+     * idle link, docs/design.md §2); the next message makes them again.
+     */
+    void trimIdle() {
+        if (queueSize == 0 && openMessage == null && abortedMessage == null) {
+            queuedBytes = NO_MESSAGES;
+            queuedLength = NO_LENGTHS;
+            queuedDelivery = NO_DELIVERIES;
+            queuedSettled = NO_FLAGS;
+            queueHead = 0;
+        }
+        if (incoming == null && assembled == 0) {
+            assembly = NO_BYTES;
+        }
     }
 
     boolean hasQueued() {

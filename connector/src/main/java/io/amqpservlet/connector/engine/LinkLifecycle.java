@@ -23,9 +23,6 @@ import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 final class LinkLifecycle {
     private final Session session;
     private final Engine engine;
-    private final AmqpWriter copyWriter = new AmqpWriter(256);
-    private final AmqpReader copyReader = new AmqpReader();
-    private final ErrorCondition scratchError = new ErrorCondition();
 
     LinkLifecycle(Session session) {
         this.session = session;
@@ -165,7 +162,7 @@ final class LinkLifecycle {
     }
 
     private void addNode(ReplyNode node, Link link) {
-        engine.nodes.add(node.address, 0, node.address.length, node);
+        engine.nodes.addKeeping(node.address, node); // the node's address never changes
         link.node = node;
     }
 
@@ -179,7 +176,7 @@ final class LinkLifecycle {
     }
 
     private void sendAttach(Link link, boolean refused) {
-        Attach a = engine.out.attach().clear();
+        Attach a = engine.out().attach().clear();
         a.name().set(link.name());
         a.handle(link.localHandle());
         a.role(link.isSender() ? Role.SENDER : Role.RECEIVER);
@@ -256,7 +253,7 @@ final class LinkLifecycle {
         link.remoteDetached(true);
         ErrorCondition error = d.error().isNull() ? null : d.error();
         if (!link.localDetachSent()) {
-            Detach reply = engine.out.detach().clear().handle(link.localHandle()).closed(d.closed());
+            Detach reply = engine.out().detach().clear().handle(link.localHandle()).closed(d.closed());
             engine.writeFrame(session.localChannel(), reply);
             link.localDetachSent(true);
         }
@@ -280,7 +277,7 @@ final class LinkLifecycle {
     }
 
     private void writeDetach(Link link, ErrorCondition error) {
-        Detach d = engine.out.detach().clear().handle(link.localHandle()).closed(true);
+        Detach d = engine.out().detach().clear().handle(link.localHandle()).closed(true);
         if (error != null && !error.isNull()) {
             d.error().set(error);
         }
@@ -358,6 +355,8 @@ final class LinkLifecycle {
             to.clear();
             return;
         }
+        AmqpWriter copyWriter = engine.scratch().copyWriter;
+        AmqpReader copyReader = engine.scratch().copyReader;
         copyWriter.clear();
         from.encode(copyWriter);
         copyReader.wrap(copyWriter.array(), 0, copyWriter.length());
@@ -366,6 +365,6 @@ final class LinkLifecycle {
     }
 
     private ErrorCondition error(Symbol condition, String description) {
-        return scratchError.clear().condition(condition).description(description);
+        return engine.scratch().linkError.clear().condition(condition).description(description);
     }
 }

@@ -34,7 +34,7 @@ final class OutboundTransfers {
                 && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
             // A pre-settled message that goes now, in one frame, is settled and forgotten the moment it is written:
             // it needs no pooled delivery, only a record of what was sent to hand back (AMQP 1.0 §2.6.12).
-            Delivery d = engine.settledSend;
+            Delivery d = engine.settledSend();
             d.initSettledSend();
             writeWhole(link, d, message, offset, length, true);
             return d;
@@ -185,7 +185,7 @@ final class OutboundTransfers {
         link.dequeue();
         if (!neverSent) {
             engine.flushDispositions();
-            Transfer t = engine.out.transfer().clear();
+            Transfer t = engine.out().transfer().clear();
             t.handle(link.localHandle());
             t.aborted(true);
             AmqpWriter w = engine.writer();
@@ -246,7 +246,7 @@ final class OutboundTransfers {
             return length;
         }
         engine.flushDispositions();
-        Transfer t = engine.out.transfer().clear();
+        Transfer t = engine.out().transfer().clear();
         t.handle(link.localHandle());
         if (first) {
             int id = session.takeDeliveryId();

@@ -22,7 +22,7 @@ final class PendingDisposition {
     private int last;
     /** The state of every delivery in the range: {@link DeliveryState#NONE}, accepted or released. */
     private int kind;
-    private final DeliveryState outcome = new DeliveryState();
+    /** The held range's outcome is in the engine's scratch, which is kept while a range is held. */
 
     PendingDisposition(Engine engine) {
         this.engine = engine;
@@ -63,7 +63,7 @@ final class PendingDisposition {
             this.kind = kindOf(state);
             return;
         }
-        Disposition disp = engine.out.disposition().clear();
+        Disposition disp = engine.out().disposition().clear();
         disp.role(role).first(deliveryId).settled(true);
         if (state != null && !state.isNull()) {
             disp.state().set(state);
@@ -74,15 +74,15 @@ final class PendingDisposition {
     /** Writes the held range and forgets it. */
     void flush() {
         pending = false; // first: writeFrame flushes pending settlements before it writes
-        Disposition disp = engine.out.disposition().clear();
+        Disposition disp = engine.out().disposition().clear();
         disp.role(role).first(first).settled(true);
         if (last != first) {
             disp.last(last);
         }
         if (kind == DeliveryState.ACCEPTED) {
-            disp.state().set(outcome.accepted());
+            disp.state().set(engine.scratch().pendingOutcome.accepted());
         } else if (kind == DeliveryState.RELEASED) {
-            disp.state().set(outcome.released());
+            disp.state().set(engine.scratch().pendingOutcome.released());
         }
         engine.writeFrame(channel, disp);
     }

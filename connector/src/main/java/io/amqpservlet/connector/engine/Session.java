@@ -33,8 +33,9 @@ public final class Session {
     private final SessionWindow window;
     private final int localHandleMax;
     private int remoteHandleMax = -1;
-    private Link[] byLocalHandle = new Link[4];
-    private Link[] byRemoteHandle = new Link[4];
+    // Two handles to start (a request link and a reply link, docs/design.md §2); grown as handles are used.
+    private Link[] byLocalHandle = new Link[2];
+    private Link[] byRemoteHandle = new Link[2];
     private int linkCount;
     private int nextDeliveryId;
     final DeliveryMap outgoing = new DeliveryMap();
@@ -47,7 +48,6 @@ public final class Session {
     final LinkLifecycle links;
     private final OutboundTransfers outbound;
     private final InboundTransfers inbound;
-    private final ErrorCondition scratchError = new ErrorCondition();
 
     Session(Engine engine, int localChannel, int incomingWindow, int localHandleMax) {
         this.engine = engine;
@@ -209,6 +209,17 @@ public final class Session {
         return null;
     }
 
+    /** An idle session's links and maps let go of what they kept for reuse (see {@link Engine#trimIdle()}). */
+    void trimIdle() {
+        outgoing.trim();
+        incoming.trim();
+        for (Link l : byLocalHandle) {
+            if (l != null) {
+                l.trimIdle();
+            }
+        }
+    }
+
     /** Every link slot by local handle, for iteration (entries may be null). */
     Link[] links() {
         return byLocalHandle;
@@ -217,7 +228,7 @@ public final class Session {
     // ------------------------------------------------------------------------------------------ begin and end
 
     void sendBegin() {
-        Begin b = engine.out.begin().clear();
+        Begin b = engine.out().begin().clear();
         if (remoteChannel >= 0) {
             b.remoteChannel(remoteChannel);
         }
@@ -240,15 +251,16 @@ public final class Session {
 
     /** Ends the session from this side with an error condition. */
     public void end(Symbol condition, String description) {
-        scratchError.clear().condition(condition).description(description);
-        end(scratchError);
+        ErrorCondition error = engine.scratch().sessionError;
+        error.clear().condition(condition).description(description);
+        end(error);
     }
 
     void end(ErrorCondition error) {
         if (endSent) {
             return;
         }
-        End e = engine.out.end().clear();
+        End e = engine.out().end().clear();
         if (error != null && !error.isNull()) {
             e.error().set(error);
         }
@@ -267,7 +279,7 @@ public final class Session {
         ErrorCondition error = e.error().isNull() ? null : e.error();
         links.abandonAll(error);
         if (!endSent) {
-            engine.writeFrame(localChannel, engine.out.end().clear());
+            engine.writeFrame(localChannel, engine.out().end().clear());
             endSent = true;
         }
         reportEnd(error);
@@ -291,25 +303,25 @@ public final class Session {
 
     void onFrame(Performative p, byte[] bytes, int payloadOffset, int payloadLength) {
         Engine e = engine;
-        if (p == e.in.transfer()) {
-            onTransfer(e.in.transfer(), bytes, payloadOffset, payloadLength);
+        if (p == e.in().transfer()) {
+            onTransfer(e.in().transfer(), bytes, payloadOffset, payloadLength);
             return;
         }
-        if (p == e.in.end()) {
-            onRemoteEnd(e.in.end());
+        if (p == e.in().end()) {
+            onRemoteEnd(e.in().end());
             return;
         }
         if (endSent) {
             return; // AMQP 1.0 §2.5.5: after our end, discard everything until the peer's end
         }
-        if (p == e.in.flow()) {
-            onFlow(e.in.flow());
-        } else if (p == e.in.disposition()) {
-            onDisposition(e.in.disposition());
-        } else if (p == e.in.attach()) {
-            links.onAttach(e.in.attach());
-        } else if (p == e.in.detach()) {
-            links.onDetach(e.in.detach());
+        if (p == e.in().flow()) {
+            onFlow(e.in().flow());
+        } else if (p == e.in().disposition()) {
+            onDisposition(e.in().disposition());
+        } else if (p == e.in().attach()) {
+            links.onAttach(e.in().attach());
+        } else if (p == e.in().detach()) {
+            links.onDetach(e.in().detach());
         } else {
             engine.connectionError(ErrorConditions.ILLEGAL_STATE, p.typeName() + " on a session channel");
         }
@@ -405,7 +417,7 @@ public final class Session {
     }
 
     private Flow flowFields() {
-        Flow f = engine.out.flow().clear();
+        Flow f = engine.out().flow().clear();
         if (window.remoteBegun()) {
             f.nextIncomingId(window.nextIncomingId());
         }

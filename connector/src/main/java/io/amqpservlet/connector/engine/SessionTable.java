@@ -13,8 +13,10 @@ import java.util.Arrays;
  */
 final class SessionTable {
     private final Engine engine;
-    private Session[] byLocalChannel = new Session[4];
-    private Session[] byRemoteChannel = new Session[4];
+    // Nothing until the first session, then one channel: most connections have one session (docs/design.md §2).
+    private static final Session[] NONE = {};
+    private Session[] byLocalChannel = NONE;
+    private Session[] byRemoteChannel = NONE;
 
     SessionTable(Engine engine) {
         this.engine = engine;
@@ -138,6 +140,15 @@ final class SessionTable {
                         s.writeLinkFlow(l, false);
                     }
                 }
+            }
+        }
+    }
+
+    /** Every session lets go of what it kept for reuse (see {@link Engine#trimIdle()}). */
+    void trimIdle() {
+        for (Session s : byLocalChannel) {
+            if (s != null) {
+                s.trimIdle();
             }
         }
     }

@@ -3,6 +3,7 @@ package io.amqpservlet.jetty;
 import org.eclipse.jetty.util.NanoTime;
 import org.eclipse.jetty.util.thread.Scheduler;
 
+import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +17,8 @@ import java.util.function.BooleanSupplier;
  * quarter more. Any thread may add and remove; the sweep runs on the scheduler.
  */
 final class AmqpActiveStreams {
-    private final Set<AmqpHttpStream> streams = ConcurrentHashMap.newKeySet();
+    /** Made by the first request (docs/design.md §2: a connection that serves none does not hold it). */
+    private volatile Set<AmqpHttpStream> streams;
     private final Scheduler scheduler;
     /** Whether the connection is still open: a closed one stops re-arming the sweep. */
     private final BooleanSupplier open;
@@ -31,6 +33,16 @@ final class AmqpActiveStreams {
 
     /** Any thread: a request was dispatched; arms the sweep unless it is armed (or there is no timeout). */
     void add(AmqpHttpStream stream) {
+        Set<AmqpHttpStream> streams = this.streams;
+        if (streams == null) {
+            synchronized (this) {
+                streams = this.streams;
+                if (streams == null) {
+                    streams = ConcurrentHashMap.newKeySet();
+                    this.streams = streams;
+                }
+            }
+        }
         streams.add(stream);
         if (timeoutMillis > 0 && sweepArmed.compareAndSet(false, true)) {
             scheduler.schedule(sweep, Math.max(1, timeoutMillis / 4), TimeUnit.MILLISECONDS);
@@ -38,16 +50,21 @@ final class AmqpActiveStreams {
     }
 
     void remove(AmqpHttpStream stream) {
-        streams.remove(stream);
+        Set<AmqpHttpStream> streams = this.streams;
+        if (streams != null) {
+            streams.remove(stream);
+        }
     }
 
     int size() {
-        return streams.size();
+        Set<AmqpHttpStream> streams = this.streams;
+        return streams == null ? 0 : streams.size();
     }
 
     /** The streams being served now (a weakly consistent view), e.g. to fail them when the connection closes. */
     Iterable<AmqpHttpStream> all() {
-        return streams;
+        Set<AmqpHttpStream> streams = this.streams;
+        return streams == null ? Collections.emptySet() : streams;
     }
 
     void timeoutMillis(long millis) {
@@ -62,7 +79,8 @@ final class AmqpActiveStreams {
     private void sweep() {
         sweepArmed.set(false);
         long timeout = timeoutMillis;
-        if (timeout <= 0 || streams.isEmpty()) {
+        Set<AmqpHttpStream> streams = this.streams;
+        if (timeout <= 0 || streams == null || streams.isEmpty()) {
             return;
         }
         long now = NanoTime.now();

@@ -72,6 +72,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
+    /** The connector's idle timeout, each request stream's idle timeout (the end point's own is 0 once idle). */
+    private volatile long streamIdleTimeoutMillis;
     /** The SASL identity as Jetty authentication; set on the engine thread before any request, read by servlets. */
     private volatile Request.AuthenticationState authentication;
     /** SASL EXTERNAL: the certificate's identity, and the LoginService for its roles (jetty-security is optional). */
@@ -85,9 +87,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile Throwable writeFailure;
     private volatile boolean shutdownRequested;
     private volatile boolean closedEvent;
-    private final ConcurrentLinkedQueue<AmqpExchange> completed = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<AmqpRequestBody> resumed = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<AmqpResponsePart> responseParts = new ConcurrentLinkedQueue<>();
+    // Made by the first dispatch (engine thread), before any other thread can offer to them: a connection that never
+    // served a request does not hold them (docs/design.md §2). The executor's hand-off publishes them to servlet
+    // threads, the work counter to later driving threads.
+    private ConcurrentLinkedQueue<AmqpExchange> completed;
+    private ConcurrentLinkedQueue<AmqpRequestBody> resumed;
+    private ConcurrentLinkedQueue<AmqpResponsePart> responseParts;
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     /**
      * This connection's part of its factory's server-wide limits: set by the factory before onOpen, or a budget of
@@ -113,12 +118,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private int dispatched;
     /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
     private boolean readPaused;
+    /** When the engine thread last saw a request being served; 0 once the reusables were trimmed (or never). */
+    private long lastBusyMillis;
+    /** How long a connection serves no request before it lets go of what it kept for reuse. */
+    static final long TRIM_AFTER_IDLE_MILLIS = 2_000;
     /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
     private boolean serveInline;
     private Runnable inlineTask;
 
     // Shared with Jetty threads.
-    private final ConcurrentLinkedQueue<HttpChannel> idleChannels = new ConcurrentLinkedQueue<>();
+    private ConcurrentLinkedQueue<HttpChannel> idleChannels;
     private final AmqpActiveStreams streams;
 
     private final Callback writeCallback = new Callback() {
@@ -189,6 +198,14 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         Engine e = new Engine(engineConfig, handler, externalIdentity);
         id = "amqp-" + e.id();
         engine = e;
+        EndPoint endPoint = getEndPoint();
+        streamIdleTimeoutMillis = endPoint.getIdleTimeout();
+        if (!(endPoint instanceof SslConnection.SslEndPoint)) {
+            // From now on onIdleExpired ignores the end point's timeout (the engine's own timeouts and heartbeats
+            // rule), so its scheduled check would only wake up to be ignored: 0 cancels it, one scheduler task less
+            // per idle connection (docs/design.md §2). A TLS end point keeps it: it belongs to the TLS layer.
+            endPoint.setIdleTimeout(0);
+        }
         if (nowMillis >= 0) {
             e.start(nowMillis);
         }
@@ -303,7 +320,10 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 getEndPoint().close(e);
             }
             serveInline = false;
-            done.takeFrom(handler.callbacks());
+            CompletedCallbacks pending = handler.pendingCallbacks();
+            if (pending != null) {
+                done.takeFrom(pending);
+            }
             if (inlineTask != null) {
                 served = inlineTask;
                 inlineTask = null;
@@ -368,18 +388,20 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             fillable = false;
             fill(now);
         }
-        AmqpRequestBody body;
-        while ((body = resumed.poll()) != null) {
-            body.resumeOnEngine();
-        }
-        AmqpResponsePart part;
-        while ((part = responseParts.poll()) != null) {
-            handler.responsePart(engine, part, closing);
-        }
-        AmqpExchange exchange;
-        while ((exchange = completed.poll()) != null) {
-            dispatched--;
-            handler.complete(engine, exchange, closing);
+        if (completed != null) {
+            AmqpRequestBody body;
+            while ((body = resumed.poll()) != null) {
+                body.resumeOnEngine();
+            }
+            AmqpResponsePart part;
+            while ((part = responseParts.poll()) != null) {
+                handler.responsePart(engine, part, closing);
+            }
+            AmqpExchange exchange;
+            while ((exchange = completed.poll()) != null) {
+                dispatched--;
+                handler.complete(engine, exchange, closing);
+            }
         }
         long next = Long.MAX_VALUE;
         if (shutdownRequested && !closing) {
@@ -400,11 +422,50 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         next = Math.min(next, stop.closeDeadlineMillis());
         flush();
         budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
+        if (dispatched > 0) {
+            lastBusyMillis = now;
+        } else if (lastBusyMillis != 0) {
+            if (now - lastBusyMillis >= TRIM_AFTER_IDLE_MILLIS) {
+                trimReusables();
+            } else {
+                next = Math.min(next, lastBusyMillis + TRIM_AFTER_IDLE_MILLIS); // a pass then, to trim
+            }
+        }
         scheduleTick(next, now);
+        if (!writing && dispatched == 0) {
+            // docs/design.md §2: nothing in flight, so the engine's buffers and decode objects go back to the
+            // server-wide pool; a connection with requests being served keeps them until it is quiet again.
+            engine.releaseScratch();
+        }
         if (!closing && !writing && !engine.hasOutput() && (engine.isDone() || inputShutdown)) {
             closing = true;
             getEndPoint().close();
         }
+    }
+
+    /**
+     * Engine thread: the connection has served no request for {@link #TRIM_AFTER_IDLE_MILLIS}. The exchanges,
+     * channels and response encoders it kept for reuse go, and so do the engine's ({@link Engine#trimIdle()}) (docs/design.md §2: an idle connection gives its memory
+     * back); a burst of requests later makes new ones, and keeps them while it lasts.
+     */
+    private void trimReusables() {
+        lastBusyMillis = 0;
+        if (idleChannels != null) {
+            while (idleChannels.poll() != null) {
+                // dropped
+            }
+        }
+        exchanges.drain();
+        encoders.drain();
+        Engine e = engine;
+        if (e != null) {
+            e.trimIdle(); // pooled deliveries, empty maps, link message arrays
+        }
+    }
+
+    /** How many objects this connection keeps for its next requests (exchanges, channels, encoders), for tests. */
+    int reusablesKept() {
+        return (idleChannels == null ? 0 : idleChannels.size()) + exchanges.size() + encoders.size();
     }
 
     /** Reads what the socket has and feeds it to the engine; asks for more when it is drained. */
@@ -550,6 +611,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     void dispatch(AmqpExchange exchange) {
         dispatched++;
+        if (completed == null) {
+            completed = new ConcurrentLinkedQueue<>();
+            resumed = new ConcurrentLinkedQueue<>();
+            responseParts = new ConcurrentLinkedQueue<>();
+            idleChannels = new ConcurrentLinkedQueue<>();
+        }
         HttpChannel channel = idleChannels.poll();
         if (channel == null) {
             channel = CHANNELS.newHttpChannel(this);
@@ -719,6 +786,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     public String getSaslIdentity() {
         Engine e = engine;
         return e == null ? null : e.identity();
+    }
+
+    /** The idle timeout a request stream starts with: the connector's. */
+    long streamIdleTimeoutMillis() {
+        return streamIdleTimeoutMillis;
     }
 
     /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */

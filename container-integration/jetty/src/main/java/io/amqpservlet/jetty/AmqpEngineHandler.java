@@ -37,20 +37,19 @@ final class AmqpEngineHandler implements EngineHandler {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpEngineHandler.class);
 
     private final AmqpConnection connection;
-    private final AmqpRequestMapper mapper;
-    /** Views the header sections of streamed requests (the engine's own view belongs to onMessage). */
-    private final MessageView headView = new MessageView();
+    /** Whether requests are {@code https}; the mapper is the thread's ({@link AmqpPassScratch}). */
+    private final boolean secure;
     private final String serverName;
     private final int linkCredit;
     private String openHostname;
-    private final byte[] scratch = new byte[16 * 1024];
     /** The responses going out in parts now (engine thread). */
     private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
-    private final CompletedCallbacks callbacks = new CompletedCallbacks();
+    /** Made with the first callback: a connection that never served a request does not hold it. */
+    private CompletedCallbacks callbacks;
 
     AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
         this.connection = connection;
-        this.mapper = new AmqpRequestMapper(secure);
+        this.secure = secure;
         this.serverName = serverName;
         this.linkCredit = linkCredit;
     }
@@ -130,12 +129,14 @@ final class AmqpEngineHandler implements EngineHandler {
 
     /** Maps the header sections of a streamed request ({@code head[0, length)}) into {@code exchange}. */
     void mapHead(byte[] head, int length, Link link, AmqpExchange exchange) {
-        headView.wrap(head, 0, length);
-        mapper.map(headView, link, openHostname, serverName, NanoTime.now(), exchange);
+        AmqpPassScratch scratch = AmqpPassScratch.get();
+        scratch.headView.wrap(head, 0, length);
+        scratch.mapper(secure).map(scratch.headView, link, openHostname, serverName, NanoTime.now(), exchange);
     }
 
     /** A streamed message without data sections, now complete: served as a message of one frame is. */
     void serveWhole(Link link, Delivery delivery, byte[] message, int length) {
+        MessageView headView = AmqpPassScratch.get().headView;
         try {
             headView.wrap(message, 0, length);
         } catch (DecodeException e) {
@@ -156,7 +157,7 @@ final class AmqpEngineHandler implements EngineHandler {
         }
         AmqpExchange exchange = newExchange(delivery);
         try {
-            mapper.map(message, link, openHostname, serverName, NanoTime.now(), exchange);
+            AmqpPassScratch.get().mapper(secure).map(message, link, openHostname, serverName, NanoTime.now(), exchange);
         } catch (DecodeException | IllegalArgumentException e) {
             // docs/design.md §3: a message that cannot produce a response at all (malformed sections, text that is not
             // UTF-8) is rejected with amqp:decode-error.
@@ -263,7 +264,7 @@ final class AmqpEngineHandler implements EngineHandler {
             if (request != null) {
                 engine.accept(request);
             }
-            callbacks.succeeded(callback);
+            callbacks().succeeded(callback);
             return;
         }
         if (!exchange.wantsResponse()) {
@@ -272,7 +273,7 @@ final class AmqpEngineHandler implements EngineHandler {
             } else if (request != null) {
                 OneWayOutcome.settle(engine, request, exchange.status);
             }
-            callbacks.succeeded(callback);
+            callbacks().succeeded(callback);
             return;
         }
         if (transportClosing || engine.isDone() || !engine.isOpen()) {
@@ -318,7 +319,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 engine.accept(request); // 404 and 500 are responses too: the request was processed
             }
         }
-        callbacks.succeeded(callback);
+        callbacks().succeeded(callback);
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
@@ -359,12 +360,12 @@ final class AmqpEngineHandler implements EngineHandler {
             streamed = new AmqpStreamedResponse(this, exchange, replies);
             exchange.streamedResponse = streamed;
         }
-        streamed.add(part, scratch);
+        streamed.add(part, AmqpPassScratch.get().bytes);
     }
 
     @Override
     public void onSendable(Link link) {
-        AmqpStreamedResponse.onSendable(link, scratch);
+        AmqpStreamedResponse.onSendable(link, AmqpPassScratch.get().bytes);
     }
 
     ArrayList<AmqpStreamedResponse> streamingResponses() {
@@ -378,21 +379,31 @@ final class AmqpEngineHandler implements EngineHandler {
         }
     }
 
-    /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine. */
+    /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine (the thread's). */
     byte[] scratch() {
-        return scratch;
+        return AmqpPassScratch.get().bytes;
     }
 
     void succeed(Callback callback) {
-        callbacks.succeeded(callback);
+        callbacks().succeeded(callback);
     }
 
     void fail(Callback callback, Throwable failure) {
-        callbacks.failed(callback, failure);
+        callbacks().failed(callback, failure);
+    }
+
+    /** The callbacks collected so far, or null when there never were any. */
+    CompletedCallbacks pendingCallbacks() {
+        return callbacks;
     }
 
     /** The callbacks collected during the pass, for the driving thread to complete once it left the engine. */
     CompletedCallbacks callbacks() {
-        return callbacks;
+        CompletedCallbacks c = callbacks;
+        if (c == null) {
+            c = new CompletedCallbacks();
+            callbacks = c;
+        }
+        return c;
     }
 }

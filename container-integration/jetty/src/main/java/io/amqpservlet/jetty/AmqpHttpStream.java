@@ -76,7 +76,7 @@ final class AmqpHttpStream implements HttpStream {
         streaming = false;
         declaredLength = -1;
         streamedBodyBytes = 0;
-        this.idleTimeoutMillis = connection.getEndPoint().getIdleTimeout();
+        this.idleTimeoutMillis = connection.streamIdleTimeoutMillis();
         this.dispatchNanoTime = NanoTime.now();
         this.generation = exchange.generation();
     }

@@ -22,6 +22,16 @@ final class AmqpResponseEncoderPool {
         return e == null ? new AmqpResponseEncoder() : e;
     }
 
+    /** Drops the pooled encoders (a connection that has been idle a while, see AmqpConnection). */
+    void drain() {
+        pool.drain();
+    }
+
+    /** How many encoders are pooled now (a snapshot, for tests). */
+    int size() {
+        return pool.size();
+    }
+
     /** Any thread: {@code encoder} is no longer used (its bytes were copied); null does nothing. */
     void release(AmqpResponseEncoder encoder) {
         if (encoder != null && encoder.capacity() <= MAX_KEPT_CAPACITY) {

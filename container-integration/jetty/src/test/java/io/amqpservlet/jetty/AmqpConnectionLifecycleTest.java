@@ -63,6 +63,32 @@ class AmqpConnectionLifecycleTest {
     }
 
     @Test
+    void connectionLetsGoOfWhatItKeptForReuseOnceIdle() throws Exception {
+        Server server = start(new AmqpConnectionFactory());
+        try {
+            // A short idle timeout: the server's heartbeats then bring the passes that notice the idleness.
+            AmqpSocketClient client = AmqpSocketClient.connect(connector(server).getLocalPort(), null,
+                    AmqpSocketClient.defaultConfig().idleTimeoutMillis(400));
+            for (int i = 0; i < 4; i++) {
+                client.send(get("/echo/" + i, client.replyAddress()));
+            }
+            client.awaitResponses(4);
+            AmqpConnection connection = (AmqpConnection) connector(server).getConnectedEndPoints().iterator().next()
+                    .getConnection();
+            long servedAt = System.nanoTime();
+            client.pumpUntil(() -> connection.reusablesKept() > 0, "the exchanges to come back for reuse");
+            assertTrue(System.nanoTime() - servedAt < AmqpConnection.TRIM_AFTER_IDLE_MILLIS * 1_000_000L,
+                    "kept for reuse while requests may follow");
+            client.pumpUntil(() -> connection.reusablesKept() == 0, "the idle connection to let them go");
+            client.send(get("/echo/again", client.replyAddress()));
+            client.awaitResponses(5); // and a request after that is served as before
+            client.close();
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
     void clientCloseEndsTheServerSideConnection() throws Exception {
         Server server = start(new AmqpConnectionFactory());
         try {

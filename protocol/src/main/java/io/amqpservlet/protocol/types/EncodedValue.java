@@ -14,7 +14,9 @@ import java.util.Arrays;
  * large enough.
  */
 public final class EncodedValue {
-    private byte[] bytes = new byte[0];
+    /** Shared until the first value: most fields of a connection's performatives stay null. */
+    private static final byte[] NO_BYTES = {};
+    private byte[] bytes = NO_BYTES;
     private int length;
 
     /** Whether the field is absent (no bytes, or an encoded null). */

@@ -14,8 +14,11 @@ import java.util.Arrays;
  * Encoding writes null when empty, otherwise an array of sym8 (sym32 when a symbol is longer than 255 bytes).
  */
 public final class SymbolArray {
-    private byte[] bytes = new byte[0];
-    private int[] ends = new int[4];
+    // Shared empty arrays until the first symbol: most fields of a connection's performatives stay null.
+    private static final byte[] NO_BYTES = {};
+    private static final int[] NO_ENDS = {};
+    private byte[] bytes = NO_BYTES;
+    private int[] ends = NO_ENDS;
     private int size;
     private boolean isNull = true;
 
@@ -48,7 +51,7 @@ public final class SymbolArray {
             bytes = Arrays.copyOf(bytes, Math.max(start + length, bytes.length * 2));
         }
         if (ends.length == size) {
-            ends = Arrays.copyOf(ends, size * 2);
+            ends = Arrays.copyOf(ends, Math.max(4, size * 2));
         }
         System.arraycopy(src, offset, bytes, start, length);
         ends[size++] = start + length;

@@ -15,7 +15,8 @@ import io.amqpservlet.protocol.types.SymbolArray;
 public final class Source extends Terminus {
     private final MutableBytes distributionMode = new MutableBytes();
     private final EncodedValue filter = new EncodedValue();
-    private final DeliveryState defaultOutcome = new DeliveryState();
+    /** Made when first set or decoded: rarely sent, and a link keeps its source for its whole life. */
+    private DeliveryState defaultOutcome;
     private final SymbolArray outcomes = new SymbolArray();
 
     /** An absent source with every field at its default. */
@@ -39,7 +40,9 @@ public final class Source extends Terminus {
         clearTerminus();
         distributionMode.clear();
         filter.clear();
-        defaultOutcome.clear();
+        if (defaultOutcome != null) {
+            defaultOutcome.clear();
+        }
         outcomes.clear();
         return this;
     }
@@ -56,7 +59,12 @@ public final class Source extends Terminus {
 
     /** The default outcome for unsettled transfers, absent when not given. */
     public DeliveryState defaultOutcome() {
-        return defaultOutcome;
+        DeliveryState d = defaultOutcome;
+        if (d == null) {
+            d = new DeliveryState();
+            defaultOutcome = d;
+        }
+        return d;
     }
 
     /** The outcomes the source supports (symbols, descriptor names such as {@code amqp:accepted:list}). */
@@ -74,7 +82,7 @@ public final class Source extends Terminus {
         reader.nextField();
         filter.read(reader);
         if (reader.nextField() != FormatCode.NULL) {
-            defaultOutcome.decode(reader);
+            defaultOutcome().decode(reader);
         }
         reader.nextField();
         outcomes.read(reader);
@@ -89,7 +97,11 @@ public final class Source extends Terminus {
         encodeLeadingFields(writer);
         symbolField(writer, distributionMode);
         encodedField(writer, filter);
-        compositeField(writer, defaultOutcome);
+        if (defaultOutcome != null) {
+            compositeField(writer, defaultOutcome);
+        } else {
+            writer.writeNull();
+        }
         symbolsField(writer, outcomes);
         symbolsField(writer, capabilities());
         endFields(writer);
@@ -104,7 +116,9 @@ public final class Source extends Terminus {
         traceLeadingFields(sb);
         traceSymbol(sb, "distribution-mode", distributionMode);
         traceEncoded(sb, "filter", filter);
-        traceComposite(sb, "default-outcome", defaultOutcome);
+        if (defaultOutcome != null) {
+            traceComposite(sb, "default-outcome", defaultOutcome);
+        }
         traceSymbols(sb, "outcomes", outcomes);
         traceSymbols(sb, "capabilities", capabilities());
         return traceEnd(sb);
