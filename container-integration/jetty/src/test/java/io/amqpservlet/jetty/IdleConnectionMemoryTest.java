@@ -132,7 +132,11 @@ class IdleConnectionMemoryTest {
         // A fixed pool of threads: the engine scratch the pool keeps for busy connections (a server-wide cost) is
         // bounded by how many threads drive engines at once, so the first batch fills it and the second does not.
         Server server = new Server(new QueuedThreadPool(16, 16));
-        ServerConnector connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory());
+        AmqpConnectionFactory factory = new AmqpConnectionFactory();
+        // All the sockets wait in the handshake at once: above the default handshake limit, which is not under test.
+        factory.setMaxHandshakingConnections(4 * n); // three batches of n are open at the end
+        factory.setMaxConnections(4 * n);
+        ServerConnector connector = new ServerConnector(server, 1, 1, factory);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setAcceptQueueSize(n);
