@@ -14,7 +14,7 @@ import java.util.Arrays;
  *
  * @param <V> the node kept for an address
  */
-public final class AddressTable<V> {
+final class AddressTable<V> {
     private byte[][] keys = new byte[16][];
     private Object[] values = new Object[16];
     private int[] hashes = new int[16];

@@ -1,6 +1,5 @@
 package io.amqpservlet.connector.engine;
 
-import io.amqpservlet.connector.sasl.SaslServer;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.frame.FrameHeader;
@@ -103,7 +102,6 @@ public final class Engine {
         int initial = Math.min(4096, config.maxFrameSizeBytes());
         this.input = new KeptInput(this, new AdaptiveBuffer(initial, config.maxFrameSizeBytes() + 16, 30_000_000_000L));
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
-        this.dispatcher = new FrameDispatcher(this);
         SaslServer saslServer = null;
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
             saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
@@ -114,6 +112,7 @@ public final class Engine {
                     + "certificate, and neither PLAIN nor ANONYMOUS is enabled");
         }
         this.handshake = new Handshake(this, saslServer);
+        this.dispatcher = new FrameDispatcher(this, handshake, sessions, in, reader, tracer, config.maxFrameSizeBytes());
     }
 
     /** A number unique to this engine within the process, for logs and generated addresses. */

@@ -105,7 +105,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             c.replies = c.session.attachDynamicReceiver(REPLY_LINK);
             c.replies.autoCredit(16);
             c.sender = c.session.attachSender("requests", targetAddress);
-            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
+            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.canSend(),
                     "the reply node and request credit", deadlineMillis);
             return c;
         } catch (IOException | RuntimeException | Error e) {

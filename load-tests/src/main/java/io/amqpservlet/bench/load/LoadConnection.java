@@ -119,7 +119,7 @@ final class LoadConnection implements EngineHandler {
             replies.autoCredit(Math.max(16, 2 * window));
             sender = session.attachSender("requests", endpoint.path());
         }
-        if (sender != null && !replies.source().address().isNull() && sender.credit().canSend()) {
+        if (sender != null && !replies.source().address().isNull() && sender.canSend()) {
             template = new RequestTemplate(options.method, endpoint.path(), replies.source().address().toString(),
                     options.contentType, options.headers, options.body());
             ready = true;

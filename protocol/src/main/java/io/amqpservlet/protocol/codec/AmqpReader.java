@@ -1,8 +1,14 @@
 package io.amqpservlet.protocol.codec;
 
+import io.amqpservlet.protocol.text.StringCache;
+import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.Symbol;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.UUID;
 
 /**
  * A streaming AMQP 1.0 decoder that is also a cursor: {@link #next()} positions it on the next encoded value
@@ -30,14 +36,43 @@ import java.nio.ByteBuffer;
  * reader.exit();
  * }</pre>
  */
-public final class AmqpReader extends MeasuringCursor {
+public final class AmqpReader {
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private byte[] buf;
+    // The current value, set by the reader's next().
+    private int code = -1;
+    private int start;
+    private int valueOffset;
+    private int valueEnd;
+    private int count;
+    private int elementCode;
+    private int elementDescriptor = -1;
+
+    /** Per format code: the value's width if its layout is fixed, else -1. */
+    private static final byte[] FIXED_WIDTH_OR_NEGATIVE = new byte[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            FIXED_WIDTH_OR_NEGATIVE[c] = FormatCode.layout(c) == FormatCode.LAYOUT_FIXED ? (byte) FormatCode.fixedWidth(c) : -1;
+        }
+    }
+
+    private final DecoderLimits limits;
+    // The end of the input.
+    private int limit;
+    // How many compounds are open, and the format code of the innermost one.
+    private int depth;
+    private int curCode;
+
     private static final byte[] EMPTY = new byte[0];
 
     private int pos;
     // The descriptor nextDescribed() or unwrapDescribed() stepped over, for describedBy(Symbol); -1 before any.
     private int steppedDescriptor = -1;
 
-    // Open compounds: their number (depth) and the innermost one's code (curCode) are in MeasuringCursor.
     // The innermost open compound, kept in fields so that next() touches no array; the stack below holds the
     // outer ones and is read and written only by enter() and exit().
     private int curEnd;
@@ -57,7 +92,7 @@ public final class AmqpReader extends MeasuringCursor {
 
     /** A reader that enforces {@code limits}; its nesting stack is sized once from {@link DecoderLimits#maxDepth()}. */
     public AmqpReader(DecoderLimits limits) {
-        super(limits);
+        this.limits = limits;
         this.buf = EMPTY;
         int n = limits.maxDepth();
         stackEnd = new int[n];
@@ -470,6 +505,707 @@ public final class AmqpReader extends MeasuringCursor {
     /** Skips the current value's remaining elements when inside a compound: an alias of {@link #exit()}. */
     public void skipRest() {
         exit();
+    }
+
+    // ------------------------------------------------------------------------------------------ the current value
+
+
+    /** The current value's format code (see {@link FormatCode}). */
+    public int formatCode() {
+        return code;
+    }
+
+    /** The current value's type, {@link AmqpType#DESCRIBED} for a described value. */
+    public AmqpType type() {
+        return code == FormatCode.DESCRIBED ? AmqpType.DESCRIBED : code < 0 ? null : FormatCode.type(code);
+    }
+
+    /** Whether the current value is null. */
+    public boolean isNull() {
+        return code == FormatCode.NULL;
+    }
+
+    /** Offset of the current value's first byte: its constructor (for an array element, its payload). */
+    public int valueStart() {
+        return start;
+    }
+
+    /** Offset just after the current value. */
+    public int valueEnd() {
+        return valueEnd;
+    }
+
+    /**
+     * Offset of the current value's content: the bytes of a binary, string or symbol; the first element of a
+     * list, map or array; the described value's constructor for a described value.
+     */
+    public int valueOffset() {
+        return valueOffset;
+    }
+
+    /** Length of the current value's content (the bytes of a binary, string or symbol). */
+    public int valueLength() {
+        return valueEnd - valueOffset;
+    }
+
+    /** Element count of the current list, map (keys plus values) or array; 2 for a described value. */
+    public int count() {
+        return count;
+    }
+
+    /** The element format code of the current array. */
+    public int arrayElementCode() {
+        requireArray();
+        return elementCode;
+    }
+
+    /** Whether the current array's elements are described (one descriptor for all of them). */
+    public boolean isDescribedArray() {
+        requireArray();
+        return elementDescriptor >= 0;
+    }
+
+    /** Offset of the current array's element descriptor (a complete encoded value), or -1. */
+    public int arrayDescriptorOffset() {
+        requireArray();
+        return elementDescriptor;
+    }
+
+
+    private void requireArray() {
+        if (code != FormatCode.ARRAY8 && code != FormatCode.ARRAY32) {
+            throw new IllegalStateException("current value is " + FormatCode.name(code) + ", not an array");
+        }
+    }
+
+    /**
+     * The descriptor of the current described value as a number (AMQP 1.0 §1.5 descriptor codes such as
+     * 0x10 for open), or -1 when it is not described by an integral value.
+     */
+    public long descriptorCode() {
+        if (code != FormatCode.DESCRIBED) {
+            throw new IllegalStateException("current value is " + FormatCode.name(code) + ", not described");
+        }
+        return integralAt(start + 1);
+    }
+
+    /** Whether the current described value's descriptor is the symbol {@code name}. */
+    public boolean descriptorIs(Symbol name) {
+        if (code != FormatCode.DESCRIBED) {
+            return false;
+        }
+        return symbolAt(start + 1, name);
+    }
+
+    /** Whether the value whose constructor is at {@code p} (already measured) is the symbol {@code name}. */
+    final boolean symbolAt(int p, Symbol name) {
+        int c = buf[p] & 0xFF;
+        if (c == FormatCode.SYM8) {
+            return name.matches(buf, p + 2, buf[p + 1] & 0xFF);
+        }
+        if (c == FormatCode.SYM32) {
+            return name.matches(buf, p + 5, (int) INT.get(buf, p + 1));
+        }
+        return false;
+    }
+
+    /** The value of the integral encoding whose constructor is at {@code p}, or -1 for any other type. */
+    final long integralAt(int p) {
+        int c = buf[p] & 0xFF;
+        int v = p + 1;
+        switch (c) {
+            case FormatCode.SMALLULONG:
+            case FormatCode.SMALLUINT:
+            case FormatCode.UBYTE:
+                return buf[v] & 0xFF;
+            case FormatCode.ULONG:
+            case FormatCode.LONG:
+                return (long) LONG.get(buf, v);
+            case FormatCode.ULONG0:
+            case FormatCode.UINT0:
+                return 0;
+            case FormatCode.UINT:
+                return (int) INT.get(buf, v) & 0xFFFFFFFFL;
+            case FormatCode.USHORT:
+                return (short) SHORT.get(buf, v) & 0xFFFF;
+            case FormatCode.SMALLINT:
+            case FormatCode.SMALLLONG:
+            case FormatCode.BYTE:
+                return buf[v];
+            case FormatCode.INT:
+                return (int) INT.get(buf, v);
+            case FormatCode.SHORT:
+                return (short) SHORT.get(buf, v);
+            default:
+                return -1;
+        }
+    }
+
+    /** The current boolean. */
+    public boolean getBoolean() {
+        switch (code) {
+            case FormatCode.BOOLEAN_TRUE:
+                return true;
+            case FormatCode.BOOLEAN_FALSE:
+                return false;
+            case FormatCode.BOOLEAN: {
+                byte b = buf[valueOffset];
+                if (b == 0) {
+                    return false;
+                }
+                if (b == 1) {
+                    return true;
+                }
+                throw new InvalidEncodingException("boolean byte 0x" + Integer.toHexString(b & 0xFF) + " is neither 0 nor 1", valueOffset);
+            }
+            default:
+                throw unexpected("boolean");
+        }
+    }
+
+    /** The current boolean, or {@code dflt} if the value is null. */
+    public boolean getBoolean(boolean dflt) {
+        return code == FormatCode.NULL ? dflt : getBoolean();
+    }
+
+    /**
+     * The current integral value of any AMQP integer type and width, widened to long. A ulong above
+     * {@link Long#MAX_VALUE} comes back as its 64 bits (negative): treat it as unsigned.
+     */
+    public long getLong() {
+        int v = valueOffset;
+        switch (code) {
+            case FormatCode.SMALLUINT:
+            case FormatCode.SMALLULONG:
+            case FormatCode.UBYTE:
+                return buf[v] & 0xFF;
+            case FormatCode.UINT0:
+            case FormatCode.ULONG0:
+                return 0;
+            case FormatCode.UINT:
+                return (int) INT.get(buf, v) & 0xFFFFFFFFL;
+            case FormatCode.ULONG:
+            case FormatCode.LONG:
+                return (long) LONG.get(buf, v);
+            case FormatCode.USHORT:
+                return (short) SHORT.get(buf, v) & 0xFFFF;
+            case FormatCode.SMALLINT:
+            case FormatCode.SMALLLONG:
+            case FormatCode.BYTE:
+                return buf[v];
+            case FormatCode.SHORT:
+                return (short) SHORT.get(buf, v);
+            case FormatCode.INT:
+                return (int) INT.get(buf, v);
+            default:
+                throw unexpected("an integer");
+        }
+    }
+
+    /** The current integral value, or {@code dflt} if the value is null. */
+    public long getLong(long dflt) {
+        return code == FormatCode.NULL ? dflt : getLong();
+    }
+
+    /**
+     * The current integral value as an int. Accepts every integer type; a uint comes back as its 32 bits (an
+     * unsigned value in an int, as AMQP's sequence numbers and handles are used). Values outside both the int and
+     * uint ranges are an {@link UnexpectedTypeException}.
+     */
+    public int getInt() {
+        int v = valueOffset;
+        switch (code) {
+            case FormatCode.SMALLUINT:
+            case FormatCode.SMALLULONG:
+            case FormatCode.UBYTE:
+                return buf[v] & 0xFF;
+            case FormatCode.UINT0:
+            case FormatCode.ULONG0:
+                return 0;
+            case FormatCode.UINT:
+            case FormatCode.INT:
+                return (int) INT.get(buf, v);
+            case FormatCode.SMALLINT:
+            case FormatCode.SMALLLONG:
+            case FormatCode.BYTE:
+                return buf[v];
+            case FormatCode.USHORT:
+                return (short) SHORT.get(buf, v) & 0xFFFF;
+            case FormatCode.SHORT:
+                return (short) SHORT.get(buf, v);
+            case FormatCode.ULONG:
+            case FormatCode.LONG: {
+                long l = (long) LONG.get(buf, v);
+                boolean fits = code == FormatCode.ULONG
+                        ? l >= 0 && l <= 0xFFFFFFFFL
+                        : l >= Integer.MIN_VALUE && l <= 0xFFFFFFFFL;
+                if (!fits) {
+                    throw new UnexpectedTypeException(FormatCode.name(code) + " " + (code == FormatCode.ULONG
+                            ? Long.toUnsignedString(l) : Long.toString(l)) + " does not fit in 32 bits", start);
+                }
+                return (int) l;
+            }
+            default:
+                throw unexpected("an integer");
+        }
+    }
+
+    /** The current integral value as an int, or {@code dflt} if the value is null. */
+    public int getInt(int dflt) {
+        return code == FormatCode.NULL ? dflt : getInt();
+    }
+
+    /** The current value as an unsigned 32-bit number in a long (uint fields such as handle, delivery-id). */
+    public long getUnsignedInt() {
+        return getInt() & 0xFFFFFFFFL;
+    }
+
+    /** The current float or double (a double is narrowed); integers are converted. */
+    public float getFloat() {
+        if (code == FormatCode.FLOAT) {
+            return Float.intBitsToFloat((int) INT.get(buf, valueOffset));
+        }
+        return (float) getDouble();
+    }
+
+    /** The current double or float; integers are converted. */
+    public double getDouble() {
+        switch (code) {
+            case FormatCode.DOUBLE:
+                return Double.longBitsToDouble((long) LONG.get(buf, valueOffset));
+            case FormatCode.FLOAT:
+                return Float.intBitsToFloat((int) INT.get(buf, valueOffset));
+            default:
+                if (type() != null && type().isIntegral()) {
+                    return getLong();
+                }
+                throw unexpected("a float or double");
+        }
+    }
+
+    /** The current char as a Unicode code point (AMQP chars are UTF-32, so they reach beyond U+FFFF). */
+    public int getChar() {
+        if (code != FormatCode.CHAR) {
+            throw unexpected("a char");
+        }
+        int cp = (int) INT.get(buf, valueOffset);
+        if (!Character.isValidCodePoint(cp) || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            throw new InvalidEncodingException("char 0x" + Integer.toHexString(cp) + " is not a Unicode scalar value", valueOffset);
+        }
+        return cp;
+    }
+
+    /** The current timestamp in milliseconds since the Unix epoch. */
+    public long getTimestamp() {
+        if (code != FormatCode.TIMESTAMP) {
+            throw unexpected("a timestamp");
+        }
+        return (long) LONG.get(buf, valueOffset);
+    }
+
+    /** The most significant 64 bits of the current uuid. */
+    public long getUuidMostSignificantBits() {
+        if (code != FormatCode.UUID) {
+            throw unexpected("a uuid");
+        }
+        return (long) LONG.get(buf, valueOffset);
+    }
+
+    /** The least significant 64 bits of the current uuid. */
+    public long getUuidLeastSignificantBits() {
+        if (code != FormatCode.UUID) {
+            throw unexpected("a uuid");
+        }
+        return (long) LONG.get(buf, valueOffset + 8);
+    }
+
+    /** The current uuid as a {@link UUID} (allocates; prefer the two bit getters on hot paths). */
+    public UUID getUuid() {
+        return new UUID(getUuidMostSignificantBits(), getUuidLeastSignificantBits());
+    }
+
+    /** The IEEE 754 decimal32 bits of the current value. */
+    public int getDecimal32Bits() {
+        if (code != FormatCode.DECIMAL32) {
+            throw unexpected("a decimal32");
+        }
+        return (int) INT.get(buf, valueOffset);
+    }
+
+    /** The IEEE 754 decimal64 bits of the current value. */
+    public long getDecimal64Bits() {
+        if (code != FormatCode.DECIMAL64) {
+            throw unexpected("a decimal64");
+        }
+        return (long) LONG.get(buf, valueOffset);
+    }
+
+    /** The high 64 bits of the current decimal128. */
+    public long getDecimal128High() {
+        if (code != FormatCode.DECIMAL128) {
+            throw unexpected("a decimal128");
+        }
+        return (long) LONG.get(buf, valueOffset);
+    }
+
+    /** The low 64 bits of the current decimal128. */
+    public long getDecimal128Low() {
+        if (code != FormatCode.DECIMAL128) {
+            throw unexpected("a decimal128");
+        }
+        return (long) LONG.get(buf, valueOffset + 8);
+    }
+
+    /** Whether the current value is a string, symbol or binary (its bytes are at {@link #valueOffset()}). */
+    public boolean isVariable() {
+        byte l = FormatCode.layout(code);
+        return l == FormatCode.LAYOUT_VARIABLE8 || l == FormatCode.LAYOUT_VARIABLE32;
+    }
+
+    /**
+     * The current string or symbol as a String, decoded now (allocates). Strings are checked to be valid UTF-8
+     * and symbols to be ASCII.
+     */
+    public String getString() {
+        switch (code) {
+            case FormatCode.STR8:
+            case FormatCode.STR32:
+                try {
+                    return Utf8.decode(buf, valueOffset, valueEnd - valueOffset);
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidEncodingException(FormatCode.name(code) + " is not valid UTF-8: " + e.getMessage(), valueOffset);
+                }
+            case FormatCode.SYM8:
+            case FormatCode.SYM32:
+                checkAscii();
+                return new String(buf, valueOffset, valueEnd - valueOffset, java.nio.charset.StandardCharsets.ISO_8859_1);
+            default:
+                throw unexpected("a string or symbol");
+        }
+    }
+
+    /** The current string or symbol, or {@code null} if the value is null. */
+    public String getStringOrNull() {
+        return code == FormatCode.NULL ? null : getString();
+    }
+
+    /**
+     * The current string or symbol as the shared instance from {@code cache} when its bytes are cached (no
+     * allocation), else decoded as {@link #getString()} does. A hit needs no UTF-8 check: the cached key is the
+     * valid encoding of that String. Symbols are still checked to be ASCII.
+     */
+    public String getString(StringCache cache) {
+        int length = valueEnd - valueOffset;
+        switch (code) {
+            case FormatCode.STR8:
+            case FormatCode.STR32: {
+                String cached = cache.lookup(buf, valueOffset, length);
+                return cached != null ? cached : getString();
+            }
+            case FormatCode.SYM8:
+            case FormatCode.SYM32: {
+                checkAscii();
+                String cached = cache.lookup(buf, valueOffset, length);
+                return cached != null ? cached
+                        : new String(buf, valueOffset, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
+            default:
+                throw unexpected("a string or symbol");
+        }
+    }
+
+    /** {@link #getString(StringCache)}, or {@code null} if the value is null. */
+    public String getStringOrNull(StringCache cache) {
+        return code == FormatCode.NULL ? null : getString(cache);
+    }
+
+    /** Checks that the current string is valid UTF-8 or the current symbol ASCII, without decoding it. */
+    public void validateText() {
+        switch (code) {
+            case FormatCode.STR8:
+            case FormatCode.STR32: {
+                int bad = Utf8.firstInvalid(buf, valueOffset, valueEnd - valueOffset);
+                if (bad >= 0) {
+                    throw new InvalidEncodingException(FormatCode.name(code) + " is not valid UTF-8", bad);
+                }
+                return;
+            }
+            case FormatCode.SYM8:
+            case FormatCode.SYM32:
+                checkAscii();
+                return;
+            default:
+                throw unexpected("a string or symbol");
+        }
+    }
+
+    private void checkAscii() {
+        int bad = Utf8.skipAscii(buf, valueOffset, valueEnd);
+        if (bad < valueEnd) {
+            throw new InvalidEncodingException("symbol byte 0x" + Integer.toHexString(buf[bad] & 0xFF) + " is not ASCII", bad);
+        }
+    }
+
+    /** Whether the current symbol, string or binary holds exactly {@code symbol}'s bytes. */
+    public boolean contentEquals(Symbol symbol) {
+        return isVariable() && symbol.matches(buf, valueOffset, valueEnd - valueOffset);
+    }
+
+    /** Whether the current symbol, string or binary holds exactly {@code bytes}. */
+    public boolean contentEquals(byte[] bytes) {
+        return isVariable() && java.util.Arrays.equals(bytes, 0, bytes.length, buf, valueOffset, valueEnd);
+    }
+
+    /** Copies the content bytes of the current binary, string or symbol into {@code dst}; returns their count. */
+    public int copyBytes(byte[] dst, int dstOffset) {
+        if (!isVariable()) {
+            throw unexpected("a binary, string or symbol");
+        }
+        int n = valueEnd - valueOffset;
+        System.arraycopy(buf, valueOffset, dst, dstOffset, n);
+        return n;
+    }
+
+    /** The content bytes of the current binary, string or symbol as a new array (allocates). */
+    public byte[] getBytes() {
+        if (!isVariable()) {
+            throw unexpected("a binary, string or symbol");
+        }
+        return java.util.Arrays.copyOfRange(buf, valueOffset, valueEnd);
+    }
+
+    private UnexpectedTypeException unexpected(String wanted) {
+        return new UnexpectedTypeException("expected " + wanted + " but found " + FormatCode.name(code), start);
+    }
+
+    // ------------------------------------------------------------------------------------------ measuring values
+
+
+    private void readDescribed(int p, int bound) {
+        // AMQP 1.0 §1.2: constructor = format-code / %x00 descriptor constructor. The descriptor is any value and
+        // the constructor may itself be described, so both are measured with endOf, which bounds that chain.
+        boolean atInputEnd = depth == 0;
+        // A small ulong descriptor (every performative and section) is measured here; the rest by endOf.
+        int descriptorEnd = p + 3 <= bound && buf[p + 1] == (byte) FormatCode.SMALLULONG
+                ? p + 3 : endOf(p + 1, bound, 1, atInputEnd);
+        int end = endOf(descriptorEnd, bound, 1, atInputEnd);
+        code = FormatCode.DESCRIBED;
+        valueOffset = descriptorEnd;
+        valueEnd = end;
+        count = 2;
+    }
+
+    /**
+     * Reads the size and count fields of a value of format {@code c} whose payload starts at {@code p}, and sets
+     * the current value. {@code inArray} selects array-element rules (no list0 widths, etc.).
+     */
+    private void readPayload(int c, int p, int bound, boolean inArray) {
+        code = c;
+        // The two layouts of nearly every value are handled here; the rest out of line, so that this method is
+        // small enough for the JIT to inline into next(). A fixed width costs one table load: this is on the
+        // critical path from one value to the next.
+        int width = FIXED_WIDTH_OR_NEGATIVE[c];
+        if (width >= 0) {
+            int end = p + width;
+            checkEnd(end, bound, c);
+            valueOffset = p;
+            valueEnd = end;
+            count = 0;
+            return;
+        }
+        byte layout = FormatCode.layout(c);
+        if (layout == FormatCode.LAYOUT_VARIABLE8) {
+            checkEnd(p + 1, bound, c);
+            int end = p + 1 + (buf[p] & 0xFF);
+            checkEnd(end, bound, c);
+            valueOffset = p + 1;
+            valueEnd = end;
+            count = 0;
+        } else {
+            readOtherPayload(layout, c, p, bound, inArray);
+        }
+    }
+
+    private void readOtherPayload(byte layout, int c, int p, int bound, boolean inArray) {
+        switch (layout) {
+            case FormatCode.LAYOUT_VARIABLE32: {
+                checkEnd(p + 4, bound, c);
+                long size = (int) INT.get(buf, p) & 0xFFFFFFFFL;
+                checkEnd(p + 4 + size, bound, c);
+                valueOffset = p + 4;
+                valueEnd = (int) (p + 4 + size);
+                count = 0;
+                return;
+            }
+            case FormatCode.LAYOUT_COMPOUND8: {
+                checkEnd(p + 2, bound, c);
+                int size = buf[p] & 0xFF;
+                compound(c, p, size, buf[p + 1] & 0xFF, 1, bound);
+                return;
+            }
+            case FormatCode.LAYOUT_COMPOUND32: {
+                checkEnd(p + 8, bound, c);
+                long size = (int) INT.get(buf, p) & 0xFFFFFFFFL;
+                long n = (int) INT.get(buf, p + 4) & 0xFFFFFFFFL;
+                compound(c, p, size, n, 4, bound);
+                return;
+            }
+            case FormatCode.LAYOUT_ARRAY8: {
+                checkEnd(p + 2, bound, c);
+                array(c, p, buf[p] & 0xFF, buf[p + 1] & 0xFF, 1, bound);
+                return;
+            }
+            case FormatCode.LAYOUT_ARRAY32: {
+                checkEnd(p + 8, bound, c);
+                long size = (int) INT.get(buf, p) & 0xFFFFFFFFL;
+                long n = (int) INT.get(buf, p + 4) & 0xFFFFFFFFL;
+                array(c, p, size, n, 4, bound);
+                return;
+            }
+            default:
+                throw invalidCode(c, p, inArray);
+        }
+    }
+
+    private static InvalidEncodingException invalidCode(int c, int p, boolean inArray) {
+        return new InvalidEncodingException("invalid format code 0x" + Integer.toHexString(c)
+                + (inArray ? " as array element constructor" : ""), inArray ? p : p - 1);
+    }
+
+    private void compound(int c, int p, long size, long n, int width, int bound) {
+        long end = p + width + size;
+        checkEnd(end, bound, c);
+        if (size < width) {
+            throw new InvalidEncodingException(FormatCode.name(c) + " size " + size + " is smaller than its count field", p);
+        }
+        // Every element has at least a one-byte constructor.
+        if (n > size - width) {
+            throw new InvalidEncodingException(FormatCode.name(c) + " count " + n + " exceeds its "
+                    + (size - width) + " bytes of elements", p);
+        }
+        if (n > limits.maxElements()) {
+            throw new DecodeLimitException(FormatCode.name(c) + " count " + n + " exceeds the limit of "
+                    + limits.maxElements(), p);
+        }
+        if ((c == FormatCode.MAP8 || c == FormatCode.MAP32) && (n & 1) != 0) {
+            throw new InvalidEncodingException(FormatCode.name(c) + " count " + n + " is odd", p);
+        }
+        valueOffset = p + 2 * width;
+        valueEnd = (int) end;
+        count = (int) n;
+    }
+
+    private void array(int c, int p, long size, long n, int width, int bound) {
+        long end = p + width + size;
+        checkEnd(end, bound, c);
+        int e = (int) end;
+        if (size < width + 1) {
+            throw new InvalidEncodingException(FormatCode.name(c) + " size " + size + " leaves no room for its element constructor", p);
+        }
+        if (n > limits.maxElements()) {
+            throw new DecodeLimitException(FormatCode.name(c) + " count " + n + " exceeds the limit of "
+                    + limits.maxElements(), p);
+        }
+        int q = p + 2 * width;
+        int descriptor = -1;
+        if ((buf[q] & 0xFF) == FormatCode.DESCRIBED) {
+            descriptor = q + 1;
+            q = endOf(q + 1, e, 1, false);
+            if (q >= e) {
+                throw new InvalidEncodingException(FormatCode.name(c) + " described element constructor has no format code", q);
+            }
+        }
+        int ec = buf[q] & 0xFF;
+        if (!FormatCode.isValid(ec)) {
+            throw new InvalidEncodingException("invalid array element constructor 0x" + Integer.toHexString(ec), q);
+        }
+        q++;
+        if (FormatCode.layout(ec) == FormatCode.LAYOUT_FIXED) {
+            long need = n * FormatCode.fixedWidth(ec);
+            if (need != e - q) {
+                throw new InvalidEncodingException(FormatCode.name(c) + " of " + n + " " + FormatCode.name(ec)
+                        + " needs " + need + " bytes but holds " + (e - q), p);
+            }
+        } else if (n > e - q) {
+            throw new InvalidEncodingException(FormatCode.name(c) + " count " + n + " exceeds its " + (e - q)
+                    + " bytes of elements", p);
+        }
+        valueOffset = q;
+        valueEnd = e;
+        count = (int) n;
+        elementCode = ec;
+        elementDescriptor = descriptor;
+    }
+
+    private void checkEnd(long end, int bound, int c) {
+        if (end > bound) {
+            // Kept out of line so that this check stays small enough to inline on every value.
+            throw overrun(end, bound, c);
+        }
+    }
+
+    private DecodeException overrun(long end, int bound, int c) {
+        // At top level the bound is the end of the input: more bytes may yet come. Inside a compound the
+        // bound is a declared size that was already checked against the input, so overrunning it is wrong.
+        if (depth == 0) {
+            return new TruncatedEncodingException(FormatCode.name(c) + " needs " + (end - start)
+                    + " bytes but only " + (limit - start) + " remain", start);
+        }
+        return new InvalidEncodingException(FormatCode.name(c) + " runs to offset " + end
+                + " past the end of its enclosing " + FormatCode.name(curCode) + " at offset " + bound, start);
+    }
+
+    /** The offset after the complete value whose constructor starts at {@code p}; validates only what it must. */
+    private int endOf(int p, int bound, int chain, boolean atInputEnd) {
+        if (p >= bound) {
+            throwEnd(p + 1, bound, "value", atInputEnd);
+        }
+        int c = buf[p] & 0xFF;
+        if (c == FormatCode.DESCRIBED) {
+            if (chain >= limits.maxDepth()) {
+                throw new DecodeLimitException("described constructors nested deeper than " + limits.maxDepth(), p);
+            }
+            int descriptorEnd = endOf(p + 1, bound, chain + 1, atInputEnd);
+            return endOf(descriptorEnd, bound, chain + 1, atInputEnd);
+        }
+        long end;
+        int q = p + 1;
+        switch (FormatCode.layout(c)) {
+            case FormatCode.LAYOUT_FIXED:
+                end = q + FormatCode.fixedWidth(c);
+                break;
+            case FormatCode.LAYOUT_VARIABLE8:
+            case FormatCode.LAYOUT_COMPOUND8:
+            case FormatCode.LAYOUT_ARRAY8:
+                if (q >= bound) {
+                    throwEnd(q + 1, bound, FormatCode.name(c), atInputEnd);
+                }
+                end = q + 1 + (buf[q] & 0xFF);
+                break;
+            case FormatCode.LAYOUT_VARIABLE32:
+            case FormatCode.LAYOUT_COMPOUND32:
+            case FormatCode.LAYOUT_ARRAY32:
+                if (q + 4 > bound) {
+                    throwEnd(q + 4, bound, FormatCode.name(c), atInputEnd);
+                }
+                end = q + 4 + ((int) INT.get(buf, q) & 0xFFFFFFFFL);
+                break;
+            default:
+                throw new InvalidEncodingException("invalid format code 0x" + Integer.toHexString(c), p);
+        }
+        if (end > bound) {
+            throwEnd(end, bound, FormatCode.name(c), atInputEnd);
+        }
+        return (int) end;
+    }
+
+    private void throwEnd(long end, int bound, String what, boolean atInputEnd) {
+        if (atInputEnd) {
+            throw new TruncatedEncodingException(what + " runs to offset " + end + " past the end of input at "
+                    + limit, start);
+        }
+        throw new InvalidEncodingException(what + " runs to offset " + end + " past the end of its enclosing value at "
+                + bound, start);
     }
 
     @Override

@@ -1,0 +1,9 @@
+/**
+ * A request/response AMQP 1.0 client on the engine (docs/gateway.md, the {@code request} command):
+ * {@code AmqpRequestClient} and its response and error types (docs/design.md §8).
+ */
+module io.amqpservlet.client {
+    requires transitive io.amqpservlet.connector;
+
+    exports io.amqpservlet.client;
+}
