@@ -54,7 +54,7 @@ public interface EngineHandler {
 
     /**
      * A complete message arrived on a receiving link. {@code message} indexes it in place (over the input buffer
-     * for a single-frame message); settle it later with {@link Engine#settle(Delivery, boolean)} unless it
+     * for a single-frame message); settle it later with {@link Engine#settle(Delivery, DeliveryState)} unless it
      * arrived settled.
      */
     default void onMessage(Link link, Delivery delivery, MessageView message) {
