@@ -41,12 +41,15 @@ public final class ClientTls {
     }
 
     /**
+     * The TLS settings of a client: whom it trusts, and the certificate it presents if any.
+     *
      * @param caCertificates a file of trusted certificates, PEM (one or more) or DER; null for the JDK's trust store
      * @param insecure trust any server certificate and skip the host name check ({@code -k})
      * @param keyStore a PKCS12 file with the client's key and certificate, or null for none
      * @param keyStorePassword its password (also the key's), or null for an empty one
      * @throws AmqpClientException {@link AmqpClientException#CA_CERTIFICATES} when {@code caCertificates} is unusable,
      *                             {@link AmqpClientException#LOCAL_CERTIFICATE} when {@code keyStore} is
+     * @return the settings, ready to wrap sockets
      */
     public static ClientTls create(Path caCertificates, boolean insecure, Path keyStore, String keyStorePassword)
             throws AmqpClientException {
@@ -103,7 +106,7 @@ public final class ClientTls {
         return tmf.getTrustManagers();
     }
 
-    /** Whether a client certificate is configured (the CLI then logs in with SASL EXTERNAL). */
+    /** {@return whether a client certificate is configured (the CLI then logs in with SASL EXTERNAL)} */
     public boolean hasClientCertificate() {
         return clientCertificate;
     }
