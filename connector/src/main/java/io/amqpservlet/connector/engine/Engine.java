@@ -112,7 +112,8 @@ public final class Engine {
                     + "certificate, and neither PLAIN nor ANONYMOUS is enabled");
         }
         this.handshake = new Handshake(this, saslServer);
-        this.dispatcher = new FrameDispatcher(this, handshake, sessions, in, reader, tracer, config.maxFrameSizeBytes());
+        this.dispatcher = new FrameDispatcher(this, handshake, sessions, in, reader, tracer,
+                config.maxFrameSizeBytes());
     }
 
     /** A number unique to this engine within the process, for logs and generated addresses. */
