@@ -37,20 +37,14 @@ import java.util.UUID;
  * }</pre>
  */
 public final class AmqpReader {
+    // One class on purpose: navigation (next, enter, exit), the getters of the current value and the measuring of
+    // each value from its layout all read and write the same per-value fields on the hot path. Kept in one final
+    // class, every call between them binds statically and inlines, and no other class sees the fields.
+
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
-    private byte[] buf;
-    // The current value, set by the reader's next().
-    private int code = -1;
-    private int start;
-    private int valueOffset;
-    private int valueEnd;
-    private int count;
-    private int elementCode;
-    private int elementDescriptor = -1;
-
+    private static final byte[] EMPTY = new byte[0];
     /** Per format code: the value's width if its layout is fixed, else -1. */
     private static final byte[] FIXED_WIDTH_OR_NEGATIVE = new byte[256];
 
@@ -60,14 +54,22 @@ public final class AmqpReader {
         }
     }
 
+    private byte[] buf;
+    // The current value, set by next() and the measuring methods.
+    private int code = -1;
+    private int start;
+    private int valueOffset;
+    private int valueEnd;
+    private int count;
+    private int elementCode;
+    private int elementDescriptor = -1;
+
     private final DecoderLimits limits;
     // The end of the input.
     private int limit;
     // How many compounds are open, and the format code of the innermost one.
     private int depth;
     private int curCode;
-
-    private static final byte[] EMPTY = new byte[0];
 
     private int pos;
     // The descriptor nextDescribed() or unwrapDescribed() stepped over, for describedBy(Symbol); -1 before any.
@@ -102,7 +104,7 @@ public final class AmqpReader {
         stackElementDescriptor = new int[n];
     }
 
-    /** The limits this reader enforces. */
+    /** {@return the limits this reader enforces} */
     public DecoderLimits limits() {
         return limits;
     }
@@ -140,29 +142,29 @@ public final class AmqpReader {
         return wrap(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
     }
 
-    /** The buffer being read. */
+    /** {@return the buffer being read} */
     public byte[] buffer() {
         return buf;
     }
 
-    /** Where the next value starts. */
+    /** {@return where the next value starts} */
     public int position() {
         return pos;
     }
 
-    /** The end of the input. */
+    /** {@return the end of the input} */
     public int limit() {
         return limit;
     }
 
-    /** How many compounds are open. */
+    /** {@return how many compounds are open} */
     public int depth() {
         return depth;
     }
 
     // ------------------------------------------------------------------------------------------ navigation
 
-    /** Whether another value follows: in the open compound, or at top level before the end of the input. */
+    /** {@return whether another value follows: in the open compound, or at top level before the end of the input} */
     public boolean hasNext() {
         return depth > 0 ? curRemaining > 0 : pos < limit;
     }
@@ -282,6 +284,8 @@ public final class AmqpReader {
     /**
      * Like {@link #next()}, but past the last element of a list it reports a null instead of failing: AMQP
      * 1.0 §1.4 lets an encoder omit trailing null fields, so performative decoders read fields with this.
+     *
+     * @return the format code, as {@link #next()} returns it ({@link FormatCode#NULL} past the end)
      */
     public int nextField() {
         if (depth > 0 && curRemaining == 0) {
@@ -389,9 +393,9 @@ public final class AmqpReader {
     }
 
     /**
-     * Whether the descriptor stepped over by the last {@link #nextDescribed()}, {@link #unwrapDescribed()} or
+     * {@return whether the descriptor stepped over by the last {@link #nextDescribed()}, {@link #unwrapDescribed()} or
      * {@link #enterDescribedList()} is the symbol {@code name} (AMQP 1.0 §1.5: every descriptor has a symbolic
-     * form as well as a numeric one).
+     * form as well as a numeric one)}
      */
     public boolean describedBy(Symbol name) {
         return steppedDescriptor >= 0 && symbolAt(steppedDescriptor, name);
@@ -472,12 +476,12 @@ public final class AmqpReader {
         }
     }
 
-    /** The format code of the compound that is open, or -1 at top level. */
+    /** {@return the format code of the compound that is open, or -1 at top level} */
     public int containerCode() {
         return depth > 0 ? curCode : -1;
     }
 
-    /** Elements of the open compound not yet read by {@link #next()}. */
+    /** {@return elements of the open compound not yet read by {@link #next()}} */
     public int remaining() {
         return depth > 0 ? curRemaining : 0;
     }
@@ -497,7 +501,10 @@ public final class AmqpReader {
         code = -1;
     }
 
-    /** While inside an array: the offset of its element descriptor, or -1 when its elements are not described. */
+    /**
+     * {@return the offset of the open array's element descriptor, or -1 when its elements are not described or no
+     * array is open}
+     */
     public int enclosingArrayDescriptorOffset() {
         return depth > 0 ? curElementDescriptor : -1;
     }
@@ -510,62 +517,62 @@ public final class AmqpReader {
     // ------------------------------------------------------------------------------------------ the current value
 
 
-    /** The current value's format code (see {@link FormatCode}). */
+    /** {@return the current value's format code (see {@link FormatCode})} */
     public int formatCode() {
         return code;
     }
 
-    /** The current value's type, {@link AmqpType#DESCRIBED} for a described value. */
+    /** {@return the current value's type, {@link AmqpType#DESCRIBED} for a described value} */
     public AmqpType type() {
         return code == FormatCode.DESCRIBED ? AmqpType.DESCRIBED : code < 0 ? null : FormatCode.type(code);
     }
 
-    /** Whether the current value is null. */
+    /** {@return whether the current value is null} */
     public boolean isNull() {
         return code == FormatCode.NULL;
     }
 
-    /** Offset of the current value's first byte: its constructor (for an array element, its payload). */
+    /** {@return offset of the current value's first byte: its constructor (for an array element, its payload)} */
     public int valueStart() {
         return start;
     }
 
-    /** Offset just after the current value. */
+    /** {@return offset just after the current value} */
     public int valueEnd() {
         return valueEnd;
     }
 
     /**
-     * Offset of the current value's content: the bytes of a binary, string or symbol; the first element of a
-     * list, map or array; the described value's constructor for a described value.
+     * {@return offset of the current value's content: the bytes of a binary, string or symbol; the first element of a
+     * list, map or array; the described value's constructor for a described value}
      */
     public int valueOffset() {
         return valueOffset;
     }
 
-    /** Length of the current value's content (the bytes of a binary, string or symbol). */
+    /** {@return length of the current value's content (the bytes of a binary, string or symbol)} */
     public int valueLength() {
         return valueEnd - valueOffset;
     }
 
-    /** Element count of the current list, map (keys plus values) or array; 2 for a described value. */
+    /** {@return element count of the current list, map (keys plus values) or array; 2 for a described value} */
     public int count() {
         return count;
     }
 
-    /** The element format code of the current array. */
+    /** {@return the element format code of the current array} */
     public int arrayElementCode() {
         requireArray();
         return elementCode;
     }
 
-    /** Whether the current array's elements are described (one descriptor for all of them). */
+    /** {@return whether the current array's elements are described (one descriptor for all of them)} */
     public boolean isDescribedArray() {
         requireArray();
         return elementDescriptor >= 0;
     }
 
-    /** Offset of the current array's element descriptor (a complete encoded value), or -1. */
+    /** {@return offset of the current array's element descriptor (a complete encoded value), or -1} */
     public int arrayDescriptorOffset() {
         requireArray();
         return elementDescriptor;
@@ -579,8 +586,8 @@ public final class AmqpReader {
     }
 
     /**
-     * The descriptor of the current described value as a number (AMQP 1.0 §1.5 descriptor codes such as
-     * 0x10 for open), or -1 when it is not described by an integral value.
+     * {@return the descriptor of the current described value as a number (AMQP 1.0 §1.5 descriptor codes such as
+     * 0x10 for open), or -1 when it is not described by an integral value}
      */
     public long descriptorCode() {
         if (code != FormatCode.DESCRIBED) {
@@ -589,7 +596,7 @@ public final class AmqpReader {
         return integralAt(start + 1);
     }
 
-    /** Whether the current described value's descriptor is the symbol {@code name}. */
+    /** {@return whether the current described value's descriptor is the symbol {@code name}} */
     public boolean descriptorIs(Symbol name) {
         if (code != FormatCode.DESCRIBED) {
             return false;
@@ -641,7 +648,7 @@ public final class AmqpReader {
         }
     }
 
-    /** The current boolean. */
+    /** {@return the current boolean} */
     public boolean getBoolean() {
         switch (code) {
             case FormatCode.BOOLEAN_TRUE:
@@ -663,13 +670,13 @@ public final class AmqpReader {
         }
     }
 
-    /** The current boolean, or {@code dflt} if the value is null. */
+    /** {@return the current boolean, or {@code dflt} if the value is null} */
     public boolean getBoolean(boolean dflt) {
         return code == FormatCode.NULL ? dflt : getBoolean();
     }
 
     /**
-     * The current integral value of any AMQP integer type and width, widened to long. A ulong above
+     * {@return the current integral value of any AMQP integer type and width, widened to long} A ulong above
      * {@link Long#MAX_VALUE} comes back as its 64 bits (negative): treat it as unsigned.
      */
     public long getLong() {
@@ -702,13 +709,13 @@ public final class AmqpReader {
         }
     }
 
-    /** The current integral value, or {@code dflt} if the value is null. */
+    /** {@return the current integral value, or {@code dflt} if the value is null} */
     public long getLong(long dflt) {
         return code == FormatCode.NULL ? dflt : getLong();
     }
 
     /**
-     * The current integral value as an int. Accepts every integer type; a uint comes back as its 32 bits (an
+     * {@return the current integral value as an int} Accepts every integer type; a uint comes back as its 32 bits (an
      * unsigned value in an int, as AMQP's sequence numbers and handles are used). Values outside both the int and
      * uint ranges are an {@link UnexpectedTypeException}.
      */
@@ -750,17 +757,17 @@ public final class AmqpReader {
         }
     }
 
-    /** The current integral value as an int, or {@code dflt} if the value is null. */
+    /** {@return the current integral value as an int, or {@code dflt} if the value is null} */
     public int getInt(int dflt) {
         return code == FormatCode.NULL ? dflt : getInt();
     }
 
-    /** The current value as an unsigned 32-bit number in a long (uint fields such as handle, delivery-id). */
+    /** {@return the current value as an unsigned 32-bit number in a long (uint fields such as handle, delivery-id)} */
     public long getUnsignedInt() {
         return getInt() & 0xFFFFFFFFL;
     }
 
-    /** The current float or double (a double is narrowed); integers are converted. */
+    /** {@return the current float or double (a double is narrowed); integers are converted} */
     public float getFloat() {
         if (code == FormatCode.FLOAT) {
             return Float.intBitsToFloat((int) INT.get(buf, valueOffset));
@@ -768,7 +775,7 @@ public final class AmqpReader {
         return (float) getDouble();
     }
 
-    /** The current double or float; integers are converted. */
+    /** {@return the current double or float; integers are converted} */
     public double getDouble() {
         switch (code) {
             case FormatCode.DOUBLE:
@@ -783,7 +790,7 @@ public final class AmqpReader {
         }
     }
 
-    /** The current char as a Unicode code point (AMQP chars are UTF-32, so they reach beyond U+FFFF). */
+    /** {@return the current char as a Unicode code point (AMQP chars are UTF-32, so they reach beyond U+FFFF)} */
     public int getChar() {
         if (code != FormatCode.CHAR) {
             throw unexpected("a char");
@@ -795,7 +802,7 @@ public final class AmqpReader {
         return cp;
     }
 
-    /** The current timestamp in milliseconds since the Unix epoch. */
+    /** {@return the current timestamp in milliseconds since the Unix epoch} */
     public long getTimestamp() {
         if (code != FormatCode.TIMESTAMP) {
             throw unexpected("a timestamp");
@@ -803,7 +810,7 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset);
     }
 
-    /** The most significant 64 bits of the current uuid. */
+    /** {@return the most significant 64 bits of the current uuid} */
     public long getUuidMostSignificantBits() {
         if (code != FormatCode.UUID) {
             throw unexpected("a uuid");
@@ -811,7 +818,7 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset);
     }
 
-    /** The least significant 64 bits of the current uuid. */
+    /** {@return the least significant 64 bits of the current uuid} */
     public long getUuidLeastSignificantBits() {
         if (code != FormatCode.UUID) {
             throw unexpected("a uuid");
@@ -819,12 +826,12 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset + 8);
     }
 
-    /** The current uuid as a {@link UUID} (allocates; prefer the two bit getters on hot paths). */
+    /** {@return the current uuid as a {@link UUID} (allocates; prefer the two bit getters on hot paths)} */
     public UUID getUuid() {
         return new UUID(getUuidMostSignificantBits(), getUuidLeastSignificantBits());
     }
 
-    /** The IEEE 754 decimal32 bits of the current value. */
+    /** {@return the IEEE 754 decimal32 bits of the current value} */
     public int getDecimal32Bits() {
         if (code != FormatCode.DECIMAL32) {
             throw unexpected("a decimal32");
@@ -832,7 +839,7 @@ public final class AmqpReader {
         return (int) INT.get(buf, valueOffset);
     }
 
-    /** The IEEE 754 decimal64 bits of the current value. */
+    /** {@return the IEEE 754 decimal64 bits of the current value} */
     public long getDecimal64Bits() {
         if (code != FormatCode.DECIMAL64) {
             throw unexpected("a decimal64");
@@ -840,7 +847,7 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset);
     }
 
-    /** The high 64 bits of the current decimal128. */
+    /** {@return the high 64 bits of the current decimal128} */
     public long getDecimal128High() {
         if (code != FormatCode.DECIMAL128) {
             throw unexpected("a decimal128");
@@ -848,7 +855,7 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset);
     }
 
-    /** The low 64 bits of the current decimal128. */
+    /** {@return the low 64 bits of the current decimal128} */
     public long getDecimal128Low() {
         if (code != FormatCode.DECIMAL128) {
             throw unexpected("a decimal128");
@@ -856,14 +863,14 @@ public final class AmqpReader {
         return (long) LONG.get(buf, valueOffset + 8);
     }
 
-    /** Whether the current value is a string, symbol or binary (its bytes are at {@link #valueOffset()}). */
+    /** {@return whether the current value is a string, symbol or binary (its bytes are at {@link #valueOffset()})} */
     public boolean isVariable() {
         byte l = FormatCode.layout(code);
         return l == FormatCode.LAYOUT_VARIABLE8 || l == FormatCode.LAYOUT_VARIABLE32;
     }
 
     /**
-     * The current string or symbol as a String, decoded now (allocates). Strings are checked to be valid UTF-8
+     * {@return the current string or symbol as a String, decoded now (allocates)} Strings are checked to be valid UTF-8
      * and symbols to be ASCII.
      */
     public String getString() {
@@ -884,14 +891,14 @@ public final class AmqpReader {
         }
     }
 
-    /** The current string or symbol, or {@code null} if the value is null. */
+    /** {@return the current string or symbol, or {@code null} if the value is null} */
     public String getStringOrNull() {
         return code == FormatCode.NULL ? null : getString();
     }
 
     /**
-     * The current string or symbol as the shared instance from {@code cache} when its bytes are cached (no
-     * allocation), else decoded as {@link #getString()} does. A hit needs no UTF-8 check: the cached key is the
+     * {@return the current string or symbol as the shared instance from {@code cache} when its bytes are cached (no
+     * allocation), else decoded as {@link #getString()} does} A hit needs no UTF-8 check: the cached key is the
      * valid encoding of that String. Symbols are still checked to be ASCII.
      */
     public String getString(StringCache cache) {
@@ -914,7 +921,7 @@ public final class AmqpReader {
         }
     }
 
-    /** {@link #getString(StringCache)}, or {@code null} if the value is null. */
+    /** {@return {@link #getString(StringCache)}, or {@code null} if the value is null} */
     public String getStringOrNull(StringCache cache) {
         return code == FormatCode.NULL ? null : getString(cache);
     }
@@ -946,12 +953,12 @@ public final class AmqpReader {
         }
     }
 
-    /** Whether the current symbol, string or binary holds exactly {@code symbol}'s bytes. */
+    /** {@return whether the current symbol, string or binary holds exactly {@code symbol}'s bytes} */
     public boolean contentEquals(Symbol symbol) {
         return isVariable() && symbol.matches(buf, valueOffset, valueEnd - valueOffset);
     }
 
-    /** Whether the current symbol, string or binary holds exactly {@code bytes}. */
+    /** {@return whether the current symbol, string or binary holds exactly {@code bytes}} */
     public boolean contentEquals(byte[] bytes) {
         return isVariable() && java.util.Arrays.equals(bytes, 0, bytes.length, buf, valueOffset, valueEnd);
     }
@@ -966,7 +973,7 @@ public final class AmqpReader {
         return n;
     }
 
-    /** The content bytes of the current binary, string or symbol as a new array (allocates). */
+    /** {@return the content bytes of the current binary, string or symbol as a new array (allocates)} */
     public byte[] getBytes() {
         if (!isVariable()) {
             throw unexpected("a binary, string or symbol");

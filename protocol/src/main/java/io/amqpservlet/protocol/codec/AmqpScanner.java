@@ -32,7 +32,7 @@ public final class AmqpScanner {
         this.reader = reader;
     }
 
-    /** The reader this scanner moves, which handlers get as their cursor. */
+    /** {@return the reader this scanner moves, which handlers get as their cursor} */
     public AmqpReader reader() {
         return reader;
     }

@@ -7,7 +7,7 @@ public enum AmqpType {
     /** A described value: a descriptor followed by the value it describes. */
     DESCRIBED;
 
-    /** Whether values of this type are whole numbers that {@link AmqpReader#getLong()} accepts. */
+    /** {@return whether values of this type are whole numbers that {@link AmqpReader#getLong()} accepts} */
     public boolean isIntegral() {
         switch (this) {
             case UBYTE: case USHORT: case UINT: case ULONG: case BYTE: case SHORT: case INT: case LONG:
@@ -17,7 +17,7 @@ public enum AmqpType {
         }
     }
 
-    /** Whether values of this type contain other values (list, map, array, described). */
+    /** {@return whether values of this type contain other values (list, map, array, described)} */
     public boolean isCompound() {
         return this == LIST || this == MAP || this == ARRAY || this == DESCRIBED;
     }

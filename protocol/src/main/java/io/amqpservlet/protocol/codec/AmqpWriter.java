@@ -36,6 +36,10 @@ import java.util.UUID;
  * is not thread-safe.
  */
 public final class AmqpWriter {
+    // One class on purpose: the typed writes and the structure they go into (the buffer, the open compounds and
+    // their backfilled size and count fields) share the same fields on every write; in one final class the calls
+    // between them bind statically and inline, and no other class sees the fields.
+
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -136,22 +140,22 @@ public final class AmqpWriter {
         return this;
     }
 
-    /** The array written into. */
+    /** {@return the array written into} */
     public byte[] array() {
         return buf;
     }
 
-    /** Offset in {@link #array()} of the first byte written since the last clear or wrap. */
+    /** {@return offset in {@link #array()} of the first byte written since the last clear or wrap} */
     public int start() {
         return base;
     }
 
-    /** Offset in {@link #array()} where the next byte goes. */
+    /** {@return offset in {@link #array()} where the next byte goes} */
     public int position() {
         return pos;
     }
 
-    /** Bytes written since the last clear or wrap. */
+    /** {@return bytes written since the last clear or wrap} */
     public int length() {
         return pos - base;
     }
@@ -161,7 +165,7 @@ public final class AmqpWriter {
         dst.put(buf, base, pos - base);
     }
 
-    /** A copy of what was written (allocates; for tests and tools). */
+    /** {@return a copy of what was written (allocates; for tests and tools)} */
     public byte[] toByteArray() {
         return Arrays.copyOfRange(buf, base, pos);
     }
@@ -177,7 +181,7 @@ public final class AmqpWriter {
         pos = position;
     }
 
-    /** How many compounds are open. */
+    /** {@return how many compounds are open} */
     public int depth() {
         return depth;
     }

@@ -18,7 +18,7 @@ public abstract class DecodeException extends RuntimeException {
         this.offset = offset;
     }
 
-    /** The offset in the decoded buffer where the problem was found. */
+    /** {@return the offset in the decoded buffer where the problem was found} */
     public int offset() {
         return offset;
     }

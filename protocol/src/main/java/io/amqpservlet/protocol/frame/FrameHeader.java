@@ -53,7 +53,7 @@ public final class FrameHeader {
         return write(dst, offset, SIZE, TYPE_AMQP, 0);
     }
 
-    /** The SIZE field at {@code bytes[offset]} as an unsigned value. */
+    /** {@return the SIZE field at {@code bytes[offset]} as an unsigned value} */
     public static long readSize(byte[] bytes, int offset) {
         return ((bytes[offset] & 0xFFL) << 24) | ((bytes[offset + 1] & 0xFF) << 16)
                 | ((bytes[offset + 2] & 0xFF) << 8) | (bytes[offset + 3] & 0xFF);

@@ -15,7 +15,7 @@ public final class FramingException extends RuntimeException {
         this.offset = offset;
     }
 
-    /** Where the bad field starts, as an offset in the array the reader was given. */
+    /** {@return where the bad field starts, as an offset in the array the reader was given} */
     public long offset() {
         return offset;
     }

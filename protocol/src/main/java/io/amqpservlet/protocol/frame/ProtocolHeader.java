@@ -38,34 +38,34 @@ public final class ProtocolHeader {
         this.revision = revision;
     }
 
-    /** The protocol id byte: 0 AMQP, 2 TLS, 3 SASL. */
+    /** {@return the protocol id byte: 0 AMQP, 2 TLS, 3 SASL} */
     public int protocolId() {
         return protocolId;
     }
 
-    /** The major version byte. */
+    /** {@return the major version byte} */
     public int major() {
         return major;
     }
 
-    /** The minor version byte. */
+    /** {@return the minor version byte} */
     public int minor() {
         return minor;
     }
 
-    /** The revision byte. */
+    /** {@return the revision byte} */
     public int revision() {
         return revision;
     }
 
-    /** Whether this is one of {@link #AMQP}, {@link #TLS} or {@link #SASL}. */
+    /** {@return whether this is one of {@link #AMQP}, {@link #TLS} or {@link #SASL}} */
     public boolean isSupported() {
         return this == AMQP || this == TLS || this == SASL;
     }
 
     /**
-     * Whether the first {@code min(length, 4)} bytes could begin a protocol header, i.e. match {@code "AMQP"}: lets
-     * a server turn away an HTTP request or a TLS hello after the first byte instead of waiting for eight.
+     * {@return whether the first {@code min(length, 4)} bytes could begin a protocol header, i.e. match {@code "AMQP"}: lets
+     * a server turn away an HTTP request or a TLS hello after the first byte instead of waiting for eight}
      */
     public static boolean isAmqpPrefix(byte[] bytes, int offset, int length) {
         int n = Math.min(length, 4);
@@ -129,7 +129,7 @@ public final class ProtocolHeader {
         return offset + LENGTH;
     }
 
-    /** The 8 bytes, in a new array. */
+    /** {@return the 8 bytes, in a new array} */
     public byte[] toByteArray() {
         byte[] bytes = new byte[LENGTH];
         writeTo(bytes, 0);

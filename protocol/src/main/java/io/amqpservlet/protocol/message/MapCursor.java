@@ -85,17 +85,17 @@ public final class MapCursor {
         return true;
     }
 
-    /** The current key's format code (see {@link FormatCode}). */
+    /** {@return the current key's format code (see {@link FormatCode})} */
     public int keyFormatCode() {
         return keyCode;
     }
 
-    /** Whether the current key is a string (application-properties keys, AMQP 1.0 §3.2.5). */
+    /** {@return whether the current key is a string (application-properties keys, AMQP 1.0 §3.2.5)} */
     public boolean isStringKey() {
         return keyCode == FormatCode.STR8 || keyCode == FormatCode.STR32;
     }
 
-    /** Whether the current key is a symbol (annotation and footer keys, AMQP 1.0 §3.2.10). */
+    /** {@return whether the current key is a symbol (annotation and footer keys, AMQP 1.0 §3.2.10)} */
     public boolean isSymbolKey() {
         return keyCode == FormatCode.SYM8 || keyCode == FormatCode.SYM32;
     }
@@ -105,28 +105,28 @@ public final class MapCursor {
         return reader.buffer();
     }
 
-    /** Offset of the current key's content (for a string or symbol, its bytes; else its constructor). */
+    /** {@return offset of the current key's content (for a string or symbol, its bytes; else its constructor)} */
     public int keyOffset() {
         return keyOffset;
     }
 
-    /** Length of the current key's content. */
+    /** {@return length of the current key's content} */
     public int keyLength() {
         return keyEnd - keyOffset;
     }
 
-    /** Offset of the current key's encoding (its constructor), for copying it raw. */
+    /** {@return offset of the current key's encoding (its constructor), for copying it raw} */
     public int keyEncodedStart() {
         return keyStart;
     }
 
-    /** Whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}. */
+    /** {@return whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}} */
     public boolean keyEquals(CharSequence name) {
         return (isStringKey() || isSymbolKey())
                 && Utf8Comparison.equals(reader.buffer(), keyOffset, keyEnd - keyOffset, name);
     }
 
-    /** Whether the current key is a string or symbol with exactly {@code symbol}'s bytes. */
+    /** {@return whether the current key is a string or symbol with exactly {@code symbol}'s bytes} */
     public boolean keyEquals(Symbol symbol) {
         return (isStringKey() || isSymbolKey()) && symbol.matches(reader.buffer(), keyOffset, keyEnd - keyOffset);
     }
@@ -160,7 +160,7 @@ public final class MapCursor {
         }
     }
 
-    /** The current key as a String (allocates). */
+    /** {@return the current key as a String (allocates)} */
     public String keyString() {
         if (!isStringKey() && !isSymbolKey()) {
             throw new IllegalStateException("the key is a " + FormatCode.name(keyCode) + ", not text");
@@ -170,8 +170,8 @@ public final class MapCursor {
     }
 
     /**
-     * The reader positioned on the current entry's value: use its getters, or {@code enter()} a compound value
-     * (and {@code exit()} it before the next call to {@link #next()}).
+     * {@return the reader positioned on the current entry's value: use its getters, or {@code enter()} a compound value
+     * (and {@code exit()} it before the next call to {@link #next()})}
      */
     public AmqpReader value() {
         return reader;

@@ -207,40 +207,40 @@ public final class MessageView {
 
     // ------------------------------------------------------------------------------------------ layout
 
-    /** The wrapped array. */
+    /** {@return the wrapped array} */
     public byte[] buffer() {
         return buf;
     }
 
-    /** Offset of the message in {@link #buffer()}. */
+    /** {@return offset of the message in {@link #buffer()}} */
     public int offset() {
         return offset;
     }
 
-    /** Length of the message in bytes. */
+    /** {@return length of the message in bytes} */
     public int length() {
         return length;
     }
 
-    /** Whether the message has the section (for a body kind: whether the body is of that kind). */
+    /** {@return whether the message has the section (for a body kind: whether the body is of that kind)} */
     public boolean hasSection(MessageSection section) {
         return (present & (1 << section.ordinal())) != 0;
     }
 
     /**
-     * Offset of the section's first byte (its 0x00 described-value constructor), or -1 when absent. For a body
+     * {@return offset of the section's first byte (its 0x00 described-value constructor), or -1 when absent} For a body
      * kind, the first body section.
      */
     public int sectionStart(MessageSection section) {
         return hasSection(section) ? start[section.ordinal()] : -1;
     }
 
-    /** Offset just after the section, or -1 when absent. For a body kind, after the last body section. */
+    /** {@return offset just after the section, or -1 when absent} For a body kind, after the last body section. */
     public int sectionEnd(MessageSection section) {
         return hasSection(section) ? end[section.ordinal()] : -1;
     }
 
-    /** Where the body sections are: their kind, count, and each data section's offset and length. */
+    /** {@return where the body sections are: their kind, count, and each data section's offset and length} */
     public BodySections body() {
         return body;
     }
@@ -391,7 +391,7 @@ public final class MessageView {
         return true;
     }
 
-    /** A string or symbol properties field as a String (allocates), or null. */
+    /** {@return a string or symbol properties field as a String (allocates), or null} */
     public String propertiesFieldAsString(int field) {
         return positionOnPropertiesField(field, own) ? own.getString() : null;
     }
@@ -440,27 +440,27 @@ public final class MessageView {
         return propertiesField(Properties.CONTENT_ENCODING, dst);
     }
 
-    /** {@code to} as a String (allocates), or null. */
+    /** {@return {@code to} as a String (allocates), or null} */
     public String toAsString() {
         return propertiesFieldAsString(Properties.TO);
     }
 
-    /** {@code subject} as a String (allocates), or null. */
+    /** {@return {@code subject} as a String (allocates), or null} */
     public String subjectAsString() {
         return propertiesFieldAsString(Properties.SUBJECT);
     }
 
-    /** {@code reply-to} as a String (allocates), or null. */
+    /** {@return {@code reply-to} as a String (allocates), or null} */
     public String replyToAsString() {
         return propertiesFieldAsString(Properties.REPLY_TO);
     }
 
-    /** {@code content-type} as a String (allocates), or null. */
+    /** {@return {@code content-type} as a String (allocates), or null} */
     public String contentTypeAsString() {
         return propertiesFieldAsString(Properties.CONTENT_TYPE);
     }
 
-    /** {@code content-encoding} as a String (allocates), or null. */
+    /** {@return {@code content-encoding} as a String (allocates), or null} */
     public String contentEncodingAsString() {
         return propertiesFieldAsString(Properties.CONTENT_ENCODING);
     }
@@ -476,7 +476,11 @@ public final class MessageView {
         return find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, reader);
     }
 
-    /** Like {@link #positionOnApplicationProperty(CharSequence, AmqpReader)} with the name as UTF-8 bytes. */
+    /**
+     * Like {@link #positionOnApplicationProperty(CharSequence, AmqpReader)}, with the name as UTF-8 bytes.
+     *
+     * @return whether the property is there (the reader is then on its value)
+     */
     public boolean positionOnApplicationProperty(byte[] utf8Name, int nameOffset, int nameLength, AmqpReader reader) {
         return find(MessageSection.APPLICATION_PROPERTIES, true, null, utf8Name, nameOffset, nameLength, reader);
     }
@@ -490,12 +494,16 @@ public final class MessageView {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own), dst);
     }
 
-    /** Like {@link #applicationProperty(CharSequence, MutableBytes)} with the name as UTF-8 bytes. */
+    /**
+     * Like {@link #applicationProperty(CharSequence, MutableBytes)}, with the name as UTF-8 bytes.
+     *
+     * @return whether a text value was copied into {@code dst}
+     */
     public boolean applicationProperty(byte[] utf8Name, int nameOffset, int nameLength, MutableBytes dst) {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, null, utf8Name, nameOffset, nameLength, own), dst);
     }
 
-    /** The string value of the application property {@code name} (allocates), or null when absent or not text. */
+    /** {@return the string value of the application property {@code name} (allocates), or null when absent or not text} */
     public String applicationPropertyAsString(CharSequence name) {
         if (!find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own)) {
             return null;

@@ -46,7 +46,7 @@ public final class MessageWriter {
         return this;
     }
 
-    /** The underlying writer, for values the typed calls do not cover (after a key, or inside an amqp-value). */
+    /** {@return the underlying writer, for values the typed calls do not cover (after a key, or inside an amqp-value)} */
     public AmqpWriter writer() {
         return out;
     }

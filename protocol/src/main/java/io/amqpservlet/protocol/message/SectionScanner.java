@@ -66,17 +66,17 @@ public final class SectionScanner {
         pendingValues = 0;
     }
 
-    /** The section being read, or null before the first descriptor. */
+    /** {@return the section being read, or null before the first descriptor} */
     public MessageSection section() {
         return section;
     }
 
-    /** How many bytes were fed since {@link #reset()}. */
+    /** {@return how many bytes were fed since {@link #reset()}} */
     public long position() {
         return position;
     }
 
-    /** Whether the bytes fed so far end exactly between two sections (a message may end here). */
+    /** {@return whether the bytes fed so far end exactly between two sections (a message may end here)} */
     public boolean atSectionBoundary() {
         return state == SECTION;
     }

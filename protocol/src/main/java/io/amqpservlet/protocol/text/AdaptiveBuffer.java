@@ -59,48 +59,48 @@ public final class AdaptiveBuffer {
         view = ByteBuffer.wrap(newArray);
     }
 
-    /** The backing array; valid until the next {@link #ensureWritable}, {@link #compact} or {@link #maybeShrink}. */
+    /** {@return the backing array; valid until the next {@link #ensureWritable}, {@link #compact} or {@link #maybeShrink}} */
     public byte[] array() {
         return array;
     }
 
-    /** Offset of the first unread byte. */
+    /** {@return offset of the first unread byte} */
     public int readIndex() {
         return readIndex;
     }
 
-    /** Offset after the last unread byte, where the next byte written goes. */
+    /** {@return offset after the last unread byte, where the next byte written goes} */
     public int writeIndex() {
         return writeIndex;
     }
 
-    /** Unread bytes. */
+    /** {@return unread bytes} */
     public int readable() {
         return writeIndex - readIndex;
     }
 
-    /** Free bytes after {@link #writeIndex()}. */
+    /** {@return free bytes after {@link #writeIndex()}} */
     public int writable() {
         return array.length - writeIndex;
     }
 
-    /** The current size of the array. */
+    /** {@return the current size of the array} */
     public int capacity() {
         return array.length;
     }
 
-    /** The size the buffer starts with and shrinks back to. */
+    /** {@return the size the buffer starts with and shrinks back to} */
     public int initialCapacity() {
         return initialCapacity;
     }
 
-    /** The size beyond which {@link #ensureWritable} refuses to grow. */
+    /** {@return the size beyond which {@link #ensureWritable} refuses to grow} */
     public int maxCapacity() {
         return maxCapacity;
     }
 
     /**
-     * A view for filling from a NIO channel: position at {@link #writeIndex()}, limit at the capacity. Report
+     * {@return a view for filling from a NIO channel: position at {@link #writeIndex()}, limit at the capacity} Report
      * what was read with {@link #commitWrite(int)}.
      */
     public ByteBuffer fillModeView() {
@@ -109,8 +109,8 @@ public final class AdaptiveBuffer {
     }
 
     /**
-     * A view in Jetty's flush mode ({@code BufferUtil}'s rule): position at {@link #readIndex()}, limit at
-     * {@link #writeIndex()}; {@code EndPoint.fill} appends after the limit. Report what was filled with
+     * {@return a view in Jetty's flush mode ({@code BufferUtil}'s rule): position at {@link #readIndex()}, limit at
+     * {@link #writeIndex()}; {@code EndPoint.fill} appends after the limit} Report what was filled with
      * {@link #commitWrite(int)}.
      */
     public ByteBuffer flushModeView() {
@@ -211,7 +211,7 @@ public final class AdaptiveBuffer {
         return true;
     }
 
-    /** Nanosecond time (as passed to {@link #maybeShrink}) when the buffer was last seen needing its large size. */
+    /** {@return nanosecond time (as passed to {@link #maybeShrink}) when the buffer was last seen needing its large size} */
     public long lastNeededLargeNanos() {
         return lastNeededLargeNanos;
     }

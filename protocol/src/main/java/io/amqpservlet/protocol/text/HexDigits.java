@@ -29,29 +29,29 @@ public final class HexDigits {
     private HexDigits() {
     }
 
-    /** The value 0-15 of the hex digit {@code b}, or -1 when it is not one. */
+    /** {@return the value 0-15 of the hex digit {@code b}, or -1 when it is not one} */
     public static int value(byte b) {
         return VALUE[b & 0xFF];
     }
 
-    /** The value 0-15 of the hex digit {@code c}, or -1 when it is not one (any char above 0xFF is not). */
+    /** {@return the value 0-15 of the hex digit {@code c}, or -1 when it is not one (any char above 0xFF is not)} */
     public static int value(char c) {
         return c < 256 ? VALUE[c] : -1;
     }
 
-    /** Whether {@code b} is a hex digit, either case. */
+    /** {@return whether {@code b} is a hex digit, either case} */
     public static boolean isHex(byte b) {
         return VALUE[b & 0xFF] >= 0;
     }
 
-    /** Whether {@code c} is a hex digit, either case. */
+    /** {@return whether {@code c} is a hex digit, either case} */
     public static boolean isHex(char c) {
         return c < 256 && VALUE[c] >= 0;
     }
 
     /**
-     * The byte value 0-255 of the two hex digits at {@code bytes[offset]} and {@code bytes[offset + 1]}, or -1 when
-     * either is not a hex digit. The caller has checked that both indexes are in range.
+     * {@return the byte value 0-255 of the two hex digits at {@code bytes[offset]} and {@code bytes[offset + 1]}, or -1 when
+     * either is not a hex digit} The caller has checked that both indexes are in range.
      */
     public static int parseByte(byte[] bytes, int offset) {
         int hi = VALUE[bytes[offset] & 0xFF];
@@ -104,7 +104,7 @@ public final class HexDigits {
         return result;
     }
 
-    /** The lowercase (or uppercase) hex digit of the low four bits of {@code nibble}, as a byte. */
+    /** {@return the lowercase (or uppercase) hex digit of the low four bits of {@code nibble}, as a byte} */
     public static byte digit(int nibble, boolean upperCase) {
         return (upperCase ? UPPER : LOWER)[nibble & 0xF];
     }

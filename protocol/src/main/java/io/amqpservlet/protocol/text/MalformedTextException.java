@@ -17,12 +17,12 @@ public final class MalformedTextException extends IllegalArgumentException {
         this.offset = offset;
     }
 
-    /** What is wrong, without the position. */
+    /** {@return what is wrong, without the position} */
     public String reason() {
         return reason;
     }
 
-    /** Where the problem was found. */
+    /** {@return where the problem was found} */
     public long offset() {
         return offset;
     }

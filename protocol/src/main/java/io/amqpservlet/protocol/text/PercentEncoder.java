@@ -51,17 +51,17 @@ public final class PercentEncoder {
         }
     }
 
-    /** Whether this encoder keeps the ASCII character {@code c} as it is (never true for {@code %}). */
+    /** {@return whether this encoder keeps the ASCII character {@code c} as it is (never true for {@code %})} */
     public boolean keeps(char c) {
         return c < 128 && keep[c] != 0;
     }
 
-    /** Whether {@link #encode(String)} would change {@code text}. */
+    /** {@return whether {@link #encode(String)} would change {@code text}} */
     public boolean needsEncoding(CharSequence text) {
         return firstToEncode(text) >= 0;
     }
 
-    /** Whether {@link #encode(byte[], int, int, StringBuilder)} would change the bytes. */
+    /** {@return whether {@link #encode(byte[], int, int, StringBuilder)} would change the bytes} */
     public boolean needsEncoding(byte[] utf8, int offset, int length) {
         return firstToEncode(utf8, offset, length) >= 0;
     }
@@ -172,7 +172,7 @@ public final class PercentEncoder {
         }
     }
 
-    /** The number of bytes {@link #encode(byte[], int, int, byte[], int)} writes for these bytes. */
+    /** {@return the number of bytes {@link #encode(byte[], int, int, byte[], int)} writes for these bytes} */
     public int encodedLength(byte[] utf8, int offset, int length) {
         int end = offset + length;
         int n = length;

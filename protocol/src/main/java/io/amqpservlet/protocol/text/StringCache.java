@@ -134,19 +134,19 @@ public final class StringCache {
         return new int[] {longest, total};
     }
 
-    /** A builder for a custom cache. */
+    /** {@return a builder for a custom cache} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** How many distinct strings the cache holds. */
+    /** {@return how many distinct strings the cache holds} */
     public int size() {
         return size;
     }
 
     /**
-     * The most slots a lookup probes past the home slot (0 when every key sits in its own home slot); for tests
-     * and diagnostics.
+     * {@return the most slots a lookup probes past the home slot (0 when every key sits in its own home slot); for tests
+     * and diagnostics}
      */
     public int maxDisplacement() {
         return maxDisplacement;
@@ -276,7 +276,7 @@ public final class StringCache {
     }
 
     /**
-     * The cached String for these bytes, or a new one decoded as strict UTF-8 on a miss.
+     * {@return the cached String for these bytes, or a new one decoded as strict UTF-8 on a miss}
      *
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
@@ -286,8 +286,8 @@ public final class StringCache {
     }
 
     /**
-     * The cached lowercase String for these bytes ignoring ASCII case, or on a miss a new String decoded as strict
-     * UTF-8 and lowercased (ASCII letters only, as HTTP field names are; RFC 9110 §5.1).
+     * {@return the cached lowercase String for these bytes ignoring ASCII case, or on a miss a new String decoded as strict
+     * UTF-8 and lowercased (ASCII letters only, as HTTP field names are; RFC 9110 §5.1)}
      *
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
@@ -347,7 +347,7 @@ public final class StringCache {
             return this;
         }
 
-        /** The immutable cache. */
+        /** {@return the immutable cache} */
         public StringCache build() {
             return new StringCache(strings);
         }

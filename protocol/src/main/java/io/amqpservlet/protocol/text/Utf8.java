@@ -18,8 +18,8 @@ public final class Utf8 {
     }
 
     /**
-     * The offset of the first byte at or after {@code from} (and before {@code end}) that is not ASCII, or
-     * {@code end}: eight bytes per step while they are all ASCII, which protocol text almost always is.
+     * {@return the offset of the first byte at or after {@code from} (and before {@code end}) that is not ASCII, or
+     * {@code end}: eight bytes per step while they are all ASCII, which protocol text almost always is}
      */
     public static int skipAscii(byte[] bytes, int from, int end) {
         int i = from;
@@ -87,7 +87,7 @@ public final class Utf8 {
         return (b & 0xC0) == 0x80;
     }
 
-    /** Whether every byte is below 0x80. */
+    /** {@return whether every byte is below 0x80} */
     public static boolean isAscii(byte[] bytes, int offset, int length) {
         int end = offset + length;
         return skipAscii(bytes, offset, end) == end;
@@ -113,7 +113,7 @@ public final class Utf8 {
         return new String(bytes, offset, length, StandardCharsets.UTF_8);
     }
 
-    /** The number of bytes {@link #encode} writes for {@code text}; unpaired surrogates count as '?' (1 byte). */
+    /** {@return the number of bytes {@link #encode} writes for {@code text}; unpaired surrogates count as '?' (1 byte)} */
     public static int encodedLength(CharSequence text) {
         int n = text.length();
         int bytes = n;

@@ -69,12 +69,12 @@ public final class Utf8StringBuilder implements CharSequence {
         return new String(chars, start, end - start);
     }
 
-    /** Whether no multi-byte sequence is left unfinished. */
+    /** {@return whether no multi-byte sequence is left unfinished} */
     public boolean isComplete() {
         return pending == 0;
     }
 
-    /** Bytes appended since the last reset. */
+    /** {@return bytes appended since the last reset} */
     public long bytesAppended() {
         return bytesIn;
     }
@@ -265,7 +265,7 @@ public final class Utf8StringBuilder implements CharSequence {
     }
 
     /**
-     * The text as a new String, after {@link #checkComplete()}.
+     * {@return the text as a new String, after {@link #checkComplete()}}
      *
      * @throws MalformedTextException when a multi-byte sequence dangles
      */
@@ -274,7 +274,7 @@ public final class Utf8StringBuilder implements CharSequence {
         return new String(chars, 0, length);
     }
 
-    /** Whether the decoded text equals {@code text}, without making a String. */
+    /** {@return whether the decoded text equals {@code text}, without making a String} */
     public boolean contentEquals(CharSequence text) {
         if (text.length() != length) {
             return false;

@@ -21,10 +21,10 @@ public abstract class DescribedList {
     /** Null fields seen since the last present one: written only if a present field follows. */
     private int pendingNulls;
 
-    /** The numeric descriptor code of this type (AMQP 1.0 §1.5), or 0 while a union type holds no value. */
+    /** {@return the numeric descriptor code of this type (AMQP 1.0 §1.5), or 0 while a union type holds no value} */
     public abstract long descriptor();
 
-    /** The type's name as the spec writes it ({@code open}, {@code source}), for errors and traces. */
+    /** {@return the type's name as the spec writes it ({@code open}, {@code source}), for errors and traces} */
     public abstract String typeName();
 
     /**
@@ -43,7 +43,7 @@ public abstract class DescribedList {
     /** Resets every field to its default (absent, or the spec's default value). */
     public abstract DescribedList clear();
 
-    /** Whether this value is absent when held as a field of another type. Performatives never are. */
+    /** {@return whether this value is absent when held as a field of another type} Performatives never are. */
     public boolean isNull() {
         return false;
     }
@@ -94,7 +94,7 @@ public abstract class DescribedList {
         }
     }
 
-    /** The current field as a ushort (0 to 65535). */
+    /** {@return the current field as a ushort (0 to 65535)} */
     protected final int readUShort(AmqpReader reader, String field) {
         int v = reader.getInt();
         if ((v & 0xFFFF0000) != 0) {
@@ -104,7 +104,7 @@ public abstract class DescribedList {
         return v;
     }
 
-    /** The current field as a ubyte (0 to 255). */
+    /** {@return the current field as a ubyte (0 to 255)} */
     protected final int readUByte(AmqpReader reader, String field) {
         int v = reader.getInt();
         if ((v & 0xFFFFFF00) != 0) {
@@ -249,7 +249,7 @@ public abstract class DescribedList {
         }
     }
 
-    /** The exception for encoding a value whose mandatory field is not set. */
+    /** {@return the exception for encoding a value whose mandatory field is not set} */
     protected final IllegalStateException missing(String field) {
         return new IllegalStateException(typeName() + ": mandatory field " + field + " is not set");
     }

@@ -111,14 +111,14 @@ public final class Descriptors {
         SYMBOLIC[(int) code] = Symbol.of(symbol);
     }
 
-    /** The symbolic descriptor for a numeric code of this class, or null. */
+    /** {@return the symbolic descriptor for a numeric code of this class, or null} */
     public static Symbol symbolOf(long code) {
         return code >= 0 && code < SYMBOLIC.length ? SYMBOLIC[(int) code] : null;
     }
 
     /**
-     * The numeric code of the described value under the reader's cursor, whether its descriptor is numeric or one
-     * of the symbolic names above; -1 for any other descriptor. Allocates nothing.
+     * {@return the numeric code of the described value under the reader's cursor, whether its descriptor is numeric or one
+     * of the symbolic names above; -1 for any other descriptor} Allocates nothing.
      */
     public static long codeOf(io.amqpservlet.protocol.codec.AmqpReader reader) {
         long code = reader.descriptorCode();
@@ -135,9 +135,9 @@ public final class Descriptors {
     }
 
     /**
-     * The numeric code of the descriptor the reader last stepped over ({@code nextDescribed()},
+     * {@return the numeric code of the descriptor the reader last stepped over ({@code nextDescribed()},
      * {@code unwrapDescribed()}, {@code enterDescribedList()}), found by matching its symbolic form against the names
-     * above when it was not numeric; -1 for any other descriptor. Allocates nothing.
+     * above when it was not numeric; -1 for any other descriptor} Allocates nothing.
      *
      * @param numeric what the stepping call returned
      */

@@ -17,12 +17,12 @@ public final class EncodedValue {
     private byte[] bytes = new byte[0];
     private int length;
 
-    /** Whether the field is absent (no bytes, or an encoded null). */
+    /** {@return whether the field is absent (no bytes, or an encoded null)} */
     public boolean isNull() {
         return length == 0 || (length == 1 && (bytes[0] & 0xFF) == FormatCode.NULL);
     }
 
-    /** The encoded length in bytes (0 when absent). */
+    /** {@return the encoded length in bytes (0 when absent)} */
     public int length() {
         return length;
     }
@@ -80,12 +80,12 @@ public final class EncodedValue {
         return reader;
     }
 
-    /** Whether both hold the same bytes. */
+    /** {@return whether both hold the same bytes} */
     public boolean contentEquals(EncodedValue other) {
         return Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }
 
-    /** A copy of the encoded bytes (allocates). */
+    /** {@return a copy of the encoded bytes (allocates)} */
     public byte[] toByteArray() {
         return Arrays.copyOf(bytes, length);
     }

@@ -27,12 +27,12 @@ public final class MutableBytes {
     private boolean isNull = true;
     private String text;
 
-    /** Whether the field is absent (null). */
+    /** {@return whether the field is absent (null)} */
     public boolean isNull() {
         return isNull;
     }
 
-    /** The number of bytes held (0 when null). */
+    /** {@return the number of bytes held (0 when null)} */
     public int length() {
         return length;
     }
@@ -140,12 +140,12 @@ public final class MutableBytes {
         }
     }
 
-    /** Whether the value is exactly the bytes of {@code symbol}. */
+    /** {@return whether the value is exactly the bytes of {@code symbol}} */
     public boolean contentEquals(Symbol symbol) {
         return !isNull && symbol.matches(bytes, 0, length);
     }
 
-    /** Whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII. */
+    /** {@return whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII} */
     public boolean contentEquals(String value) {
         if (value == null || isNull) {
             return value == null && isNull;
@@ -166,12 +166,12 @@ public final class MutableBytes {
         return n < length && toString().equals(value);
     }
 
-    /** Whether two holders hold the same bytes (both null counts as equal). */
+    /** {@return whether two holders hold the same bytes (both null counts as equal)} */
     public boolean contentEquals(MutableBytes other) {
         return isNull == other.isNull && Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }
 
-    /** A copy of the bytes, or null (allocates). */
+    /** {@return a copy of the bytes, or null (allocates)} */
     public byte[] toByteArray() {
         return isNull ? null : Arrays.copyOf(bytes, length);
     }

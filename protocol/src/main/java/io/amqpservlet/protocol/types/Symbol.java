@@ -20,7 +20,7 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
     }
 
     /**
-     * The symbol for {@code text}.
+     * {@return the symbol for {@code text}}
      *
      * @throws IllegalArgumentException if {@code text} is not ASCII
      */
@@ -33,7 +33,7 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
         return new Symbol(text);
     }
 
-    /** The encoded bytes; do not modify. */
+    /** {@return the encoded bytes; do not modify} */
     public byte[] bytes() {
         return ascii;
     }

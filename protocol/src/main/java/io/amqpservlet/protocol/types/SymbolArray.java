@@ -19,12 +19,12 @@ public final class SymbolArray {
     private int size;
     private boolean isNull = true;
 
-    /** Whether the field is absent. An empty array that was sent on the wire is not null. */
+    /** {@return whether the field is absent} An empty array that was sent on the wire is not null. */
     public boolean isNull() {
         return isNull;
     }
 
-    /** The number of symbols. */
+    /** {@return the number of symbols} */
     public int size() {
         return size;
     }
@@ -79,7 +79,7 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Whether {@code symbol} is one of the symbols. */
+    /** {@return whether {@code symbol} is one of the symbols} */
     public boolean contains(Symbol symbol) {
         int start = 0;
         for (int i = 0; i < size; i++) {
@@ -92,7 +92,7 @@ public final class SymbolArray {
         return false;
     }
 
-    /** Symbol {@code index} as a String (allocates). */
+    /** {@return symbol {@code index} as a String (allocates)} */
     public String get(int index) {
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException(index + " of " + size);

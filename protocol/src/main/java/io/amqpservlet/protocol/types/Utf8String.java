@@ -19,7 +19,7 @@ public final class Utf8String implements CharSequence {
         this.utf8 = text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The pre-encoded form of {@code text}. */
+    /** {@return the pre-encoded form of {@code text}} */
     public static Utf8String of(String text) {
         if (text == null) {
             throw new NullPointerException("text");
@@ -27,7 +27,7 @@ public final class Utf8String implements CharSequence {
         return new Utf8String(text);
     }
 
-    /** The UTF-8 bytes; do not modify. */
+    /** {@return the UTF-8 bytes; do not modify} */
     public byte[] bytes() {
         return utf8;
     }

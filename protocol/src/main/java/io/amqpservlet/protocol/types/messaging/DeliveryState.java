@@ -70,12 +70,12 @@ public final class DeliveryState extends DescribedList {
         return kind(NONE);
     }
 
-    /** The descriptor code of the held state ({@link #ACCEPTED} ...), or {@link #NONE}. */
+    /** {@return the descriptor code of the held state ({@link #ACCEPTED} ...), or {@link #NONE}} */
     public int kind() {
         return kind;
     }
 
-    /** Whether a terminal outcome is held: accepted, rejected, released or modified (AMQP 1.0 §3.4). */
+    /** {@return whether a terminal outcome is held: accepted, rejected, released or modified (AMQP 1.0 §3.4)} */
     public boolean isOutcome() {
         return kind >= ACCEPTED && kind <= MODIFIED;
     }
@@ -150,42 +150,42 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Received: the section to resume at (unsigned). */
+    /** {@return received: the section to resume at (unsigned)} */
     public int sectionNumber() {
         return sectionNumber;
     }
 
-    /** Received: the offset within that section. */
+    /** {@return received: the offset within that section} */
     public long sectionOffset() {
         return sectionOffset;
     }
 
-    /** Rejected: the error, absent when none was given. */
+    /** {@return rejected: the error, absent when none was given} */
     public ErrorCondition error() {
         return error;
     }
 
-    /** Modified: whether the delivery-count should be incremented. */
+    /** {@return modified: whether the delivery-count should be incremented} */
     public boolean deliveryFailed() {
         return deliveryFailed;
     }
 
-    /** Modified: whether the message must not be redelivered to this link. */
+    /** {@return modified: whether the message must not be redelivered to this link} */
     public boolean undeliverableHere() {
         return undeliverableHere;
     }
 
-    /** Modified: annotations to merge into the message, kept encoded. */
+    /** {@return modified: annotations to merge into the message, kept encoded} */
     public EncodedValue messageAnnotations() {
         return messageAnnotations;
     }
 
-    /** Declared: the transaction id. */
+    /** {@return declared: the transaction id} */
     public MutableBytes txnId() {
         return txnId;
     }
 
-    /** Transactional-state: the whole described value as received. */
+    /** {@return transactional-state: the whole described value as received} */
     public EncodedValue transactional() {
         return transactional;
     }

@@ -46,7 +46,7 @@ public final class Header {
         return this;
     }
 
-    /** Whether the message must survive an intermediary's restart. */
+    /** {@return whether the message must survive an intermediary's restart} */
     public boolean durable() {
         return durable;
     }
@@ -57,7 +57,7 @@ public final class Header {
         return this;
     }
 
-    /** The relative priority, 0-255 (ubyte); 4 by default. */
+    /** {@return the relative priority, 0-255 (ubyte); 4 by default} */
     public int priority() {
         return priority;
     }
@@ -71,12 +71,12 @@ public final class Header {
         return this;
     }
 
-    /** Whether a time to live is set. */
+    /** {@return whether a time to live is set} */
     public boolean hasTtl() {
         return ttlMillis >= 0;
     }
 
-    /** The time to live in milliseconds (a uint), or -1 when not set. */
+    /** {@return the time to live in milliseconds (a uint), or -1 when not set} */
     public long ttlMillis() {
         return ttlMillis;
     }
@@ -90,7 +90,7 @@ public final class Header {
         return this;
     }
 
-    /** Whether this message has not been acquired by any other link. */
+    /** {@return whether this message has not been acquired by any other link} */
     public boolean firstAcquirer() {
         return firstAcquirer;
     }
@@ -101,7 +101,7 @@ public final class Header {
         return this;
     }
 
-    /** The number of unsuccessful earlier delivery attempts (a uint, in a long). */
+    /** {@return the number of unsuccessful earlier delivery attempts (a uint, in a long)} */
     public long deliveryCount() {
         return deliveryCount;
     }

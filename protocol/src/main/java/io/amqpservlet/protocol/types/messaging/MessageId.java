@@ -37,12 +37,12 @@ public final class MessageId {
     // Scratch for encoding a CharSequence without a String.getBytes allocation; grows only for longer ids.
     private byte[] scratch = new byte[64];
 
-    /** Which member of the union is held. */
+    /** {@return which member of the union is held} */
     public Kind kind() {
         return kind;
     }
 
-    /** Whether no id is held. */
+    /** {@return whether no id is held} */
     public boolean isNull() {
         return kind == Kind.NULL;
     }
@@ -108,25 +108,25 @@ public final class MessageId {
         return this;
     }
 
-    /** The ulong id; only meaningful when {@link #kind()} is {@link Kind#ULONG}. */
+    /** {@return the ulong id; only meaningful when {@link #kind()} is {@link Kind#ULONG}} */
     public long ulongValue() {
         requireKind(Kind.ULONG);
         return ulong;
     }
 
-    /** The uuid's most significant bits; only when {@link #kind()} is {@link Kind#UUID}. */
+    /** {@return the uuid's most significant bits; only when {@link #kind()} is {@link Kind#UUID}} */
     public long uuidMostSignificantBits() {
         requireKind(Kind.UUID);
         return uuidMsb;
     }
 
-    /** The uuid's least significant bits; only when {@link #kind()} is {@link Kind#UUID}. */
+    /** {@return the uuid's least significant bits; only when {@link #kind()} is {@link Kind#UUID}} */
     public long uuidLeastSignificantBits() {
         requireKind(Kind.UUID);
         return uuidLsb;
     }
 
-    /** The bytes of a binary or string id (UTF-8 for a string); a null holder for the other kinds. Do not modify. */
+    /** {@return the bytes of a binary or string id (UTF-8 for a string); a null holder for the other kinds} Do not modify. */
     public MutableBytes bytes() {
         return bytes;
     }
@@ -190,7 +190,7 @@ public final class MessageId {
         }
     }
 
-    /** Whether both hold the same kind and value. */
+    /** {@return whether both hold the same kind and value} */
     public boolean contentEquals(MessageId other) {
         if (kind != other.kind) {
             return false;

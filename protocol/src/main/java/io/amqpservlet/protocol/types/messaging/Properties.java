@@ -81,52 +81,52 @@ public final class Properties {
         return this;
     }
 
-    /** The message-id holder; set it in place. */
+    /** {@return the message-id holder; set it in place} */
     public MessageId messageId() {
         return messageId;
     }
 
-    /** The user-id holder (binary); set it in place. */
+    /** {@return the user-id holder (binary); set it in place} */
     public MutableBytes userId() {
         return userId;
     }
 
-    /** The to holder (address string); set it in place. */
+    /** {@return the to holder (address string); set it in place} */
     public MutableBytes to() {
         return to;
     }
 
-    /** The subject holder (string); set it in place. */
+    /** {@return the subject holder (string); set it in place} */
     public MutableBytes subject() {
         return subject;
     }
 
-    /** The reply-to holder (address string); set it in place. */
+    /** {@return the reply-to holder (address string); set it in place} */
     public MutableBytes replyTo() {
         return replyTo;
     }
 
-    /** The correlation-id holder; set it in place. */
+    /** {@return the correlation-id holder; set it in place} */
     public MessageId correlationId() {
         return correlationId;
     }
 
-    /** The content-type holder (symbol, a MIME type); set it in place. */
+    /** {@return the content-type holder (symbol, a MIME type); set it in place} */
     public MutableBytes contentType() {
         return contentType;
     }
 
-    /** The content-encoding holder (symbol); set it in place. */
+    /** {@return the content-encoding holder (symbol); set it in place} */
     public MutableBytes contentEncoding() {
         return contentEncoding;
     }
 
-    /** Whether absolute-expiry-time is set. */
+    /** {@return whether absolute-expiry-time is set} */
     public boolean hasAbsoluteExpiryTime() {
         return hasAbsoluteExpiryTime;
     }
 
-    /** The absolute expiry time in milliseconds since the epoch; meaningful only when set. */
+    /** {@return the absolute expiry time in milliseconds since the epoch; meaningful only when set} */
     public long absoluteExpiryTime() {
         return absoluteExpiryTime;
     }
@@ -145,12 +145,12 @@ public final class Properties {
         return this;
     }
 
-    /** Whether creation-time is set. */
+    /** {@return whether creation-time is set} */
     public boolean hasCreationTime() {
         return hasCreationTime;
     }
 
-    /** The creation time in milliseconds since the epoch; meaningful only when set. */
+    /** {@return the creation time in milliseconds since the epoch; meaningful only when set} */
     public long creationTime() {
         return creationTime;
     }
@@ -169,17 +169,17 @@ public final class Properties {
         return this;
     }
 
-    /** The group-id holder (string); set it in place. */
+    /** {@return the group-id holder (string); set it in place} */
     public MutableBytes groupId() {
         return groupId;
     }
 
-    /** Whether group-sequence is set. */
+    /** {@return whether group-sequence is set} */
     public boolean hasGroupSequence() {
         return groupSequence >= 0;
     }
 
-    /** The group-sequence (a uint sequence number), or -1 when null. */
+    /** {@return the group-sequence (a uint sequence number), or -1 when null} */
     public long groupSequence() {
         return groupSequence;
     }
@@ -193,7 +193,7 @@ public final class Properties {
         return this;
     }
 
-    /** The reply-to-group-id holder (string); set it in place. */
+    /** {@return the reply-to-group-id holder (string); set it in place} */
     public MutableBytes replyToGroupId() {
         return replyToGroupId;
     }

@@ -52,7 +52,7 @@ public abstract class Terminus extends DescribedList {
         capabilities.clear();
     }
 
-    /** The address, or a null holder (a dynamic terminus before the node is created). */
+    /** {@return the address, or a null holder (a dynamic terminus before the node is created)} */
     public MutableBytes address() {
         return address;
     }
@@ -64,7 +64,7 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** What is retained durably: a {@link TerminusDurability} constant (default none). */
+    /** {@return what is retained durably: a {@link TerminusDurability} constant (default none)} */
     public int durable() {
         return durable;
     }
@@ -76,7 +76,7 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** When the expiry timer starts: a {@link TerminusExpiryPolicy} constant (default session-end). */
+    /** {@return when the expiry timer starts: a {@link TerminusExpiryPolicy} constant (default session-end)} */
     public int expiryPolicy() {
         return expiryPolicy;
     }
@@ -89,7 +89,7 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** The expiry timeout in seconds (unsigned 32-bit; default 0). */
+    /** {@return the expiry timeout in seconds (unsigned 32-bit; default 0)} */
     public long timeoutSeconds() {
         return timeoutSeconds;
     }
@@ -104,7 +104,7 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** Whether the peer is asked to create the node (default false). */
+    /** {@return whether the peer is asked to create the node (default false)} */
     public boolean dynamic() {
         return dynamic;
     }
@@ -116,12 +116,12 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** The dynamic-node-properties map, kept encoded. */
+    /** {@return the dynamic-node-properties map, kept encoded} */
     public EncodedValue dynamicNodeProperties() {
         return dynamicNodeProperties;
     }
 
-    /** The capabilities, such as {@code temporary-queue}. */
+    /** {@return the capabilities, such as {@code temporary-queue}} */
     public SymbolArray capabilities() {
         return capabilities;
     }

@@ -25,13 +25,13 @@ public final class TerminusExpiryPolicy {
         Symbol.of("link-detach"), Symbol.of("session-end"), Symbol.of("connection-close"), Symbol.of("never"),
     };
 
-    /** The symbol for a policy constant. */
+    /** {@return the symbol for a policy constant} */
     public static Symbol symbol(int policy) {
         return SYMBOLS[policy];
     }
 
     /**
-     * The policy constant for the symbol under the reader's cursor.
+     * {@return the policy constant for the symbol under the reader's cursor}
      *
      * @throws InvalidEncodingException for a symbol the spec does not define
      */

@@ -25,7 +25,7 @@ public final class SaslChallenge extends SaslFrame {
         return this;
     }
 
-    /** The challenge bytes (mandatory). */
+    /** {@return the challenge bytes (mandatory)} */
     public MutableBytes challenge() {
         return challenge;
     }

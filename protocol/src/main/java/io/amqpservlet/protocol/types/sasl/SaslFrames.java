@@ -38,7 +38,7 @@ public final class SaslFrames {
         return frame;
     }
 
-    /** The instance for a descriptor code, or null when the code is not a SASL frame's. */
+    /** {@return the instance for a descriptor code, or null when the code is not a SASL frame's} */
     public SaslFrame forCode(long descriptorCode) {
         if (descriptorCode == Descriptors.SASL_MECHANISMS) {
             return mechanisms;
@@ -54,27 +54,27 @@ public final class SaslFrames {
         return null;
     }
 
-    /** The reusable sasl-mechanisms. */
+    /** {@return the reusable sasl-mechanisms} */
     public SaslMechanisms mechanisms() {
         return mechanisms;
     }
 
-    /** The reusable sasl-init. */
+    /** {@return the reusable sasl-init} */
     public SaslInit init() {
         return init;
     }
 
-    /** The reusable sasl-challenge. */
+    /** {@return the reusable sasl-challenge} */
     public SaslChallenge challenge() {
         return challenge;
     }
 
-    /** The reusable sasl-response. */
+    /** {@return the reusable sasl-response} */
     public SaslResponse response() {
         return response;
     }
 
-    /** The reusable sasl-outcome. */
+    /** {@return the reusable sasl-outcome} */
     public SaslOutcome outcome() {
         return outcome;
     }

@@ -30,7 +30,7 @@ public final class SaslInit extends SaslFrame {
         return this;
     }
 
-    /** The selected mechanism symbol (mandatory). */
+    /** {@return the selected mechanism symbol (mandatory)} */
     public MutableBytes mechanism() {
         return mechanism;
     }
@@ -41,12 +41,12 @@ public final class SaslInit extends SaslFrame {
         return this;
     }
 
-    /** The initial response bytes (for PLAIN: NUL authzid NUL authcid NUL password), or a null holder. */
+    /** {@return the initial response bytes (for PLAIN: NUL authzid NUL authcid NUL password), or a null holder} */
     public MutableBytes initialResponse() {
         return initialResponse;
     }
 
-    /** The hostname the client connects to, or a null holder. */
+    /** {@return the hostname the client connects to, or a null holder} */
     public MutableBytes hostname() {
         return hostname;
     }

@@ -28,7 +28,7 @@ public final class SaslMechanisms extends SaslFrame {
         return this;
     }
 
-    /** The sasl-server-mechanisms (mandatory), such as {@code PLAIN} or {@code ANONYMOUS}. */
+    /** {@return the sasl-server-mechanisms (mandatory), such as {@code PLAIN} or {@code ANONYMOUS}} */
     public SymbolArray mechanisms() {
         return mechanisms;
     }

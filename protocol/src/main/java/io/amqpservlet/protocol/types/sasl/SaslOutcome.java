@@ -38,7 +38,7 @@ public final class SaslOutcome extends SaslFrame {
         return this;
     }
 
-    /** The sasl-code: {@link #OK}, {@link #AUTH}, {@link #SYS}, {@link #SYS_PERM} or {@link #SYS_TEMP}. */
+    /** {@return the sasl-code: {@link #OK}, {@link #AUTH}, {@link #SYS}, {@link #SYS_PERM} or {@link #SYS_TEMP}} */
     public int code() {
         return code;
     }
@@ -52,7 +52,7 @@ public final class SaslOutcome extends SaslFrame {
         return this;
     }
 
-    /** Additional data for the client, or a null holder. */
+    /** {@return additional data for the client, or a null holder} */
     public MutableBytes additionalData() {
         return additionalData;
     }

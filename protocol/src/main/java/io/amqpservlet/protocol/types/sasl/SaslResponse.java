@@ -25,7 +25,7 @@ public final class SaslResponse extends SaslFrame {
         return this;
     }
 
-    /** The response bytes (mandatory). */
+    /** {@return the response bytes (mandatory)} */
     public MutableBytes response() {
         return response;
     }

@@ -66,7 +66,7 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The link name (mandatory). */
+    /** {@return the link name (mandatory)} */
     public MutableBytes name() {
         return name;
     }
@@ -77,7 +77,7 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The handle (unsigned). */
+    /** {@return the handle (unsigned)} */
     public int handle() {
         return handle;
     }
@@ -88,7 +88,7 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The role of the sender of this attach. */
+    /** {@return the role of the sender of this attach} */
     public Role role() {
         return role;
     }
@@ -99,7 +99,7 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The sender settle mode (default mixed). */
+    /** {@return the sender settle mode (default mixed)} */
     public SenderSettleMode sndSettleMode() {
         return sndSettleMode;
     }
@@ -110,7 +110,7 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The receiver settle mode (default first). */
+    /** {@return the receiver settle mode (default first)} */
     public ReceiverSettleMode rcvSettleMode() {
         return rcvSettleMode;
     }
@@ -121,27 +121,27 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The source, absent when {@link Source#isNull()}. */
+    /** {@return the source, absent when {@link Source#isNull()}} */
     public Source source() {
         return source;
     }
 
-    /** The target, absent when {@link Target#isNull()} (and when the target is a coordinator). */
+    /** {@return the target, absent when {@link Target#isNull()} (and when the target is a coordinator)} */
     public Target target() {
         return target;
     }
 
-    /** A coordinator target's raw encoding, or absent. */
+    /** {@return a coordinator target's raw encoding, or absent} */
     public EncodedValue coordinator() {
         return coordinator;
     }
 
-    /** The unsettled map (delivery-tag to delivery-state), kept encoded. */
+    /** {@return the unsettled map (delivery-tag to delivery-state), kept encoded} */
     public EncodedValue unsettled() {
         return unsettled;
     }
 
-    /** Whether the unsettled map is incomplete (default false). */
+    /** {@return whether the unsettled map is incomplete (default false)} */
     public boolean incompleteUnsettled() {
         return incompleteUnsettled;
     }
@@ -152,12 +152,12 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** Whether initial-delivery-count is set (a sender must set it). */
+    /** {@return whether initial-delivery-count is set (a sender must set it)} */
     public boolean hasInitialDeliveryCount() {
         return hasInitialDeliveryCount;
     }
 
-    /** The sender's initial delivery-count (a serial number); 0 when absent. */
+    /** {@return the sender's initial delivery-count (a serial number); 0 when absent} */
     public int initialDeliveryCount() {
         return initialDeliveryCount;
     }
@@ -176,12 +176,12 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** Whether max-message-size is set. */
+    /** {@return whether max-message-size is set} */
     public boolean hasMaxMessageSize() {
         return hasMaxMessageSize;
     }
 
-    /** The largest message accepted, in bytes (a ulong, unsigned); 0 when absent or unlimited. */
+    /** {@return the largest message accepted, in bytes (a ulong, unsigned); 0 when absent or unlimited} */
     public long maxMessageSize() {
         return maxMessageSize;
     }
@@ -200,17 +200,17 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The offered-capabilities. */
+    /** {@return the offered-capabilities} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The link properties map, kept encoded. */
+    /** {@return the link properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

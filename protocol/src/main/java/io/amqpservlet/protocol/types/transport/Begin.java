@@ -54,12 +54,12 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** Whether remote-channel is set (it is in a begin that answers the peer's begin). */
+    /** {@return whether remote-channel is set (it is in a begin that answers the peer's begin)} */
     public boolean hasRemoteChannel() {
         return hasRemoteChannel;
     }
 
-    /** The channel of the peer's begin this answers; meaningful only when {@link #hasRemoteChannel()}. */
+    /** {@return the channel of the peer's begin this answers; meaningful only when {@link #hasRemoteChannel()}} */
     public int remoteChannel() {
         return remoteChannel;
     }
@@ -81,7 +81,7 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** The transfer-id of the next outgoing transfer (unsigned). */
+    /** {@return the transfer-id of the next outgoing transfer (unsigned)} */
     public int nextOutgoingId() {
         return nextOutgoingId;
     }
@@ -92,7 +92,7 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** The incoming window in transfer frames (unsigned). */
+    /** {@return the incoming window in transfer frames (unsigned)} */
     public int incomingWindow() {
         return incomingWindow;
     }
@@ -103,7 +103,7 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** The outgoing window in transfer frames (unsigned). */
+    /** {@return the outgoing window in transfer frames (unsigned)} */
     public int outgoingWindow() {
         return outgoingWindow;
     }
@@ -114,7 +114,7 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** The highest handle the sender of this begin accepts (unsigned; default 4294967295, i.e. -1). */
+    /** {@return the highest handle the sender of this begin accepts (unsigned; default 4294967295, i.e. -1)} */
     public int handleMax() {
         return handleMax;
     }
@@ -125,17 +125,17 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** The offered-capabilities. */
+    /** {@return the offered-capabilities} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The session properties map, kept encoded. */
+    /** {@return the session properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

@@ -29,7 +29,7 @@ public final class Detach extends Performative {
         return this;
     }
 
-    /** The link's handle (unsigned). */
+    /** {@return the link's handle (unsigned)} */
     public int handle() {
         return handle;
     }
@@ -40,7 +40,7 @@ public final class Detach extends Performative {
         return this;
     }
 
-    /** Whether the link is closed rather than only detached (default false). */
+    /** {@return whether the link is closed rather than only detached (default false)} */
     public boolean closed() {
         return closed;
     }
@@ -51,7 +51,7 @@ public final class Detach extends Performative {
         return this;
     }
 
-    /** The error, absent for a clean detach. */
+    /** {@return the error, absent for a clean detach} */
     public ErrorCondition error() {
         return error;
     }

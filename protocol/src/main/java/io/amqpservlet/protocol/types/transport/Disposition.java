@@ -42,7 +42,7 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** The role of the sender of this disposition. */
+    /** {@return the role of the sender of this disposition} */
     public Role role() {
         return role;
     }
@@ -53,7 +53,7 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** The first delivery-id of the range. */
+    /** {@return the first delivery-id of the range} */
     public int first() {
         return first;
     }
@@ -64,12 +64,12 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** Whether last was sent. */
+    /** {@return whether last was sent} */
     public boolean hasLast() {
         return hasLast;
     }
 
-    /** The last delivery-id of the range: {@link #first()} when absent (AMQP 1.0 §2.7.6). */
+    /** {@return the last delivery-id of the range: {@link #first()} when absent (AMQP 1.0 §2.7.6)} */
     public int last() {
         return hasLast ? last : first;
     }
@@ -88,7 +88,7 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** Whether the deliveries are settled (default false). */
+    /** {@return whether the deliveries are settled (default false)} */
     public boolean settled() {
         return settled;
     }
@@ -99,12 +99,12 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** The delivery state, absent when {@link DeliveryState#isNull()}. */
+    /** {@return the delivery state, absent when {@link DeliveryState#isNull()}} */
     public DeliveryState state() {
         return state;
     }
 
-    /** Whether the peer may delay acting on this disposition (default false). */
+    /** {@return whether the peer may delay acting on this disposition (default false)} */
     public boolean batchable() {
         return batchable;
     }

@@ -42,7 +42,7 @@ public final class ErrorCondition extends DescribedList {
         return this;
     }
 
-    /** The condition symbol, e.g. {@code amqp:decode-error} (see {@link ErrorConditions}). */
+    /** {@return the condition symbol, e.g. {@code amqp:decode-error} (see {@link ErrorConditions})} */
     public MutableBytes condition() {
         return condition;
     }
@@ -53,12 +53,12 @@ public final class ErrorCondition extends DescribedList {
         return this;
     }
 
-    /** Whether the condition is exactly {@code symbol}; allocates nothing. */
+    /** {@return whether the condition is exactly {@code symbol}; allocates nothing} */
     public boolean is(Symbol symbol) {
         return condition.contentEquals(symbol);
     }
 
-    /** The human-readable description, or a null holder. */
+    /** {@return the human-readable description, or a null holder} */
     public MutableBytes description() {
         return description;
     }
@@ -69,7 +69,7 @@ public final class ErrorCondition extends DescribedList {
         return this;
     }
 
-    /** The info map ({@code fields}), kept encoded. */
+    /** {@return the info map ({@code fields}), kept encoded} */
     public EncodedValue info() {
         return info;
     }

@@ -60,12 +60,12 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether next-incoming-id is set (absent before the peer's begin was seen). */
+    /** {@return whether next-incoming-id is set (absent before the peer's begin was seen)} */
     public boolean hasNextIncomingId() {
         return hasNextIncomingId;
     }
 
-    /** The next transfer-id expected from the peer; 0 when absent. */
+    /** {@return the next transfer-id expected from the peer; 0 when absent} */
     public int nextIncomingId() {
         return nextIncomingId;
     }
@@ -84,7 +84,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** The incoming window in transfer frames. */
+    /** {@return the incoming window in transfer frames} */
     public int incomingWindow() {
         return incomingWindow;
     }
@@ -95,7 +95,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** The next transfer-id this side will send. */
+    /** {@return the next transfer-id this side will send} */
     public int nextOutgoingId() {
         return nextOutgoingId;
     }
@@ -106,7 +106,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** The outgoing window in transfer frames. */
+    /** {@return the outgoing window in transfer frames} */
     public int outgoingWindow() {
         return outgoingWindow;
     }
@@ -117,12 +117,12 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether the flow is about a link (handle set) rather than only the session. */
+    /** {@return whether the flow is about a link (handle set) rather than only the session} */
     public boolean hasHandle() {
         return hasHandle;
     }
 
-    /** The link handle; 0 when absent. */
+    /** {@return the link handle; 0 when absent} */
     public int handle() {
         return handle;
     }
@@ -141,12 +141,12 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether delivery-count is set. */
+    /** {@return whether delivery-count is set} */
     public boolean hasDeliveryCount() {
         return hasDeliveryCount;
     }
 
-    /** The link's delivery-count (a serial number); 0 when absent. */
+    /** {@return the link's delivery-count (a serial number); 0 when absent} */
     public int deliveryCount() {
         return deliveryCount;
     }
@@ -165,12 +165,12 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether link-credit is set. */
+    /** {@return whether link-credit is set} */
     public boolean hasLinkCredit() {
         return hasLinkCredit;
     }
 
-    /** The link credit; 0 when absent. */
+    /** {@return the link credit; 0 when absent} */
     public int linkCredit() {
         return linkCredit;
     }
@@ -189,12 +189,12 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether available is set. */
+    /** {@return whether available is set} */
     public boolean hasAvailable() {
         return hasAvailable;
     }
 
-    /** The number of messages the sender has available; 0 when absent. */
+    /** {@return the number of messages the sender has available; 0 when absent} */
     public int available() {
         return available;
     }
@@ -213,7 +213,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether the sender is asked to use up its credit (AMQP 1.0 §2.6.7; default false). */
+    /** {@return whether the sender is asked to use up its credit (AMQP 1.0 §2.6.7; default false)} */
     public boolean drain() {
         return drain;
     }
@@ -224,7 +224,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether the receiver of this flow must answer with its own flow (default false). */
+    /** {@return whether the receiver of this flow must answer with its own flow (default false)} */
     public boolean echo() {
         return echo;
     }
@@ -235,7 +235,7 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** The link state properties map, kept encoded. */
+    /** {@return the link state properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

@@ -61,7 +61,7 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The container-id (mandatory). */
+    /** {@return the container-id (mandatory)} */
     public MutableBytes containerId() {
         return containerId;
     }
@@ -72,7 +72,7 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The hostname the peer wants to reach, or a null holder. */
+    /** {@return the hostname the peer wants to reach, or a null holder} */
     public MutableBytes hostname() {
         return hostname;
     }
@@ -83,7 +83,7 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The largest frame the sender of this open accepts, in bytes (default 4294967295). */
+    /** {@return the largest frame the sender of this open accepts, in bytes (default 4294967295)} */
     public long maxFrameSize() {
         return maxFrameSize;
     }
@@ -97,7 +97,7 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The highest channel number the sender of this open may use (default 65535). */
+    /** {@return the highest channel number the sender of this open may use (default 65535)} */
     public int channelMax() {
         return channelMax;
     }
@@ -111,12 +111,12 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** Whether idle-time-out is set. */
+    /** {@return whether idle-time-out is set} */
     public boolean hasIdleTimeOut() {
         return hasIdleTimeOut;
     }
 
-    /** The idle time-out in milliseconds, 0 when absent (no time-out). */
+    /** {@return the idle time-out in milliseconds, 0 when absent (no time-out)} */
     public long idleTimeOutMillis() {
         return idleTimeOutMillis;
     }
@@ -138,27 +138,27 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The outgoing-locales (symbols). */
+    /** {@return the outgoing-locales (symbols)} */
     public SymbolArray outgoingLocales() {
         return outgoingLocales;
     }
 
-    /** The incoming-locales (symbols). */
+    /** {@return the incoming-locales (symbols)} */
     public SymbolArray incomingLocales() {
         return incomingLocales;
     }
 
-    /** The offered-capabilities, such as {@code ANONYMOUS-RELAY}. */
+    /** {@return the offered-capabilities, such as {@code ANONYMOUS-RELAY}} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The connection properties map, kept encoded. */
+    /** {@return the connection properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

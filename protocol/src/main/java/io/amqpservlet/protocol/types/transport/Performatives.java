@@ -53,7 +53,7 @@ public final class Performatives {
         return p;
     }
 
-    /** The instance for a descriptor code, or null when the code is not a performative's. */
+    /** {@return the instance for a descriptor code, or null when the code is not a performative's} */
     public Performative forCode(long descriptorCode) {
         if (descriptorCode < Descriptors.OPEN || descriptorCode > Descriptors.CLOSE) {
             return null;
@@ -71,47 +71,47 @@ public final class Performatives {
         }
     }
 
-    /** The reusable open. */
+    /** {@return the reusable open} */
     public Open open() {
         return open;
     }
 
-    /** The reusable begin. */
+    /** {@return the reusable begin} */
     public Begin begin() {
         return begin;
     }
 
-    /** The reusable attach. */
+    /** {@return the reusable attach} */
     public Attach attach() {
         return attach;
     }
 
-    /** The reusable flow. */
+    /** {@return the reusable flow} */
     public Flow flow() {
         return flow;
     }
 
-    /** The reusable transfer. */
+    /** {@return the reusable transfer} */
     public Transfer transfer() {
         return transfer;
     }
 
-    /** The reusable disposition. */
+    /** {@return the reusable disposition} */
     public Disposition disposition() {
         return disposition;
     }
 
-    /** The reusable detach. */
+    /** {@return the reusable detach} */
     public Detach detach() {
         return detach;
     }
 
-    /** The reusable end. */
+    /** {@return the reusable end} */
     public End end() {
         return end;
     }
 
-    /** The reusable close. */
+    /** {@return the reusable close} */
     public Close close() {
         return close;
     }

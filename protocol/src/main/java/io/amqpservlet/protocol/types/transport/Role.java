@@ -4,12 +4,12 @@ package io.amqpservlet.protocol.types.transport;
 public enum Role {
     SENDER, RECEIVER;
 
-    /** The role a boolean on the wire stands for. */
+    /** {@return the role a boolean on the wire stands for} */
     public static Role of(boolean receiver) {
         return receiver ? RECEIVER : SENDER;
     }
 
-    /** The boolean this role is encoded as. */
+    /** {@return the boolean this role is encoded as} */
     public boolean encoded() {
         return this == RECEIVER;
     }

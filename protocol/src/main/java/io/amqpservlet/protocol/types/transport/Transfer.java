@@ -58,7 +58,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** The link handle (unsigned). */
+    /** {@return the link handle (unsigned)} */
     public int handle() {
         return handle;
     }
@@ -69,12 +69,12 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether delivery-id is set (it must be on a delivery's first frame). */
+    /** {@return whether delivery-id is set (it must be on a delivery's first frame)} */
     public boolean hasDeliveryId() {
         return hasDeliveryId;
     }
 
-    /** The delivery-id (a serial number); 0 when absent. */
+    /** {@return the delivery-id (a serial number); 0 when absent} */
     public int deliveryId() {
         return deliveryId;
     }
@@ -93,7 +93,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** The delivery-tag bytes, or a null holder. */
+    /** {@return the delivery-tag bytes, or a null holder} */
     public MutableBytes deliveryTag() {
         return deliveryTag;
     }
@@ -104,12 +104,12 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether message-format is set. */
+    /** {@return whether message-format is set} */
     public boolean hasMessageFormat() {
         return hasMessageFormat;
     }
 
-    /** The message-format (unsigned; 0 is the standard AMQP message format); 0 when absent. */
+    /** {@return the message-format (unsigned; 0 is the standard AMQP message format); 0 when absent} */
     public int messageFormat() {
         return messageFormat;
     }
@@ -128,12 +128,12 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether settled is set. */
+    /** {@return whether settled is set} */
     public boolean hasSettled() {
         return hasSettled;
     }
 
-    /** Whether the sender settled the delivery; false when absent. */
+    /** {@return whether the sender settled the delivery; false when absent} */
     public boolean settled() {
         return settled;
     }
@@ -152,7 +152,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether more frames of this delivery follow (default false). */
+    /** {@return whether more frames of this delivery follow (default false)} */
     public boolean more() {
         return more;
     }
@@ -163,7 +163,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** The receiver settle mode for this delivery, or null when absent (the link's mode applies). */
+    /** {@return the receiver settle mode for this delivery, or null when absent (the link's mode applies)} */
     public ReceiverSettleMode rcvSettleMode() {
         return rcvSettleMode;
     }
@@ -174,12 +174,12 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** The delivery state, absent when {@link DeliveryState#isNull()}. */
+    /** {@return the delivery state, absent when {@link DeliveryState#isNull()}} */
     public DeliveryState state() {
         return state;
     }
 
-    /** Whether this resumes a delivery of a resumed link (default false). */
+    /** {@return whether this resumes a delivery of a resumed link (default false)} */
     public boolean resume() {
         return resume;
     }
@@ -190,7 +190,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether the delivery is aborted (default false). */
+    /** {@return whether the delivery is aborted (default false)} */
     public boolean aborted() {
         return aborted;
     }
@@ -201,7 +201,7 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** Whether the peer may delay acting on this transfer (default false). */
+    /** {@return whether the peer may delay acting on this transfer (default false)} */
     public boolean batchable() {
         return batchable;
     }
