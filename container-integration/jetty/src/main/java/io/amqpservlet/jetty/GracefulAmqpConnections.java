@@ -69,7 +69,7 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
         return shutdown != null;
     }
 
-    /** The number of open connections, for tests and statistics. */
+    /** {@return the number of open connections, for tests and statistics} */
     public int size() {
         return open.size();
     }
