@@ -6,7 +6,7 @@
 module io.amqpservlet.jetty {
     requires transitive io.amqpservlet.connector;
     requires transitive org.eclipse.jetty.server;
-    requires static org.eclipse.jetty.security;
+    requires static transitive org.eclipse.jetty.security;
     requires org.slf4j;
 
     exports io.amqpservlet.jetty;

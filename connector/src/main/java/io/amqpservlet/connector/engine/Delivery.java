@@ -33,6 +33,10 @@ public final class Delivery {
     /** This delivery's number in its engine's {@link DeliveryPool}. */
     int poolIndex = -1;
 
+    /** Made by the engine's delivery pool only. */
+    Delivery() {
+    }
+
     void init(Link link, int deliveryId) {
         if (this.link != link) {
             this.link = link;

@@ -42,6 +42,10 @@ public final class EngineConfig {
     private DecoderLimits decoderLimits = DecoderLimits.DEFAULT;
     private boolean trace = "1".equals(System.getenv("PN_TRACE_FRM")) || Boolean.getBoolean("amqp.trace");
 
+    /** Creates an empty {@code EngineConfig}. */
+    public EngineConfig() {
+    }
+
     /** {@return which side of the connection the engine plays} */
     public Role role() {
         return role;

@@ -22,6 +22,10 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
     private final Set<AmqpConnection> open = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> shutdown;
 
+    /** Made by its factory only. */
+    GracefulAmqpConnections() {
+    }
+
     @Override
     public void onOpened(Connection connection) {
         if (connection instanceof AmqpConnection amqp) {

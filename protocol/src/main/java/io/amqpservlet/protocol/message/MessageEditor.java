@@ -63,6 +63,10 @@ public final class MessageEditor {
     private int[] annotationValueEnd = new int[4];
     private int annotationCount;
 
+    /** Creates an empty {@code MessageEditor}. */
+    public MessageEditor() {
+    }
+
     /** Starts editing the message {@code message} shows, forgetting earlier edits. */
     public MessageEditor edit(MessageView message) {
         source = message;

@@ -36,6 +36,10 @@ public final class MessageWriter {
     // Offset of the reserved vbin32 header of a data section opened by startData(), or -1.
     private int openDataAt = -1;
 
+    /** Creates an empty {@code MessageWriter}. */
+    public MessageWriter() {
+    }
+
     /** Starts a message at the writer's current position. */
     public MessageWriter wrap(AmqpWriter writer) {
         this.out = writer;

@@ -58,6 +58,10 @@ public final class SectionScanner {
     private int symbolLength;
     private boolean dataValue;
 
+    /** Creates an empty {@code SectionScanner}. */
+    public SectionScanner() {
+    }
+
     /** Forgets everything: the next byte fed is the first of a message. */
     public void reset() {
         state = SECTION;

@@ -43,6 +43,10 @@ public abstract class DescribedList {
     /** Resets every field to its default (absent, or the spec's default value). */
     public abstract DescribedList clear();
 
+    /** For subclasses: a composite type with every field at its default. */
+    protected DescribedList() {
+    }
+
     /** {@return whether this value is absent when held as a field of another type} Performatives never are. */
     public boolean isNull() {
         return false;

@@ -17,6 +17,10 @@ public final class EncodedValue {
     private byte[] bytes = new byte[0];
     private int length;
 
+    /** Creates an empty {@code EncodedValue}. */
+    public EncodedValue() {
+    }
+
     /** {@return whether the field is absent (no bytes, or an encoded null)} */
     public boolean isNull() {
         return length == 0 || (length == 1 && (bytes[0] & 0xFF) == FormatCode.NULL);

@@ -27,6 +27,10 @@ public final class MutableBytes {
     private boolean isNull = true;
     private String text;
 
+    /** Creates an empty {@code MutableBytes}. */
+    public MutableBytes() {
+    }
+
     /** {@return whether the field is absent (null)} */
     public boolean isNull() {
         return isNull;

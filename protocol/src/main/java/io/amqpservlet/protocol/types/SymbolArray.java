@@ -19,6 +19,10 @@ public final class SymbolArray {
     private int size;
     private boolean isNull = true;
 
+    /** Creates an empty {@code SymbolArray}. */
+    public SymbolArray() {
+    }
+
     /** {@return whether the field is absent} An empty array that was sent on the wire is not null. */
     public boolean isNull() {
         return isNull;

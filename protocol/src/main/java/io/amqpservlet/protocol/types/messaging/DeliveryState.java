@@ -38,6 +38,10 @@ public final class DeliveryState extends DescribedList {
     private final MutableBytes txnId = new MutableBytes();
     private final EncodedValue transactional = new EncodedValue();
 
+    /** Creates an empty {@code DeliveryState}. */
+    public DeliveryState() {
+    }
+
     /** The descriptor code of the held state, or 0 for none. */
     @Override
     public long descriptor() {

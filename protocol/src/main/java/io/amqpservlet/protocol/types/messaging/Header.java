@@ -36,6 +36,10 @@ public final class Header {
     private boolean firstAcquirer;
     private long deliveryCount;
 
+    /** Creates an empty {@code Header}. */
+    public Header() {
+    }
+
     /** Restores every field to its default. */
     public Header clear() {
         durable = false;

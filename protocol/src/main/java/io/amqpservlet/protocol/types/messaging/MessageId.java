@@ -37,6 +37,10 @@ public final class MessageId {
     // Scratch for encoding a CharSequence without a String.getBytes allocation; grows only for longer ids.
     private byte[] scratch = new byte[64];
 
+    /** Creates an empty {@code MessageId}. */
+    public MessageId() {
+    }
+
     /** {@return which member of the union is held} */
     public Kind kind() {
         return kind;

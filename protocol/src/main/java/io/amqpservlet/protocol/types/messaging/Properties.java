@@ -61,6 +61,10 @@ public final class Properties {
     private long groupSequence = -1;
     private final MutableBytes replyToGroupId = new MutableBytes();
 
+    /** Creates an empty {@code Properties}. */
+    public Properties() {
+    }
+
     /** Makes every field null. */
     public Properties clear() {
         messageId.clear();

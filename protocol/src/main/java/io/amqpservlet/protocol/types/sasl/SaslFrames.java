@@ -16,6 +16,10 @@ public final class SaslFrames {
     private final SaslResponse response = new SaslResponse();
     private final SaslOutcome outcome = new SaslOutcome();
 
+    /** Creates an empty {@code SaslFrames}. */
+    public SaslFrames() {
+    }
+
     /**
      * Reads the next value of {@code reader} (positioned at the start of a SASL frame body) and decodes it into
      * the instance of its type, which it returns.

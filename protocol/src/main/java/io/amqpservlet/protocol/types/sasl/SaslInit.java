@@ -12,6 +12,10 @@ public final class SaslInit extends SaslFrame {
     private final MutableBytes initialResponse = new MutableBytes();
     private final MutableBytes hostname = new MutableBytes();
 
+    /** Creates an empty {@code SaslInit}. */
+    public SaslInit() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_INIT;

@@ -12,6 +12,10 @@ import io.amqpservlet.protocol.types.SymbolArray;
 public final class SaslMechanisms extends SaslFrame {
     private final SymbolArray mechanisms = new SymbolArray();
 
+    /** Creates an empty {@code SaslMechanisms}. */
+    public SaslMechanisms() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_MECHANISMS;

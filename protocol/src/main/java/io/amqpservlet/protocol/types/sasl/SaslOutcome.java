@@ -21,6 +21,10 @@ public final class SaslOutcome extends SaslFrame {
     private int code;
     private final MutableBytes additionalData = new MutableBytes();
 
+    /** Creates an empty {@code SaslOutcome}. */
+    public SaslOutcome() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_OUTCOME;

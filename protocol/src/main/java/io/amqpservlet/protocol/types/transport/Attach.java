@@ -34,6 +34,10 @@ public final class Attach extends Performative {
     private final SymbolArray desiredCapabilities = new SymbolArray();
     private final EncodedValue properties = new EncodedValue();
 
+    /** Creates an empty {@code Attach}. */
+    public Attach() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.ATTACH;

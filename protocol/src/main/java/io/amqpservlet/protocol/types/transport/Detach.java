@@ -11,6 +11,10 @@ public final class Detach extends Performative {
     private boolean closed;
     private final ErrorCondition error = new ErrorCondition();
 
+    /** Creates an empty {@code Detach}. */
+    public Detach() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.DETACH;

@@ -20,6 +20,10 @@ public final class Disposition extends Performative {
     private final DeliveryState state = new DeliveryState();
     private boolean batchable;
 
+    /** Creates an empty {@code Disposition}. */
+    public Disposition() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.DISPOSITION;

@@ -18,6 +18,10 @@ public final class ErrorCondition extends DescribedList {
     private final MutableBytes description = new MutableBytes();
     private final EncodedValue info = new EncodedValue();
 
+    /** Creates an empty {@code ErrorCondition}. */
+    public ErrorCondition() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.ERROR;

@@ -29,6 +29,10 @@ public final class Flow extends Performative {
     private boolean echo;
     private final EncodedValue properties = new EncodedValue();
 
+    /** Creates an empty {@code Flow}. */
+    public Flow() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.FLOW;

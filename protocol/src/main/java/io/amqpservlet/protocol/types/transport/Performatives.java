@@ -30,6 +30,10 @@ public final class Performatives {
     private final End end = new End();
     private final Close close = new Close();
 
+    /** Creates an empty {@code Performatives}. */
+    public Performatives() {
+    }
+
     /**
      * Reads the next value of {@code reader} (positioned at the start of a frame body) and decodes it into the
      * instance of its type, which it returns; the reader is left just after the performative.

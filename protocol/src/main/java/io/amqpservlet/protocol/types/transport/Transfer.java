@@ -29,6 +29,10 @@ public final class Transfer extends Performative {
     private boolean aborted;
     private boolean batchable;
 
+    /** Creates an empty {@code Transfer}. */
+    public Transfer() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.TRANSFER;
