@@ -7,6 +7,7 @@ package io.amqpservlet.protocol.frame;
  * stream can no longer be split into frames.
  */
 public final class FramingException extends RuntimeException {
+    /** Where the bad field starts, as an offset in the array the reader was given. */
     private final long offset;
 
     /** A framing error described by {@code message}, found at {@code offset} in the buffer being read. */

@@ -7,7 +7,9 @@ package io.amqpservlet.protocol.text;
  * {@link Utf8StringBuilder}, bytes appended since the last reset).
  */
 public final class MalformedTextException extends IllegalArgumentException {
+    /** What is wrong, without the position. */
     private final String reason;
+    /** Where the problem was found. */
     private final long offset;
 
     /** An error described by {@code reason}, found at {@code offset}. */

@@ -20,12 +20,19 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 public final class DeliveryState extends DescribedList {
     /** No state: the field is absent. */
     public static final int NONE = 0;
+    /** {@link #kind()} of the received state (AMQP 1.0 §3.4.1). */
     public static final int RECEIVED = (int) Descriptors.RECEIVED;
+    /** {@link #kind()} of the accepted state (AMQP 1.0 §3.4.2). */
     public static final int ACCEPTED = (int) Descriptors.ACCEPTED;
+    /** {@link #kind()} of the rejected state (AMQP 1.0 §3.4.3). */
     public static final int REJECTED = (int) Descriptors.REJECTED;
+    /** {@link #kind()} of the released state (AMQP 1.0 §3.4.4). */
     public static final int RELEASED = (int) Descriptors.RELEASED;
+    /** {@link #kind()} of the modified state (AMQP 1.0 §3.4.5). */
     public static final int MODIFIED = (int) Descriptors.MODIFIED;
+    /** {@link #kind()} of the declared state (AMQP 1.0 §4.5.5). */
     public static final int DECLARED = (int) Descriptors.DECLARED;
+    /** {@link #kind()} of the transactional state (AMQP 1.0 §4.5.8). */
     public static final int TRANSACTIONAL = (int) Descriptors.TRANSACTIONAL_STATE;
 
     private int kind;

@@ -2,7 +2,10 @@ package io.amqpservlet.protocol.types.transport;
 
 /** A link endpoint's role (AMQP 1.0 §2.8.1), encoded as a boolean: false for sender, true for receiver. */
 public enum Role {
-    SENDER, RECEIVER;
+    /** Sends messages: encoded as false. */
+    SENDER,
+    /** Receives messages: encoded as true. */
+    RECEIVER;
 
     /** {@return the role a boolean on the wire stands for} */
     public static Role of(boolean receiver) {
