@@ -109,7 +109,11 @@ public final class AmqpReader {
         return limits;
     }
 
-    /** Starts reading {@code bytes[offset, offset + length)}; offsets in errors and getters are into {@code bytes}. */
+    /**
+     * Starts reading {@code bytes[offset, offset + length)}; offsets in errors and getters are into {@code bytes}.
+     *
+     * @return this, for chaining
+     */
     public AmqpReader wrap(byte[] bytes, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > bytes.length || offset + length < 0) {
             throw new IndexOutOfBoundsException("offset " + offset + " length " + length + " of " + bytes.length);
@@ -134,6 +138,7 @@ public final class AmqpReader {
      * Starts reading the remaining bytes of a heap buffer, without copying; the buffer's position is not changed.
      *
      * @throws IllegalArgumentException for a direct or read-only buffer: copy it into an array first
+     * @return this, for chaining
      */
     public AmqpReader wrap(ByteBuffer buffer) {
         if (!buffer.hasArray()) {

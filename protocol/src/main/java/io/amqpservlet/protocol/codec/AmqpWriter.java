@@ -80,7 +80,11 @@ public final class AmqpWriter {
         this.growable = true;
     }
 
-    /** Writes from the start of the own buffer again. */
+    /**
+     * Writes from the start of the own buffer again.
+     *
+     * @return this, for chaining
+     */
     public AmqpWriter clear() {
         if (!growable) {
             throw new IllegalStateException("writing into a caller's array; call wrap again");
@@ -96,6 +100,8 @@ public final class AmqpWriter {
     /**
      * Writes into {@code target[offset, offset + length)}; a value that does not fit throws
      * {@link BufferOverflowException}. Returns to the own buffer with {@link #unwrap()}.
+     *
+     * @return this, for chaining
      */
     public AmqpWriter wrap(byte[] target, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > target.length) {
@@ -115,6 +121,8 @@ public final class AmqpWriter {
     /**
      * Writes into the remaining space of a heap buffer; call {@link #finishInto(ByteBuffer)} to advance its
      * position by what was written.
+     *
+     * @return this, for chaining
      */
     public AmqpWriter wrap(ByteBuffer target) {
         if (!target.hasArray() || target.isReadOnly()) {
@@ -128,7 +136,11 @@ public final class AmqpWriter {
         target.position(target.position() + (pos - base));
     }
 
-    /** Returns to a growable buffer of the writer's own (a new one; call once, not per message). */
+    /**
+     * Returns to a growable buffer of the writer's own (a new one; call once, not per message).
+     *
+     * @return this, for chaining
+     */
     public AmqpWriter unwrap() {
         buf = new byte[256];
         base = pos = 0;

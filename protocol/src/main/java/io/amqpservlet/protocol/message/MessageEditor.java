@@ -67,7 +67,11 @@ public final class MessageEditor {
     public MessageEditor() {
     }
 
-    /** Starts editing the message {@code message} shows, forgetting earlier edits. */
+    /**
+     * Starts editing the message {@code message} shows, forgetting earlier edits.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor edit(MessageView message) {
         source = message;
         headerMask = 0;
@@ -82,14 +86,22 @@ public final class MessageEditor {
 
     // ------------------------------------------------------------------------------------------ edits
 
-    /** Sets header durable. */
+    /**
+     * Sets header durable.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor durable(boolean value) {
         durable = value;
         headerMask |= 1 << Header.DURABLE;
         return this;
     }
 
-    /** Sets header priority (0-255). */
+    /**
+     * Sets header priority (0-255).
+     *
+     * @return this, for chaining
+     */
     public MessageEditor priority(int value) {
         if (value < 0 || value > 255) {
             throw new IllegalArgumentException("priority is a ubyte: " + value);
@@ -99,7 +111,11 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Sets header ttl in milliseconds (a uint); -1 removes it. */
+    /**
+     * Sets header ttl in milliseconds (a uint); -1 removes it.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor ttlMillis(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("ttl is a uint of milliseconds: " + value);
@@ -109,14 +125,22 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Sets header first-acquirer. */
+    /**
+     * Sets header first-acquirer.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor firstAcquirer(boolean value) {
         firstAcquirer = value;
         headerMask |= 1 << Header.FIRST_ACQUIRER;
         return this;
     }
 
-    /** Sets header delivery-count (a uint). */
+    /**
+     * Sets header delivery-count (a uint).
+     *
+     * @return this, for chaining
+     */
     public MessageEditor deliveryCount(long value) {
         if (value < 0 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("delivery-count is a uint: " + value);
@@ -126,13 +150,21 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Leaves the delivery-annotations out of the copy (AMQP 1.0 §3.2.2: they are for the next hop only). */
+    /**
+     * Leaves the delivery-annotations out of the copy (AMQP 1.0 §3.2.2: they are for the next hop only).
+     *
+     * @return this, for chaining
+     */
     public MessageEditor dropDeliveryAnnotations() {
         dropDeliveryAnnotations = true;
         return this;
     }
 
-    /** Adds or replaces a message annotation with a string value. */
+    /**
+     * Adds or replaces a message annotation with a string value.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, CharSequence value) {
         int at = annotationKey(key);
         annotations.writeString(value);
@@ -140,7 +172,11 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a symbol value. */
+    /**
+     * Adds or replaces a message annotation with a symbol value.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, Symbol value) {
         int at = annotationKey(key);
         annotations.writeSymbol(value);
@@ -148,7 +184,11 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a long value. */
+    /**
+     * Adds or replaces a message annotation with a long value.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, long value) {
         int at = annotationKey(key);
         annotations.writeLong(value);
@@ -156,7 +196,11 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a boolean value. */
+    /**
+     * Adds or replaces a message annotation with a boolean value.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, boolean value) {
         int at = annotationKey(key);
         annotations.writeBoolean(value);
@@ -164,7 +208,11 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a complete encoded value. */
+    /**
+     * Adds or replaces a message annotation with a complete encoded value.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotationEncoded(Symbol key, byte[] encoded, int offset, int length) {
         int at = annotationKey(key);
         annotations.writeEncoded(encoded, offset, length);
@@ -190,37 +238,65 @@ public final class MessageEditor {
         return i;
     }
 
-    /** Sets properties {@code to}; null makes it null. */
+    /**
+     * Sets properties {@code to}; null makes it null.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor to(CharSequence address) {
         return property(Properties.TO, address);
     }
 
-    /** Sets properties {@code to} from UTF-8 bytes. */
+    /**
+     * Sets properties {@code to} from UTF-8 bytes.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor to(MutableBytes address) {
         return property(Properties.TO, address);
     }
 
-    /** Sets properties {@code reply-to}; null makes it null. */
+    /**
+     * Sets properties {@code reply-to}; null makes it null.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor replyTo(CharSequence address) {
         return property(Properties.REPLY_TO, address);
     }
 
-    /** Sets properties {@code reply-to} from UTF-8 bytes. */
+    /**
+     * Sets properties {@code reply-to} from UTF-8 bytes.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor replyTo(MutableBytes address) {
         return property(Properties.REPLY_TO, address);
     }
 
-    /** Sets properties {@code subject}; null makes it null. */
+    /**
+     * Sets properties {@code subject}; null makes it null.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor subject(CharSequence subject) {
         return property(Properties.SUBJECT, subject);
     }
 
-    /** Sets properties {@code correlation-id}, keeping the holder's type. */
+    /**
+     * Sets properties {@code correlation-id}, keeping the holder's type.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor correlationId(MessageId id) {
         return property(Properties.CORRELATION_ID, id);
     }
 
-    /** Sets properties {@code message-id}, keeping the holder's type. */
+    /**
+     * Sets properties {@code message-id}, keeping the holder's type.
+     *
+     * @return this, for chaining
+     */
     public MessageEditor messageId(MessageId id) {
         return property(Properties.MESSAGE_ID, id);
     }

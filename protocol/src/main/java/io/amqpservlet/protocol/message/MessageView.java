@@ -82,6 +82,7 @@ public final class MessageView {
      *         order (AMQP 1.0 §3.2), naming the section and its offset
      * @throws io.amqpservlet.protocol.codec.UnexpectedTypeException when a section holds the wrong type
      * @throws io.amqpservlet.protocol.codec.TruncatedEncodingException when the last section is incomplete
+     * @return this, for chaining
      */
     public MessageView wrap(byte[] bytes, int offset, int length) {
         scan.wrap(bytes, offset, length);
@@ -104,7 +105,11 @@ public final class MessageView {
         return this;
     }
 
-    /** Indexes the remaining bytes of a heap buffer without copying; the buffer's position is not changed. */
+    /**
+     * Indexes the remaining bytes of a heap buffer without copying; the buffer's position is not changed.
+     *
+     * @return this, for chaining
+     */
     public MessageView wrap(ByteBuffer message) {
         if (!message.hasArray()) {
             throw new IllegalArgumentException("the view reads heap buffers; copy a direct buffer first");

@@ -40,7 +40,11 @@ public final class MessageWriter {
     public MessageWriter() {
     }
 
-    /** Starts a message at the writer's current position. */
+    /**
+     * Starts a message at the writer's current position.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter wrap(AmqpWriter writer) {
         this.out = writer;
         this.last = null;
@@ -97,7 +101,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ header
 
-    /** Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0. */
+    /**
+     * Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter header(boolean durable) {
         begin(MessageSection.HEADER);
         out.startList();
@@ -111,6 +119,8 @@ public final class MessageWriter {
     /**
      * Writes a header; defaults (priority 4, ttl -1 meaning none, delivery-count 0, false flags) become nulls
      * and trailing nulls are omitted.
+     *
+     * @return this, for chaining
      */
     public MessageWriter header(boolean durable, int priority, long ttlMillis, boolean firstAcquirer, long deliveryCount) {
         if (priority < 0 || priority > 255) {
@@ -158,7 +168,11 @@ public final class MessageWriter {
         }
     }
 
-    /** Writes {@code header}. */
+    /**
+     * Writes {@code header}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter header(Header header) {
         order(MessageSection.HEADER);
         header.encode(out); // writes its own descriptor
@@ -167,17 +181,29 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ annotations
 
-    /** Opens the delivery-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the delivery-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startDeliveryAnnotations() {
         return startMap(MessageSection.DELIVERY_ANNOTATIONS);
     }
 
-    /** Opens the message-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the message-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startMessageAnnotations() {
         return startMap(MessageSection.MESSAGE_ANNOTATIONS);
     }
 
-    /** Opens the footer section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the footer section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startFooter() {
         return startMap(MessageSection.FOOTER);
     }
@@ -196,42 +222,66 @@ public final class MessageWriter {
         }
     }
 
-    /** Writes an annotation key; the caller writes its value next with {@link #writer()}. */
+    /**
+     * Writes an annotation key; the caller writes its value next with {@link #writer()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter annotationKey(Symbol key) {
         expectAnnotations();
         out.writeSymbol(key);
         return this;
     }
 
-    /** Adds an annotation with a string value. */
+    /**
+     * Adds an annotation with a string value.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, CharSequence value) {
         annotationKey(key);
         out.writeString(value);
         return this;
     }
 
-    /** Adds an annotation with a symbol value. */
+    /**
+     * Adds an annotation with a symbol value.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, Symbol value) {
         annotationKey(key);
         out.writeSymbol(value);
         return this;
     }
 
-    /** Adds an annotation with a long value. */
+    /**
+     * Adds an annotation with a long value.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, long value) {
         annotationKey(key);
         out.writeLong(value);
         return this;
     }
 
-    /** Adds an annotation with a boolean value. */
+    /**
+     * Adds an annotation with a boolean value.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, boolean value) {
         annotationKey(key);
         out.writeBoolean(value);
         return this;
     }
 
-    /** Closes the open annotations section (delivery-annotations, message-annotations or footer). */
+    /**
+     * Closes the open annotations section (delivery-annotations, message-annotations or footer).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endAnnotations() {
         expectAnnotations();
         out.endMap();
@@ -241,7 +291,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ properties
 
-    /** Opens the properties section; write fields in field order, close with {@link #endProperties()}. */
+    /**
+     * Opens the properties section; write fields in field order, close with {@link #endProperties()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startProperties() {
         begin(MessageSection.PROPERTIES);
         out.startList();
@@ -264,147 +318,231 @@ public final class MessageWriter {
         nextField = field + 1;
     }
 
-    /** Sets message-id to a string. */
+    /**
+     * Sets message-id to a string.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter messageId(CharSequence id) {
         field(Properties.MESSAGE_ID);
         out.writeString(id);
         return this;
     }
 
-    /** Sets message-id to a ulong. */
+    /**
+     * Sets message-id to a ulong.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter messageId(long id) {
         field(Properties.MESSAGE_ID);
         out.writeULong(id);
         return this;
     }
 
-    /** Sets message-id to a uuid. */
+    /**
+     * Sets message-id to a uuid.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter messageIdUuid(long mostSignificantBits, long leastSignificantBits) {
         field(Properties.MESSAGE_ID);
         out.writeUuid(mostSignificantBits, leastSignificantBits);
         return this;
     }
 
-    /** Sets message-id from a holder, keeping its type. */
+    /**
+     * Sets message-id from a holder, keeping its type.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter messageId(MessageId id) {
         field(Properties.MESSAGE_ID);
         id.write(out);
         return this;
     }
 
-    /** Sets user-id (binary). */
+    /**
+     * Sets user-id (binary).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter userId(byte[] bytes, int offset, int length) {
         field(Properties.USER_ID);
         out.writeBinary(bytes, offset, length);
         return this;
     }
 
-    /** Sets to. */
+    /**
+     * Sets to.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter to(CharSequence address) {
         field(Properties.TO);
         out.writeString(address);
         return this;
     }
 
-    /** Sets to from a holder of UTF-8 bytes. */
+    /**
+     * Sets to from a holder of UTF-8 bytes.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter to(MutableBytes address) {
         field(Properties.TO);
         address.writeString(out);
         return this;
     }
 
-    /** Sets subject. */
+    /**
+     * Sets subject.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter subject(CharSequence subject) {
         field(Properties.SUBJECT);
         out.writeString(subject);
         return this;
     }
 
-    /** Sets reply-to. */
+    /**
+     * Sets reply-to.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter replyTo(CharSequence address) {
         field(Properties.REPLY_TO);
         out.writeString(address);
         return this;
     }
 
-    /** Sets reply-to from a holder of UTF-8 bytes. */
+    /**
+     * Sets reply-to from a holder of UTF-8 bytes.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter replyTo(MutableBytes address) {
         field(Properties.REPLY_TO);
         address.writeString(out);
         return this;
     }
 
-    /** Sets correlation-id to a string. */
+    /**
+     * Sets correlation-id to a string.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter correlationId(CharSequence id) {
         field(Properties.CORRELATION_ID);
         out.writeString(id);
         return this;
     }
 
-    /** Sets correlation-id from a holder, keeping its type. */
+    /**
+     * Sets correlation-id from a holder, keeping its type.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter correlationId(MessageId id) {
         field(Properties.CORRELATION_ID);
         id.write(out);
         return this;
     }
 
-    /** Sets content-type (a symbol; MIME types are ASCII). */
+    /**
+     * Sets content-type (a symbol; MIME types are ASCII).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter contentType(CharSequence mimeType) {
         field(Properties.CONTENT_TYPE);
         out.writeSymbol(mimeType);
         return this;
     }
 
-    /** Sets content-type from a symbol constant. */
+    /**
+     * Sets content-type from a symbol constant.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter contentType(Symbol mimeType) {
         field(Properties.CONTENT_TYPE);
         out.writeSymbol(mimeType);
         return this;
     }
 
-    /** Sets content-encoding (a symbol). */
+    /**
+     * Sets content-encoding (a symbol).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter contentEncoding(CharSequence encoding) {
         field(Properties.CONTENT_ENCODING);
         out.writeSymbol(encoding);
         return this;
     }
 
-    /** Sets absolute-expiry-time in milliseconds since the epoch. */
+    /**
+     * Sets absolute-expiry-time in milliseconds since the epoch.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter absoluteExpiryTime(long epochMillis) {
         field(Properties.ABSOLUTE_EXPIRY_TIME);
         out.writeTimestamp(epochMillis);
         return this;
     }
 
-    /** Sets creation-time in milliseconds since the epoch. */
+    /**
+     * Sets creation-time in milliseconds since the epoch.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter creationTime(long epochMillis) {
         field(Properties.CREATION_TIME);
         out.writeTimestamp(epochMillis);
         return this;
     }
 
-    /** Sets group-id. */
+    /**
+     * Sets group-id.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter groupId(CharSequence groupId) {
         field(Properties.GROUP_ID);
         out.writeString(groupId);
         return this;
     }
 
-    /** Sets group-sequence (a uint). */
+    /**
+     * Sets group-sequence (a uint).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter groupSequence(long sequence) {
         field(Properties.GROUP_SEQUENCE);
         out.writeUInt(sequence);
         return this;
     }
 
-    /** Sets reply-to-group-id. */
+    /**
+     * Sets reply-to-group-id.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter replyToGroupId(CharSequence groupId) {
         field(Properties.REPLY_TO_GROUP_ID);
         out.writeString(groupId);
         return this;
     }
 
-    /** Closes the properties section; fields not written after the last one are omitted. */
+    /**
+     * Closes the properties section; fields not written after the last one are omitted.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endProperties() {
         expectOpen(MessageSection.PROPERTIES);
         out.endList();
@@ -412,7 +550,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Writes a whole properties section from {@code properties}. */
+    /**
+     * Writes a whole properties section from {@code properties}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter properties(Properties properties) {
         order(MessageSection.PROPERTIES);
         properties.encode(out); // writes its own descriptor
@@ -421,7 +563,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ application-properties
 
-    /** Opens application-properties; add entries with {@code put}, close with {@link #endApplicationProperties()}. */
+    /**
+     * Opens application-properties; add entries with {@code put}, close with {@link #endApplicationProperties()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startApplicationProperties() {
         begin(MessageSection.APPLICATION_PROPERTIES);
         out.startMap();
@@ -429,7 +575,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}. */
+    /**
+     * Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter putKey(CharSequence key) {
         expectOpen(MessageSection.APPLICATION_PROPERTIES);
         if (key == null) {
@@ -439,42 +589,66 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Adds a string property. */
+    /**
+     * Adds a string property.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, CharSequence value) {
         putKey(key);
         out.writeString(value);
         return this;
     }
 
-    /** Adds a string property from a holder of UTF-8 bytes (null when the holder is null). */
+    /**
+     * Adds a string property from a holder of UTF-8 bytes (null when the holder is null).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, MutableBytes value) {
         putKey(key);
         value.writeString(out);
         return this;
     }
 
-    /** Adds a long property. */
+    /**
+     * Adds a long property.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, long value) {
         putKey(key);
         out.writeLong(value);
         return this;
     }
 
-    /** Adds an int property. */
+    /**
+     * Adds an int property.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, int value) {
         putKey(key);
         out.writeInt(value);
         return this;
     }
 
-    /** Adds a boolean property. */
+    /**
+     * Adds a boolean property.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, boolean value) {
         putKey(key);
         out.writeBoolean(value);
         return this;
     }
 
-    /** Closes application-properties. */
+    /**
+     * Closes application-properties.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endApplicationProperties() {
         expectOpen(MessageSection.APPLICATION_PROPERTIES);
         out.endMap();
@@ -484,7 +658,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ body
 
-    /** Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections. */
+    /**
+     * Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter data(byte[] bytes, int offset, int length) {
         begin(MessageSection.DATA);
         out.writeBinary(bytes, offset, length);
@@ -496,6 +674,8 @@ public final class MessageWriter {
      * {@link #appendData(ByteBuffer)} (as many times as they arrive) and {@link #endData()} backfills the size.
      * One section however many pieces: some clients (proton-j based, such as Qpid JMS) keep only the last data
      * section of a message.
+     *
+     * @return this, for chaining
      */
     public MessageWriter startData() {
         begin(MessageSection.DATA);
@@ -504,7 +684,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position. */
+    /**
+     * Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter appendData(ByteBuffer bytes) {
         requireOpenData();
         int n = bytes.remaining();
@@ -513,7 +697,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened. */
+    /**
+     * Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter appendData(byte[] bytes, int offset, int length) {
         requireOpenData();
         int at = out.reserve(length);
@@ -521,7 +709,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Ends the data section {@link #startData()} opened, backfilling its size. */
+    /**
+     * Ends the data section {@link #startData()} opened, backfilling its size.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endData() {
         requireOpenData();
         int size = out.position() - openDataAt - 5;
@@ -540,34 +732,54 @@ public final class MessageWriter {
         }
     }
 
-    /** Adds a data section with the remaining bytes of {@code bytes}, without changing its position. */
+    /**
+     * Adds a data section with the remaining bytes of {@code bytes}, without changing its position.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter data(ByteBuffer bytes) {
         begin(MessageSection.DATA);
         out.writeBinary(bytes);
         return this;
     }
 
-    /** Writes an amqp-value body holding a string. */
+    /**
+     * Writes an amqp-value body holding a string.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter amqpValue(CharSequence text) {
         begin(MessageSection.AMQP_VALUE);
         out.writeString(text);
         return this;
     }
 
-    /** Writes an amqp-value body holding a binary. */
+    /**
+     * Writes an amqp-value body holding a binary.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter amqpValueBinary(byte[] bytes, int offset, int length) {
         begin(MessageSection.AMQP_VALUE);
         out.writeBinary(bytes, offset, length);
         return this;
     }
 
-    /** Starts an amqp-value body: the next value written with {@link #writer()} is the body. */
+    /**
+     * Starts an amqp-value body: the next value written with {@link #writer()} is the body.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startAmqpValue() {
         begin(MessageSection.AMQP_VALUE);
         return this;
     }
 
-    /** Opens an amqp-sequence section: write its elements with {@link #writer()}, then {@link #endAmqpSequence()}. */
+    /**
+     * Opens an amqp-sequence section: write its elements with {@link #writer()}, then {@link #endAmqpSequence()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startAmqpSequence() {
         begin(MessageSection.AMQP_SEQUENCE);
         out.startList();
@@ -575,7 +787,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Closes the amqp-sequence section. */
+    /**
+     * Closes the amqp-sequence section.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endAmqpSequence() {
         expectOpen(MessageSection.AMQP_SEQUENCE);
         out.endList();

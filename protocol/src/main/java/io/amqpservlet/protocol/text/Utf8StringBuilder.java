@@ -36,7 +36,11 @@ public final class Utf8StringBuilder implements CharSequence {
         chars = new char[Math.max(8, initialCapacity)];
     }
 
-    /** Empties the builder, keeping its char array, and forgets any partial sequence or error. */
+    /**
+     * Empties the builder, keeping its char array, and forgets any partial sequence or error.
+     *
+     * @return this, for chaining
+     */
     public Utf8StringBuilder reset() {
         length = 0;
         bytesIn = 0;
@@ -84,6 +88,7 @@ public final class Utf8StringBuilder implements CharSequence {
      * sequence.
      *
      * @throws MalformedTextException at the first byte that cannot continue valid UTF-8
+     * @return this, for chaining
      */
     public Utf8StringBuilder append(byte[] bytes, int offset, int length) {
         // Each byte yields at most one char, except the last byte of a 4-byte sequence that yields two, and only
@@ -138,7 +143,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return this;
     }
 
-    /** Appends one byte of UTF-8. */
+    /**
+     * Appends one byte of UTF-8.
+     *
+     * @return this, for chaining
+     */
     public Utf8StringBuilder append(byte b) {
         ensureCapacity(length + 2);
         if (pending == 0 && b >= 0) {
@@ -154,6 +163,7 @@ public final class Utf8StringBuilder implements CharSequence {
      * Appends a char of already-decoded text (for mixing decoded text with raw bytes, as percent-decoding does).
      *
      * @throws MalformedTextException if a multi-byte sequence is unfinished, since the char cannot continue it
+     * @return this, for chaining
      */
     public Utf8StringBuilder append(char c) {
         if (pending != 0) {
@@ -164,7 +174,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return this;
     }
 
-    /** Appends already-decoded text; see {@link #append(char)}. */
+    /**
+     * Appends already-decoded text; see {@link #append(char)}.
+     *
+     * @return this, for chaining
+     */
     public Utf8StringBuilder append(CharSequence text) {
         if (pending != 0) {
             throw incomplete(bytesIn);

@@ -36,13 +36,21 @@ public final class EncodedValue {
         return bytes;
     }
 
-    /** Makes the field absent. */
+    /**
+     * Makes the field absent.
+     *
+     * @return this, for chaining
+     */
     public EncodedValue clear() {
         length = 0;
         return this;
     }
 
-    /** Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}. */
+    /**
+     * Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}.
+     *
+     * @return this, for chaining
+     */
     public EncodedValue set(byte[] src, int offset, int length) {
         if (bytes.length < length) {
             bytes = new byte[Math.max(length, Math.min(Integer.MAX_VALUE - 16, bytes.length * 2))];
@@ -52,12 +60,20 @@ public final class EncodedValue {
         return this;
     }
 
-    /** Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer. */
+    /**
+     * Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer.
+     *
+     * @return this, for chaining
+     */
     public EncodedValue set(AmqpWriter writer) {
         return set(writer.array(), writer.start(), writer.length());
     }
 
-    /** Copies the reader's current value, whatever its type; an encoded null makes the field absent. */
+    /**
+     * Copies the reader's current value, whatever its type; an encoded null makes the field absent.
+     *
+     * @return this, for chaining
+     */
     public EncodedValue read(AmqpReader reader) {
         if (reader.isNull()) {
             return clear();

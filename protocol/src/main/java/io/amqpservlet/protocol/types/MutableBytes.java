@@ -46,7 +46,11 @@ public final class MutableBytes {
         return bytes;
     }
 
-    /** Makes the field null. */
+    /**
+     * Makes the field null.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes clear() {
         isNull = true;
         length = 0;
@@ -56,7 +60,11 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to a copy of {@code src[offset, offset + length)}. */
+    /**
+     * Sets the value to a copy of {@code src[offset, offset + length)}.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes set(byte[] src, int offset, int length) {
         if (bytes.length < length) {
             bytes = new byte[Math.max(length, Math.min(Integer.MAX_VALUE - 16, bytes.length * 2))];
@@ -68,7 +76,11 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to the UTF-8 bytes of {@code value} (or null); the String is kept for {@link #toString()}. */
+    /**
+     * Sets the value to the UTF-8 bytes of {@code value} (or null); the String is kept for {@link #toString()}.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes set(String value) {
         if (value == null) {
             return clear();
@@ -79,7 +91,11 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to a symbol's bytes. */
+    /**
+     * Sets the value to a symbol's bytes.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes set(Symbol value) {
         if (value == null) {
             return clear();
@@ -89,7 +105,11 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value from another holder. */
+    /**
+     * Sets the value from another holder.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes set(MutableBytes other) {
         if (other.isNull) {
             return clear();
@@ -103,6 +123,8 @@ public final class MutableBytes {
      * Sets the value from the reader's current value: null, or the content of a binary, string or symbol.
      * Strings are checked to be UTF-8 and symbols ASCII, so that a decoded holder is always valid text when it
      * came from text.
+     *
+     * @return this, for chaining
      */
     public MutableBytes read(AmqpReader reader) {
         if (reader.isNull()) {

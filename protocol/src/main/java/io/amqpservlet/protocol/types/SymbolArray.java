@@ -33,14 +33,22 @@ public final class SymbolArray {
         return size;
     }
 
-    /** Makes the field null. */
+    /**
+     * Makes the field null.
+     *
+     * @return this, for chaining
+     */
     public SymbolArray clear() {
         size = 0;
         isNull = true;
         return this;
     }
 
-    /** Appends a symbol; the field is no longer null. */
+    /**
+     * Appends a symbol; the field is no longer null.
+     *
+     * @return this, for chaining
+     */
     public SymbolArray add(Symbol symbol) {
         byte[] b = symbol.bytes();
         return add(b, 0, b.length);
@@ -60,7 +68,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Replaces the content with {@code symbols} (none: an empty, non-null array). */
+    /**
+     * Replaces the content with {@code symbols} (none: an empty, non-null array).
+     *
+     * @return this, for chaining
+     */
     public SymbolArray set(Symbol... symbols) {
         clear();
         isNull = false;
@@ -70,7 +82,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Replaces the content with the other holder's. */
+    /**
+     * Replaces the content with the other holder's.
+     *
+     * @return this, for chaining
+     */
     public SymbolArray set(SymbolArray other) {
         clear();
         if (!other.isNull) {
@@ -108,6 +124,8 @@ public final class SymbolArray {
     /**
      * Reads the reader's current value: null, one symbol, or an array of symbols. Each symbol is checked to be
      * ASCII.
+     *
+     * @return this, for chaining
      */
     public SymbolArray read(AmqpReader reader) {
         clear();

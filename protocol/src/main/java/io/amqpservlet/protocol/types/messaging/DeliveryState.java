@@ -107,7 +107,11 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the received state with where to resume (section-number uint, section-offset ulong). */
+    /**
+     * Holds the received state with where to resume (section-number uint, section-offset ulong).
+     *
+     * @return this, for chaining
+     */
     public DeliveryState received(int sectionNumber, long sectionOffset) {
         kind(RECEIVED);
         this.sectionNumber = sectionNumber;
@@ -115,22 +119,38 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the accepted outcome. */
+    /**
+     * Holds the accepted outcome.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState accepted() {
         return kind(ACCEPTED);
     }
 
-    /** Holds the rejected outcome without an error; set one through {@link #error()}. */
+    /**
+     * Holds the rejected outcome without an error; set one through {@link #error()}.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState rejected() {
         return kind(REJECTED);
     }
 
-    /** Holds the released outcome. */
+    /**
+     * Holds the released outcome.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState released() {
         return kind(RELEASED);
     }
 
-    /** Holds the modified outcome; message-annotations may be set through {@link #messageAnnotations()}. */
+    /**
+     * Holds the modified outcome; message-annotations may be set through {@link #messageAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState modified(boolean deliveryFailed, boolean undeliverableHere) {
         kind(MODIFIED);
         this.deliveryFailed = deliveryFailed;
@@ -138,12 +158,20 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the declared state; set the transaction id through {@link #txnId()}. */
+    /**
+     * Holds the declared state; set the transaction id through {@link #txnId()}.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState declared() {
         return kind(DECLARED);
     }
 
-    /** Copies another holder's state. */
+    /**
+     * Copies another holder's state.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState set(DeliveryState other) {
         kind(other.kind);
         sectionNumber = other.sectionNumber;

@@ -40,7 +40,11 @@ public final class Header {
     public Header() {
     }
 
-    /** Restores every field to its default. */
+    /**
+     * Restores every field to its default.
+     *
+     * @return this, for chaining
+     */
     public Header clear() {
         durable = false;
         priority = DEFAULT_PRIORITY;
@@ -55,7 +59,11 @@ public final class Header {
         return durable;
     }
 
-    /** Sets durable. */
+    /**
+     * Sets durable.
+     *
+     * @return this, for chaining
+     */
     public Header durable(boolean value) {
         durable = value;
         return this;
@@ -66,7 +74,11 @@ public final class Header {
         return priority;
     }
 
-    /** Sets priority, 0-255. */
+    /**
+     * Sets priority, 0-255.
+     *
+     * @return this, for chaining
+     */
     public Header priority(int value) {
         if (value < 0 || value > 255) {
             throw new IllegalArgumentException("priority is a ubyte: " + value);
@@ -85,7 +97,11 @@ public final class Header {
         return ttlMillis;
     }
 
-    /** Sets the time to live in milliseconds, 0 to 2^32-1; -1 removes it. */
+    /**
+     * Sets the time to live in milliseconds, 0 to 2^32-1; -1 removes it.
+     *
+     * @return this, for chaining
+     */
     public Header ttlMillis(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("ttl is a uint of milliseconds: " + value);
@@ -99,7 +115,11 @@ public final class Header {
         return firstAcquirer;
     }
 
-    /** Sets first-acquirer. */
+    /**
+     * Sets first-acquirer.
+     *
+     * @return this, for chaining
+     */
     public Header firstAcquirer(boolean value) {
         firstAcquirer = value;
         return this;
@@ -110,7 +130,11 @@ public final class Header {
         return deliveryCount;
     }
 
-    /** Sets delivery-count, 0 to 2^32-1. */
+    /**
+     * Sets delivery-count, 0 to 2^32-1.
+     *
+     * @return this, for chaining
+     */
     public Header deliveryCount(long value) {
         if (value < 0 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("delivery-count is a uint: " + value);
@@ -122,6 +146,8 @@ public final class Header {
     /**
      * Reads the header section the reader is positioned on (the described value, numeric or symbolic
      * descriptor) and leaves the reader after it. Absent and null fields take their defaults.
+     *
+     * @return this, for chaining
      */
     public Header decode(AmqpReader reader) {
         SectionDescriptor.enter(reader, Descriptors.HEADER, "header", true);

@@ -51,14 +51,22 @@ public final class MessageId {
         return kind == Kind.NULL;
     }
 
-    /** Makes the id absent. */
+    /**
+     * Makes the id absent.
+     *
+     * @return this, for chaining
+     */
     public MessageId clear() {
         kind = Kind.NULL;
         bytes.clear();
         return this;
     }
 
-    /** Holds a ulong id (the 64 bits read as unsigned). */
+    /**
+     * Holds a ulong id (the 64 bits read as unsigned).
+     *
+     * @return this, for chaining
+     */
     public MessageId setULong(long value) {
         kind = Kind.ULONG;
         ulong = value;
@@ -66,7 +74,11 @@ public final class MessageId {
         return this;
     }
 
-    /** Holds a uuid id from its two halves. */
+    /**
+     * Holds a uuid id from its two halves.
+     *
+     * @return this, for chaining
+     */
     public MessageId setUuid(long mostSignificantBits, long leastSignificantBits) {
         kind = Kind.UUID;
         uuidMsb = mostSignificantBits;
@@ -75,21 +87,33 @@ public final class MessageId {
         return this;
     }
 
-    /** Holds a binary id copied from {@code src[offset, offset + length)}. */
+    /**
+     * Holds a binary id copied from {@code src[offset, offset + length)}.
+     *
+     * @return this, for chaining
+     */
     public MessageId setBinary(byte[] src, int offset, int length) {
         kind = Kind.BINARY;
         bytes.set(src, offset, length);
         return this;
     }
 
-    /** Holds a string id from bytes that are already UTF-8 (not checked). */
+    /**
+     * Holds a string id from bytes that are already UTF-8 (not checked).
+     *
+     * @return this, for chaining
+     */
     public MessageId setStringUtf8(byte[] utf8, int offset, int length) {
         kind = Kind.STRING;
         bytes.set(utf8, offset, length);
         return this;
     }
 
-    /** Holds a string id; {@code null} clears. Allocates nothing once the scratch array is large enough. */
+    /**
+     * Holds a string id; {@code null} clears. Allocates nothing once the scratch array is large enough.
+     *
+     * @return this, for chaining
+     */
     public MessageId setString(CharSequence text) {
         if (text == null) {
             return clear();
@@ -102,7 +126,11 @@ public final class MessageId {
         return setStringUtf8(scratch, 0, end);
     }
 
-    /** Copies another id, keeping its kind. */
+    /**
+     * Copies another id, keeping its kind.
+     *
+     * @return this, for chaining
+     */
     public MessageId set(MessageId other) {
         kind = other.kind;
         ulong = other.ulong;
@@ -146,6 +174,7 @@ public final class MessageId {
      * Strings are checked to be UTF-8.
      *
      * @throws UnexpectedTypeException for any other type (AMQP 1.0 §3.2.11: the union has only these members)
+     * @return this, for chaining
      */
     public MessageId read(AmqpReader reader) {
         int code = reader.formatCode();

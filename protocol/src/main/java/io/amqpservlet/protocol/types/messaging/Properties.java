@@ -65,7 +65,11 @@ public final class Properties {
     public Properties() {
     }
 
-    /** Makes every field null. */
+    /**
+     * Makes every field null.
+     *
+     * @return this, for chaining
+     */
     public Properties clear() {
         messageId.clear();
         userId.clear();
@@ -135,14 +139,22 @@ public final class Properties {
         return absoluteExpiryTime;
     }
 
-    /** Sets absolute-expiry-time in milliseconds since the epoch. */
+    /**
+     * Sets absolute-expiry-time in milliseconds since the epoch.
+     *
+     * @return this, for chaining
+     */
     public Properties absoluteExpiryTime(long epochMillis) {
         hasAbsoluteExpiryTime = true;
         absoluteExpiryTime = epochMillis;
         return this;
     }
 
-    /** Makes absolute-expiry-time null. */
+    /**
+     * Makes absolute-expiry-time null.
+     *
+     * @return this, for chaining
+     */
     public Properties clearAbsoluteExpiryTime() {
         hasAbsoluteExpiryTime = false;
         absoluteExpiryTime = 0;
@@ -159,14 +171,22 @@ public final class Properties {
         return creationTime;
     }
 
-    /** Sets creation-time in milliseconds since the epoch. */
+    /**
+     * Sets creation-time in milliseconds since the epoch.
+     *
+     * @return this, for chaining
+     */
     public Properties creationTime(long epochMillis) {
         hasCreationTime = true;
         creationTime = epochMillis;
         return this;
     }
 
-    /** Makes creation-time null. */
+    /**
+     * Makes creation-time null.
+     *
+     * @return this, for chaining
+     */
     public Properties clearCreationTime() {
         hasCreationTime = false;
         creationTime = 0;
@@ -188,7 +208,11 @@ public final class Properties {
         return groupSequence;
     }
 
-    /** Sets group-sequence, 0 to 2^32-1; -1 makes it null. */
+    /**
+     * Sets group-sequence, 0 to 2^32-1; -1 makes it null.
+     *
+     * @return this, for chaining
+     */
     public Properties groupSequence(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("group-sequence is a uint: " + value);
@@ -205,6 +229,8 @@ public final class Properties {
     /**
      * Reads the properties section the reader is positioned on and leaves the reader after it. Text fields
      * are validated (UTF-8 strings, ASCII symbols) as they are copied.
+     *
+     * @return this, for chaining
      */
     public Properties decode(AmqpReader reader) {
         SectionDescriptor.enter(reader, Descriptors.PROPERTIES, "properties", true);

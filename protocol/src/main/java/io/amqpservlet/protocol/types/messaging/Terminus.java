@@ -34,7 +34,11 @@ public abstract class Terminus extends DescribedList {
         return !present;
     }
 
-    /** Makes the terminus present or absent without changing its fields. */
+    /**
+     * Makes the terminus present or absent without changing its fields.
+     *
+     * @return this, for chaining
+     */
     public Terminus present(boolean value) {
         present = value;
         return this;
@@ -57,7 +61,11 @@ public abstract class Terminus extends DescribedList {
         return address;
     }
 
-    /** Sets the address (null clears it) and makes the terminus present. */
+    /**
+     * Sets the address (null clears it) and makes the terminus present.
+     *
+     * @return this, for chaining
+     */
     public Terminus address(String value) {
         address.set(value);
         present = true;
@@ -69,7 +77,11 @@ public abstract class Terminus extends DescribedList {
         return durable;
     }
 
-    /** Sets durable and makes the terminus present. */
+    /**
+     * Sets durable and makes the terminus present.
+     *
+     * @return this, for chaining
+     */
     public Terminus durable(int value) {
         durable = value;
         present = true;
@@ -81,7 +93,11 @@ public abstract class Terminus extends DescribedList {
         return expiryPolicy;
     }
 
-    /** Sets expiry-policy and makes the terminus present. */
+    /**
+     * Sets expiry-policy and makes the terminus present.
+     *
+     * @return this, for chaining
+     */
     public Terminus expiryPolicy(int policy) {
         TerminusExpiryPolicy.symbol(policy); // range check
         expiryPolicy = policy;
@@ -94,7 +110,11 @@ public abstract class Terminus extends DescribedList {
         return timeoutSeconds;
     }
 
-    /** Sets timeout and makes the terminus present. */
+    /**
+     * Sets timeout and makes the terminus present.
+     *
+     * @return this, for chaining
+     */
     public Terminus timeoutSeconds(long seconds) {
         if ((seconds & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("timeout out of uint range: " + seconds);
@@ -109,7 +129,11 @@ public abstract class Terminus extends DescribedList {
         return dynamic;
     }
 
-    /** Sets dynamic and makes the terminus present. */
+    /**
+     * Sets dynamic and makes the terminus present.
+     *
+     * @return this, for chaining
+     */
     public Terminus dynamic(boolean value) {
         dynamic = value;
         present = true;

@@ -39,7 +39,11 @@ public final class SaslInit extends SaslFrame {
         return mechanism;
     }
 
-    /** Sets the mechanism. */
+    /**
+     * Sets the mechanism.
+     *
+     * @return this, for chaining
+     */
     public SaslInit mechanism(Symbol value) {
         mechanism.set(value);
         return this;

@@ -47,7 +47,11 @@ public final class SaslOutcome extends SaslFrame {
         return code;
     }
 
-    /** Sets the code (a ubyte). */
+    /**
+     * Sets the code (a ubyte).
+     *
+     * @return this, for chaining
+     */
     public SaslOutcome code(int value) {
         if ((value & 0xFFFFFF00) != 0) {
             throw new IllegalArgumentException("sasl-code out of ubyte range: " + value);

@@ -75,7 +75,11 @@ public final class Attach extends Performative {
         return name;
     }
 
-    /** Sets the link name. */
+    /**
+     * Sets the link name.
+     *
+     * @return this, for chaining
+     */
     public Attach name(String value) {
         name.set(value);
         return this;
@@ -86,7 +90,11 @@ public final class Attach extends Performative {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @return this, for chaining
+     */
     public Attach handle(int value) {
         handle = value;
         return this;
@@ -97,7 +105,11 @@ public final class Attach extends Performative {
         return role;
     }
 
-    /** Sets the role. */
+    /**
+     * Sets the role.
+     *
+     * @return this, for chaining
+     */
     public Attach role(Role value) {
         role = value;
         return this;
@@ -108,7 +120,11 @@ public final class Attach extends Performative {
         return sndSettleMode;
     }
 
-    /** Sets snd-settle-mode. */
+    /**
+     * Sets snd-settle-mode.
+     *
+     * @return this, for chaining
+     */
     public Attach sndSettleMode(SenderSettleMode value) {
         sndSettleMode = value;
         return this;
@@ -119,7 +135,11 @@ public final class Attach extends Performative {
         return rcvSettleMode;
     }
 
-    /** Sets rcv-settle-mode. */
+    /**
+     * Sets rcv-settle-mode.
+     *
+     * @return this, for chaining
+     */
     public Attach rcvSettleMode(ReceiverSettleMode value) {
         rcvSettleMode = value;
         return this;
@@ -150,7 +170,11 @@ public final class Attach extends Performative {
         return incompleteUnsettled;
     }
 
-    /** Sets incomplete-unsettled. */
+    /**
+     * Sets incomplete-unsettled.
+     *
+     * @return this, for chaining
+     */
     public Attach incompleteUnsettled(boolean value) {
         incompleteUnsettled = value;
         return this;
@@ -166,14 +190,22 @@ public final class Attach extends Performative {
         return initialDeliveryCount;
     }
 
-    /** Sets initial-delivery-count. */
+    /**
+     * Sets initial-delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Attach initialDeliveryCount(int value) {
         initialDeliveryCount = value;
         hasInitialDeliveryCount = true;
         return this;
     }
 
-    /** Removes initial-delivery-count. */
+    /**
+     * Removes initial-delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Attach clearInitialDeliveryCount() {
         initialDeliveryCount = 0;
         hasInitialDeliveryCount = false;
@@ -190,14 +222,22 @@ public final class Attach extends Performative {
         return maxMessageSize;
     }
 
-    /** Sets max-message-size (0 means no limit, AMQP 1.0 §2.7.3). */
+    /**
+     * Sets max-message-size (0 means no limit, AMQP 1.0 §2.7.3).
+     *
+     * @return this, for chaining
+     */
     public Attach maxMessageSize(long bytes) {
         maxMessageSize = bytes;
         hasMaxMessageSize = true;
         return this;
     }
 
-    /** Removes max-message-size. */
+    /**
+     * Removes max-message-size.
+     *
+     * @return this, for chaining
+     */
     public Attach clearMaxMessageSize() {
         maxMessageSize = 0;
         hasMaxMessageSize = false;

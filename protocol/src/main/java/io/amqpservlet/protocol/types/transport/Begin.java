@@ -64,7 +64,11 @@ public final class Begin extends Performative {
         return remoteChannel;
     }
 
-    /** Sets remote-channel, a ushort. */
+    /**
+     * Sets remote-channel, a ushort.
+     *
+     * @return this, for chaining
+     */
     public Begin remoteChannel(int channel) {
         if ((channel & 0xFFFF0000) != 0) {
             throw new IllegalArgumentException("remote-channel out of ushort range: " + channel);
@@ -74,7 +78,11 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** Removes remote-channel. */
+    /**
+     * Removes remote-channel.
+     *
+     * @return this, for chaining
+     */
     public Begin clearRemoteChannel() {
         remoteChannel = 0;
         hasRemoteChannel = false;
@@ -86,7 +94,11 @@ public final class Begin extends Performative {
         return nextOutgoingId;
     }
 
-    /** Sets next-outgoing-id. */
+    /**
+     * Sets next-outgoing-id.
+     *
+     * @return this, for chaining
+     */
     public Begin nextOutgoingId(int transferId) {
         nextOutgoingId = transferId;
         return this;
@@ -97,7 +109,11 @@ public final class Begin extends Performative {
         return incomingWindow;
     }
 
-    /** Sets incoming-window. */
+    /**
+     * Sets incoming-window.
+     *
+     * @return this, for chaining
+     */
     public Begin incomingWindow(int frames) {
         incomingWindow = frames;
         return this;
@@ -108,7 +124,11 @@ public final class Begin extends Performative {
         return outgoingWindow;
     }
 
-    /** Sets outgoing-window. */
+    /**
+     * Sets outgoing-window.
+     *
+     * @return this, for chaining
+     */
     public Begin outgoingWindow(int frames) {
         outgoingWindow = frames;
         return this;
@@ -119,7 +139,11 @@ public final class Begin extends Performative {
         return handleMax;
     }
 
-    /** Sets handle-max. */
+    /**
+     * Sets handle-max.
+     *
+     * @return this, for chaining
+     */
     public Begin handleMax(int handle) {
         handleMax = handle;
         return this;

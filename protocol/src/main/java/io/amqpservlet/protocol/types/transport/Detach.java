@@ -38,7 +38,11 @@ public final class Detach extends Performative {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @return this, for chaining
+     */
     public Detach handle(int value) {
         handle = value;
         return this;
@@ -49,7 +53,11 @@ public final class Detach extends Performative {
         return closed;
     }
 
-    /** Sets closed. */
+    /**
+     * Sets closed.
+     *
+     * @return this, for chaining
+     */
     public Detach closed(boolean value) {
         closed = value;
         return this;

@@ -51,7 +51,11 @@ public final class Disposition extends Performative {
         return role;
     }
 
-    /** Sets the role. */
+    /**
+     * Sets the role.
+     *
+     * @return this, for chaining
+     */
     public Disposition role(Role value) {
         role = value;
         return this;
@@ -62,7 +66,11 @@ public final class Disposition extends Performative {
         return first;
     }
 
-    /** Sets first. */
+    /**
+     * Sets first.
+     *
+     * @return this, for chaining
+     */
     public Disposition first(int deliveryId) {
         first = deliveryId;
         return this;
@@ -78,14 +86,22 @@ public final class Disposition extends Performative {
         return hasLast ? last : first;
     }
 
-    /** Sets last. */
+    /**
+     * Sets last.
+     *
+     * @return this, for chaining
+     */
     public Disposition last(int deliveryId) {
         last = deliveryId;
         hasLast = true;
         return this;
     }
 
-    /** Removes last, making the range the single delivery {@code first}. */
+    /**
+     * Removes last, making the range the single delivery {@code first}.
+     *
+     * @return this, for chaining
+     */
     public Disposition clearLast() {
         last = 0;
         hasLast = false;
@@ -97,7 +113,11 @@ public final class Disposition extends Performative {
         return settled;
     }
 
-    /** Sets settled. */
+    /**
+     * Sets settled.
+     *
+     * @return this, for chaining
+     */
     public Disposition settled(boolean value) {
         settled = value;
         return this;
@@ -113,7 +133,11 @@ public final class Disposition extends Performative {
         return batchable;
     }
 
-    /** Sets batchable. */
+    /**
+     * Sets batchable.
+     *
+     * @return this, for chaining
+     */
     public Disposition batchable(boolean value) {
         batchable = value;
         return this;

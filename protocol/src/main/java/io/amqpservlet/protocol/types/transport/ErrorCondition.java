@@ -51,7 +51,11 @@ public final class ErrorCondition extends DescribedList {
         return condition;
     }
 
-    /** Sets the condition; the error is then present. */
+    /**
+     * Sets the condition; the error is then present.
+     *
+     * @return this, for chaining
+     */
     public ErrorCondition condition(Symbol value) {
         condition.set(value);
         return this;
@@ -67,7 +71,11 @@ public final class ErrorCondition extends DescribedList {
         return description;
     }
 
-    /** Sets the description (null clears it). */
+    /**
+     * Sets the description (null clears it).
+     *
+     * @return this, for chaining
+     */
     public ErrorCondition description(String value) {
         description.set(value);
         return this;
@@ -78,7 +86,11 @@ public final class ErrorCondition extends DescribedList {
         return info;
     }
 
-    /** Sets condition, description and info to those of {@code other}. */
+    /**
+     * Sets condition, description and info to those of {@code other}.
+     *
+     * @return this, for chaining
+     */
     public ErrorCondition set(ErrorCondition other) {
         condition.set(other.condition);
         description.set(other.description);

@@ -74,14 +74,22 @@ public final class Flow extends Performative {
         return nextIncomingId;
     }
 
-    /** Sets next-incoming-id. */
+    /**
+     * Sets next-incoming-id.
+     *
+     * @return this, for chaining
+     */
     public Flow nextIncomingId(int transferId) {
         nextIncomingId = transferId;
         hasNextIncomingId = true;
         return this;
     }
 
-    /** Removes next-incoming-id. */
+    /**
+     * Removes next-incoming-id.
+     *
+     * @return this, for chaining
+     */
     public Flow clearNextIncomingId() {
         nextIncomingId = 0;
         hasNextIncomingId = false;
@@ -93,7 +101,11 @@ public final class Flow extends Performative {
         return incomingWindow;
     }
 
-    /** Sets incoming-window. */
+    /**
+     * Sets incoming-window.
+     *
+     * @return this, for chaining
+     */
     public Flow incomingWindow(int frames) {
         incomingWindow = frames;
         return this;
@@ -104,7 +116,11 @@ public final class Flow extends Performative {
         return nextOutgoingId;
     }
 
-    /** Sets next-outgoing-id. */
+    /**
+     * Sets next-outgoing-id.
+     *
+     * @return this, for chaining
+     */
     public Flow nextOutgoingId(int transferId) {
         nextOutgoingId = transferId;
         return this;
@@ -115,7 +131,11 @@ public final class Flow extends Performative {
         return outgoingWindow;
     }
 
-    /** Sets outgoing-window. */
+    /**
+     * Sets outgoing-window.
+     *
+     * @return this, for chaining
+     */
     public Flow outgoingWindow(int frames) {
         outgoingWindow = frames;
         return this;
@@ -131,14 +151,22 @@ public final class Flow extends Performative {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @return this, for chaining
+     */
     public Flow handle(int value) {
         handle = value;
         hasHandle = true;
         return this;
     }
 
-    /** Removes the handle, making this a session flow. */
+    /**
+     * Removes the handle, making this a session flow.
+     *
+     * @return this, for chaining
+     */
     public Flow clearHandle() {
         handle = 0;
         hasHandle = false;
@@ -155,14 +183,22 @@ public final class Flow extends Performative {
         return deliveryCount;
     }
 
-    /** Sets delivery-count. */
+    /**
+     * Sets delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Flow deliveryCount(int value) {
         deliveryCount = value;
         hasDeliveryCount = true;
         return this;
     }
 
-    /** Removes delivery-count. */
+    /**
+     * Removes delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Flow clearDeliveryCount() {
         deliveryCount = 0;
         hasDeliveryCount = false;
@@ -179,14 +215,22 @@ public final class Flow extends Performative {
         return linkCredit;
     }
 
-    /** Sets link-credit. */
+    /**
+     * Sets link-credit.
+     *
+     * @return this, for chaining
+     */
     public Flow linkCredit(int value) {
         linkCredit = value;
         hasLinkCredit = true;
         return this;
     }
 
-    /** Removes link-credit. */
+    /**
+     * Removes link-credit.
+     *
+     * @return this, for chaining
+     */
     public Flow clearLinkCredit() {
         linkCredit = 0;
         hasLinkCredit = false;
@@ -203,14 +247,22 @@ public final class Flow extends Performative {
         return available;
     }
 
-    /** Sets available. */
+    /**
+     * Sets available.
+     *
+     * @return this, for chaining
+     */
     public Flow available(int value) {
         available = value;
         hasAvailable = true;
         return this;
     }
 
-    /** Removes available. */
+    /**
+     * Removes available.
+     *
+     * @return this, for chaining
+     */
     public Flow clearAvailable() {
         available = 0;
         hasAvailable = false;
@@ -222,7 +274,11 @@ public final class Flow extends Performative {
         return drain;
     }
 
-    /** Sets drain. */
+    /**
+     * Sets drain.
+     *
+     * @return this, for chaining
+     */
     public Flow drain(boolean value) {
         drain = value;
         return this;
@@ -233,7 +289,11 @@ public final class Flow extends Performative {
         return echo;
     }
 
-    /** Sets echo. */
+    /**
+     * Sets echo.
+     *
+     * @return this, for chaining
+     */
     public Flow echo(boolean value) {
         echo = value;
         return this;

@@ -66,7 +66,11 @@ public final class Open extends Performative {
         return containerId;
     }
 
-    /** Sets the container-id. */
+    /**
+     * Sets the container-id.
+     *
+     * @return this, for chaining
+     */
     public Open containerId(String value) {
         containerId.set(value);
         return this;
@@ -77,7 +81,11 @@ public final class Open extends Performative {
         return hostname;
     }
 
-    /** Sets the hostname (null clears it). */
+    /**
+     * Sets the hostname (null clears it).
+     *
+     * @return this, for chaining
+     */
     public Open hostname(String value) {
         hostname.set(value);
         return this;
@@ -88,7 +96,11 @@ public final class Open extends Performative {
         return maxFrameSize;
     }
 
-    /** Sets max-frame-size, an unsigned 32-bit value. */
+    /**
+     * Sets max-frame-size, an unsigned 32-bit value.
+     *
+     * @return this, for chaining
+     */
     public Open maxFrameSize(long bytes) {
         if ((bytes & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("max-frame-size out of uint range: " + bytes);
@@ -102,7 +114,11 @@ public final class Open extends Performative {
         return channelMax;
     }
 
-    /** Sets channel-max, a ushort. */
+    /**
+     * Sets channel-max, a ushort.
+     *
+     * @return this, for chaining
+     */
     public Open channelMax(int value) {
         if ((value & 0xFFFF0000) != 0) {
             throw new IllegalArgumentException("channel-max out of ushort range: " + value);
@@ -121,7 +137,11 @@ public final class Open extends Performative {
         return idleTimeOutMillis;
     }
 
-    /** Sets idle-time-out, an unsigned 32-bit number of milliseconds. */
+    /**
+     * Sets idle-time-out, an unsigned 32-bit number of milliseconds.
+     *
+     * @return this, for chaining
+     */
     public Open idleTimeOutMillis(long millis) {
         if ((millis & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("idle-time-out out of uint range: " + millis);
@@ -131,7 +151,11 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** Removes idle-time-out. */
+    /**
+     * Removes idle-time-out.
+     *
+     * @return this, for chaining
+     */
     public Open clearIdleTimeOut() {
         idleTimeOutMillis = 0;
         hasIdleTimeOut = false;

@@ -67,7 +67,11 @@ public final class Transfer extends Performative {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @return this, for chaining
+     */
     public Transfer handle(int value) {
         handle = value;
         return this;
@@ -83,14 +87,22 @@ public final class Transfer extends Performative {
         return deliveryId;
     }
 
-    /** Sets delivery-id. */
+    /**
+     * Sets delivery-id.
+     *
+     * @return this, for chaining
+     */
     public Transfer deliveryId(int value) {
         deliveryId = value;
         hasDeliveryId = true;
         return this;
     }
 
-    /** Removes delivery-id. */
+    /**
+     * Removes delivery-id.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearDeliveryId() {
         deliveryId = 0;
         hasDeliveryId = false;
@@ -102,7 +114,11 @@ public final class Transfer extends Performative {
         return deliveryTag;
     }
 
-    /** Sets the delivery-tag to a copy of {@code tag[offset, offset + length)}. */
+    /**
+     * Sets the delivery-tag to a copy of {@code tag[offset, offset + length)}.
+     *
+     * @return this, for chaining
+     */
     public Transfer deliveryTag(byte[] tag, int offset, int length) {
         deliveryTag.set(tag, offset, length);
         return this;
@@ -118,14 +134,22 @@ public final class Transfer extends Performative {
         return messageFormat;
     }
 
-    /** Sets message-format. */
+    /**
+     * Sets message-format.
+     *
+     * @return this, for chaining
+     */
     public Transfer messageFormat(int value) {
         messageFormat = value;
         hasMessageFormat = true;
         return this;
     }
 
-    /** Removes message-format. */
+    /**
+     * Removes message-format.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearMessageFormat() {
         messageFormat = 0;
         hasMessageFormat = false;
@@ -142,14 +166,22 @@ public final class Transfer extends Performative {
         return settled;
     }
 
-    /** Sets settled. */
+    /**
+     * Sets settled.
+     *
+     * @return this, for chaining
+     */
     public Transfer settled(boolean value) {
         settled = value;
         hasSettled = true;
         return this;
     }
 
-    /** Removes settled. */
+    /**
+     * Removes settled.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearSettled() {
         settled = false;
         hasSettled = false;
@@ -161,7 +193,11 @@ public final class Transfer extends Performative {
         return more;
     }
 
-    /** Sets more. */
+    /**
+     * Sets more.
+     *
+     * @return this, for chaining
+     */
     public Transfer more(boolean value) {
         more = value;
         return this;
@@ -172,7 +208,11 @@ public final class Transfer extends Performative {
         return rcvSettleMode;
     }
 
-    /** Sets rcv-settle-mode (null removes it). */
+    /**
+     * Sets rcv-settle-mode (null removes it).
+     *
+     * @return this, for chaining
+     */
     public Transfer rcvSettleMode(ReceiverSettleMode value) {
         rcvSettleMode = value;
         return this;
@@ -188,7 +228,11 @@ public final class Transfer extends Performative {
         return resume;
     }
 
-    /** Sets resume. */
+    /**
+     * Sets resume.
+     *
+     * @return this, for chaining
+     */
     public Transfer resume(boolean value) {
         resume = value;
         return this;
@@ -199,7 +243,11 @@ public final class Transfer extends Performative {
         return aborted;
     }
 
-    /** Sets aborted. */
+    /**
+     * Sets aborted.
+     *
+     * @return this, for chaining
+     */
     public Transfer aborted(boolean value) {
         aborted = value;
         return this;
@@ -210,7 +258,11 @@ public final class Transfer extends Performative {
         return batchable;
     }
 
-    /** Sets batchable. */
+    /**
+     * Sets batchable.
+     *
+     * @return this, for chaining
+     */
     public Transfer batchable(boolean value) {
         batchable = value;
         return this;
