@@ -37,7 +37,11 @@ public interface AmqpHandler {
     /** A value that is not a list, map, array or described value (null, numbers, strings, binaries, ...). */
     void onScalar(AmqpReader cursor);
 
-    /** A list (list0, list8 or list32; {@link AmqpReader#count()} elements); returns whether to descend. */
+    /**
+     * A list (list0, list8 or list32; {@link AmqpReader#count()} elements); returns whether to descend.
+     *
+     * @return whether to visit the list's elements
+     */
     default boolean onListStart(AmqpReader cursor) {
         return true;
     }
@@ -46,7 +50,11 @@ public interface AmqpHandler {
     default void onListEnd(AmqpReader cursor) {
     }
 
-    /** A map ({@link AmqpReader#count()} counts keys and values); returns whether to descend. */
+    /**
+     * A map ({@link AmqpReader#count()} counts keys and values); returns whether to descend.
+     *
+     * @return whether to visit the map's keys and values
+     */
     default boolean onMapStart(AmqpReader cursor) {
         return true;
     }
@@ -58,6 +66,8 @@ public interface AmqpHandler {
     /**
      * An array ({@link AmqpReader#arrayElementCode()}, {@link AmqpReader#isDescribedArray()}); returns whether to
      * descend.
+     *
+     * @return whether to visit the array's elements
      */
     default boolean onArrayStart(AmqpReader cursor) {
         return true;
@@ -70,6 +80,8 @@ public interface AmqpHandler {
     /**
      * A described value ({@link AmqpReader#descriptorCode()}, {@link AmqpReader#descriptorIs}); returns whether to
      * descend into its descriptor and value.
+     *
+     * @return whether to visit the descriptor and the value
      */
     default boolean onDescribedStart(AmqpReader cursor) {
         return true;

@@ -178,6 +178,7 @@ public final class AmqpReader {
      * Moves to the next value and returns its format code ({@link FormatCode#DESCRIBED} for a described value;
      * inside an array, the array's element code).
      *
+     * @return the value's format code
      * @throws IllegalStateException when there is no next value (check {@link #hasNext()})
      */
     public int next() {
@@ -236,6 +237,7 @@ public final class AmqpReader {
      * the same coercions and errors, for decoding runs of integers. The reader is left on the value as
      * {@code next()} leaves it.
      *
+     * @return the value as an int
      * @throws UnexpectedTypeException when the value is not an integer or does not fit 32 bits
      * @throws IllegalStateException when there is no next value (check {@link #hasNext()})
      */
@@ -968,7 +970,11 @@ public final class AmqpReader {
         return isVariable() && java.util.Arrays.equals(bytes, 0, bytes.length, buf, valueOffset, valueEnd);
     }
 
-    /** Copies the content bytes of the current binary, string or symbol into {@code dst}; returns their count. */
+    /**
+     * Copies the content bytes of the current binary, string or symbol into {@code dst}; returns their count.
+     *
+     * @return the number of bytes copied
+     */
     public int copyBytes(byte[] dst, int dstOffset) {
         if (!isVariable()) {
             throw unexpected("a binary, string or symbol");

@@ -219,7 +219,11 @@ public final class AmqpWriter {
         end = size;
     }
 
-    /** Makes room for {@code n} more bytes and returns the offset to write them at (for callers filling a payload). */
+    /**
+     * Makes room for {@code n} more bytes and returns the offset to write them at (for callers filling a payload).
+     *
+     * @return the offset of the {@code n} reserved bytes
+     */
     public int reserve(int n) {
         ensure(n);
         int at = pos;

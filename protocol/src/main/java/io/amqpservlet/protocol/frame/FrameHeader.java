@@ -48,7 +48,11 @@ public final class FrameHeader {
         return offset + SIZE;
     }
 
-    /** Writes an empty AMQP frame on channel 0, a heartbeat (§2.4.5); returns the offset after it. */
+    /**
+     * Writes an empty AMQP frame on channel 0, a heartbeat (§2.4.5); returns the offset after it.
+     *
+     * @return the offset after the frame
+     */
     public static int writeHeartbeat(byte[] dst, int offset) {
         return write(dst, offset, SIZE, TYPE_AMQP, 0);
     }

@@ -62,6 +62,8 @@ public final class FrameWriter {
     /**
      * As {@link #end(AmqpWriter, int)}, refusing a frame larger than {@code maxFrameSizeBytes} (the peer's
      * max-frame-size, §2.7.1): the frame is removed again and an exception thrown, so the caller can split it.
+     *
+     * @return the frame's size in bytes
      */
     public static int end(AmqpWriter writer, int start, int maxFrameSizeBytes) {
         int size = writer.position() - start;

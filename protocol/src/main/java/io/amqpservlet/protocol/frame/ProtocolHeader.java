@@ -81,6 +81,7 @@ public final class ProtocolHeader {
      * Reads the protocol header at {@code bytes[offset, offset + 8)}: one of the three constants when supported,
      * otherwise a new header describing what the peer asked for.
      *
+     * @return the header
      * @throws FramingException if the bytes do not start with {@code "AMQP"}
      */
     public static ProtocolHeader parse(byte[] bytes, int offset) {
@@ -116,7 +117,11 @@ public final class ProtocolHeader {
         return "\"" + text + "\"";
     }
 
-    /** Writes the 8 bytes at {@code dst[offset]}; returns the offset after them. */
+    /**
+     * Writes the 8 bytes at {@code dst[offset]}; returns the offset after them.
+     *
+     * @return the offset after the header
+     */
     public int writeTo(byte[] dst, int offset) {
         dst[offset] = 'A';
         dst[offset + 1] = 'M';

@@ -127,6 +127,8 @@ public final class BodySections {
     /**
      * Copies the data sections' bytes, concatenated, into {@code dst} at {@code dstOffset}; returns the number
      * copied. {@code dst} must have room for {@link #dataLength()} bytes.
+     *
+     * @return the number of bytes copied
      */
     public int copyData(byte[] dst, int dstOffset) {
         int p = dstOffset;

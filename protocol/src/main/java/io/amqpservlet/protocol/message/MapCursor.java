@@ -70,7 +70,11 @@ public final class MapCursor {
         keyCode = -1;
     }
 
-    /** Moves to the next entry; false when there is none (the value reader is then no longer meaningful). */
+    /**
+     * Moves to the next entry; false when there is none (the value reader is then no longer meaningful).
+     *
+     * @return whether the cursor is on an entry
+     */
     public boolean next() {
         if (!open || !reader.hasNext()) {
             open = false;
@@ -100,7 +104,11 @@ public final class MapCursor {
         return keyCode == FormatCode.SYM8 || keyCode == FormatCode.SYM32;
     }
 
-    /** The buffer holding the key; the content is {@code [keyOffset(), keyOffset() + keyLength())}. */
+    /**
+     * The buffer holding the key; the content is {@code [keyOffset(), keyOffset() + keyLength())}.
+     *
+     * @return the buffer holding the key
+     */
     public byte[] keyBytes() {
         return reader.buffer();
     }
@@ -131,13 +139,21 @@ public final class MapCursor {
         return (isStringKey() || isSymbolKey()) && symbol.matches(reader.buffer(), keyOffset, keyEnd - keyOffset);
     }
 
-    /** Whether the current key is a string or symbol holding exactly {@code name[offset, offset + length)}. */
+    /**
+     * Whether the current key is a string or symbol holding exactly {@code name[offset, offset + length)}.
+     *
+     * @return whether the key matches
+     */
     public boolean keyEquals(byte[] name, int offset, int length) {
         return (isStringKey() || isSymbolKey())
                 && Arrays.equals(reader.buffer(), keyOffset, keyEnd, name, offset, offset + length);
     }
 
-    /** Copies the current string or symbol key into {@code dst} (validating its text). */
+    /**
+     * Copies the current string or symbol key into {@code dst} (validating its text).
+     *
+     * @return {@code dst}, holding the key
+     */
     public MutableBytes keyInto(MutableBytes dst) {
         if (!isStringKey() && !isSymbolKey()) {
             throw new IllegalStateException("the key is a " + FormatCode.name(keyCode) + ", not text");

@@ -309,7 +309,11 @@ public final class MessageEditor {
 
     // ------------------------------------------------------------------------------------------ copy
 
-    /** Writes the edited message at the writer's position; returns its length in bytes. */
+    /**
+     * Writes the edited message at the writer's position; returns its length in bytes.
+     *
+     * @return the edited message's length in bytes
+     */
     public int writeTo(AmqpWriter out) {
         MessageView v = source;
         if (v == null) {

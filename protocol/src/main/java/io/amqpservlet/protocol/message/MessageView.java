@@ -252,7 +252,11 @@ public final class MessageView {
 
     // ------------------------------------------------------------------------------------------ positioning
 
-    /** Positions {@code reader} on the section's described value (for a body kind, the first); false when absent. */
+    /**
+     * Positions {@code reader} on the section's described value (for a body kind, the first); false when absent.
+     *
+     * @return whether the section is there
+     */
     public boolean positionOnSection(MessageSection section, AmqpReader reader) {
         int s = sectionStart(section);
         if (s < 0) {
@@ -267,6 +271,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the value inside body section {@code index}: the binary of a data section,
      * the list of an amqp-sequence, the value of an amqp-value.
+     *
+     * @return {@code reader}, on the value
      */
     public AmqpReader positionOnBodySection(int index, AmqpReader reader) {
         int s = body.sectionStart(index);
@@ -278,7 +284,11 @@ public final class MessageView {
         return reader;
     }
 
-    /** Positions {@code reader} on the amqp-value body's value; false when the body is not an amqp-value. */
+    /**
+     * Positions {@code reader} on the amqp-value body's value; false when the body is not an amqp-value.
+     *
+     * @return whether the body is an amqp-value
+     */
     public boolean positionOnAmqpValue(AmqpReader reader) {
         if (body.kind() != MessageSection.AMQP_VALUE) {
             return false;
@@ -290,6 +300,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on header field {@code field} (see the {@link Header} field constants); false
      * when there is no header or the field is absent or null.
+     *
+     * @return whether the field is there and not null
      */
     public boolean positionOnHeaderField(int field, AmqpReader reader) {
         if (field < 0) {
@@ -326,6 +338,8 @@ public final class MessageView {
      * Positions {@code reader} on properties field {@code field} (see the {@link Properties} field constants),
      * ready for its getters; false when there is no properties section or the field is absent or null. The
      * fields are indexed on the first call, so each later call is a jump.
+     *
+     * @return whether the field is there and not null
      */
     public boolean positionOnPropertiesField(int field, AmqpReader reader) {
         if (field < 0) {
@@ -361,7 +375,11 @@ public final class MessageView {
 
     // ------------------------------------------------------------------------------------------ sections decoded
 
-    /** Decodes the header into {@code header}; without a header section, clears it to the defaults. Returns whether present. */
+    /**
+     * Decodes the header into {@code header}; without a header section, clears it to the defaults. Returns whether present.
+     *
+     * @return whether the message has a header section
+     */
     public boolean readHeader(Header header) {
         if (!positionOnSection(MessageSection.HEADER, own)) {
             header.clear();
@@ -371,7 +389,11 @@ public final class MessageView {
         return true;
     }
 
-    /** Decodes the properties into {@code properties}; without a properties section, clears it. Returns whether present. */
+    /**
+     * Decodes the properties into {@code properties}; without a properties section, clears it. Returns whether present.
+     *
+     * @return whether the message has a properties section
+     */
     public boolean readProperties(Properties properties) {
         if (!positionOnSection(MessageSection.PROPERTIES, own)) {
             properties.clear();
@@ -386,6 +408,8 @@ public final class MessageView {
     /**
      * Copies a string, symbol or binary properties field into {@code dst} (validating text); returns false and
      * clears {@code dst} when the field is absent or null.
+     *
+     * @return whether a value was copied
      */
     public boolean propertiesField(int field, MutableBytes dst) {
         if (!positionOnPropertiesField(field, own)) {
@@ -401,12 +425,20 @@ public final class MessageView {
         return positionOnPropertiesField(field, own) ? own.getString() : null;
     }
 
-    /** Reads message-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent. */
+    /**
+     * Reads message-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
+     *
+     * @return whether the message has a message-id
+     */
     public boolean messageId(MessageId dst) {
         return readId(Properties.MESSAGE_ID, dst);
     }
 
-    /** Reads correlation-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent. */
+    /**
+     * Reads correlation-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
+     *
+     * @return whether the message has a correlation-id
+     */
     public boolean correlationId(MessageId dst) {
         return readId(Properties.CORRELATION_ID, dst);
     }
@@ -420,27 +452,47 @@ public final class MessageView {
         return true;
     }
 
-    /** Copies {@code to} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code to} into {@code dst}; false when absent.
+     *
+     * @return whether the field is there
+     */
     public boolean to(MutableBytes dst) {
         return propertiesField(Properties.TO, dst);
     }
 
-    /** Copies {@code subject} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code subject} into {@code dst}; false when absent.
+     *
+     * @return whether the field is there
+     */
     public boolean subject(MutableBytes dst) {
         return propertiesField(Properties.SUBJECT, dst);
     }
 
-    /** Copies {@code reply-to} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code reply-to} into {@code dst}; false when absent.
+     *
+     * @return whether the field is there
+     */
     public boolean replyTo(MutableBytes dst) {
         return propertiesField(Properties.REPLY_TO, dst);
     }
 
-    /** Copies {@code content-type} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code content-type} into {@code dst}; false when absent.
+     *
+     * @return whether the field is there
+     */
     public boolean contentType(MutableBytes dst) {
         return propertiesField(Properties.CONTENT_TYPE, dst);
     }
 
-    /** Copies {@code content-encoding} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code content-encoding} into {@code dst}; false when absent.
+     *
+     * @return whether the field is there
+     */
     public boolean contentEncoding(MutableBytes dst) {
         return propertiesField(Properties.CONTENT_ENCODING, dst);
     }
@@ -476,6 +528,8 @@ public final class MessageView {
      * Positions {@code reader} on the value of the application property named {@code name} (string keys,
      * AMQP 1.0 §3.2.5), reading past the other entries without decoding them. The value may be null. Returns
      * false when there is no such property.
+     *
+     * @return whether the property is there (the reader is then on its value)
      */
     public boolean positionOnApplicationProperty(CharSequence name, AmqpReader reader) {
         return find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, reader);
@@ -494,6 +548,8 @@ public final class MessageView {
      * Copies the string (or symbol) value of the application property {@code name} into {@code dst}; returns
      * false and clears {@code dst} when the property is absent, null, or not text (use
      * {@link #positionOnApplicationProperty(CharSequence, AmqpReader)} for other types).
+     *
+     * @return whether a text value was copied into {@code dst}
      */
     public boolean applicationProperty(CharSequence name, MutableBytes dst) {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own), dst);
@@ -528,19 +584,31 @@ public final class MessageView {
         return false;
     }
 
-    /** Positions {@code reader} on the value of message annotation {@code key} (symbol keys); false when absent. */
+    /**
+     * Positions {@code reader} on the value of message annotation {@code key} (symbol keys); false when absent.
+     *
+     * @return whether the annotation is there
+     */
     public boolean positionOnMessageAnnotation(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.MESSAGE_ANNOTATIONS, false, null, k, 0, k.length, reader);
     }
 
-    /** Positions {@code reader} on the value of delivery annotation {@code key}; false when absent. */
+    /**
+     * Positions {@code reader} on the value of delivery annotation {@code key}; false when absent.
+     *
+     * @return whether the annotation is there
+     */
     public boolean positionOnDeliveryAnnotation(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.DELIVERY_ANNOTATIONS, false, null, k, 0, k.length, reader);
     }
 
-    /** Positions {@code reader} on the value of footer entry {@code key}; false when absent. */
+    /**
+     * Positions {@code reader} on the value of footer entry {@code key}; false when absent.
+     *
+     * @return whether the entry is there
+     */
     public boolean positionOnFooterEntry(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.FOOTER, false, null, k, 0, k.length, reader);
@@ -573,22 +641,38 @@ public final class MessageView {
         return false;
     }
 
-    /** Opens {@code cursor} on the application-properties; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the application-properties; false (cursor empty) when absent or empty.
+     *
+     * @return whether there is at least one entry
+     */
     public boolean openApplicationProperties(MapCursor cursor) {
         return open(MessageSection.APPLICATION_PROPERTIES, cursor);
     }
 
-    /** Opens {@code cursor} on the message-annotations; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the message-annotations; false (cursor empty) when absent or empty.
+     *
+     * @return whether there is at least one entry
+     */
     public boolean openMessageAnnotations(MapCursor cursor) {
         return open(MessageSection.MESSAGE_ANNOTATIONS, cursor);
     }
 
-    /** Opens {@code cursor} on the delivery-annotations; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the delivery-annotations; false (cursor empty) when absent or empty.
+     *
+     * @return whether there is at least one entry
+     */
     public boolean openDeliveryAnnotations(MapCursor cursor) {
         return open(MessageSection.DELIVERY_ANNOTATIONS, cursor);
     }
 
-    /** Opens {@code cursor} on the footer; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the footer; false (cursor empty) when absent or empty.
+     *
+     * @return whether there is at least one entry
+     */
     public boolean openFooter(MapCursor cursor) {
         return open(MessageSection.FOOTER, cursor);
     }

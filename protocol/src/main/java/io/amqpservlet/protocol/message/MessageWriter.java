@@ -61,6 +61,8 @@ public final class MessageWriter {
 
     /**
      * Finishes the message: checks that no section is left open and returns the message's length in bytes.
+     *
+     * @return the message's length in bytes
      */
     public int end() {
         if (open != null) {

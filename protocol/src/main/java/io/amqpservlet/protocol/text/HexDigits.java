@@ -60,7 +60,11 @@ public final class HexDigits {
         return (hi << 4 | lo) | (hi | lo) >> 31;
     }
 
-    /** As {@link #parseByte(byte[], int)}, over the chars at {@code index} and {@code index + 1}. */
+    /**
+     * As {@link #parseByte(byte[], int)}, over the chars at {@code index} and {@code index + 1}.
+     *
+     * @return the byte, 0 to 255
+     */
     public static int parseByte(CharSequence text, int index) {
         int hi = value(text.charAt(index));
         int lo = value(text.charAt(index + 1));
@@ -70,6 +74,7 @@ public final class HexDigits {
     /**
      * Parses {@code bytes[offset, offset + length)} as an unsigned hex number of 1 to 16 digits.
      *
+     * @return the number
      * @throws MalformedTextException if the range is empty, longer than 16 digits or holds a non-hex byte
      */
     public static long parseLong(byte[] bytes, int offset, int length) {
@@ -87,7 +92,11 @@ public final class HexDigits {
         return result;
     }
 
-    /** As {@link #parseLong(byte[], int, int)}, over {@code text[start, end)}. */
+    /**
+     * As {@link #parseLong(byte[], int, int)}, over {@code text[start, end)}.
+     *
+     * @return the number
+     */
     public static long parseLong(CharSequence text, int start, int end) {
         int length = end - start;
         if (length < 1 || length > 16) {
@@ -121,7 +130,11 @@ public final class HexDigits {
         return offset + 2;
     }
 
-    /** Writes {@code b} as two hex digits into {@code dst} at {@code offset}; returns the offset after them. */
+    /**
+     * Writes {@code b} as two hex digits into {@code dst} at {@code offset}; returns the offset after them.
+     *
+     * @return the offset after the two digits
+     */
     public static int writeByte(int b, char[] dst, int offset, boolean upperCase) {
         byte[] digits = upperCase ? UPPER : LOWER;
         dst[offset] = (char) digits[(b >> 4) & 0xF];
@@ -138,6 +151,8 @@ public final class HexDigits {
     /**
      * Writes {@code src[offset, offset + length)} as {@code 2 * length} hex digits into {@code dst} at
      * {@code dstOffset}; returns the offset after them.
+     *
+     * @return the offset after the digits
      */
     public static int writeBytes(byte[] src, int offset, int length, byte[] dst, int dstOffset, boolean upperCase) {
         byte[] digits = upperCase ? UPPER : LOWER;
@@ -159,7 +174,11 @@ public final class HexDigits {
         }
     }
 
-    /** Writes {@code value} as exactly eight hex digits (leading zeros kept); returns the offset after them. */
+    /**
+     * Writes {@code value} as exactly eight hex digits (leading zeros kept); returns the offset after them.
+     *
+     * @return the offset after the eight digits
+     */
     public static int writeInt(int value, byte[] dst, int offset, boolean upperCase) {
         byte[] digits = upperCase ? UPPER : LOWER;
         for (int shift = 28, p = offset; shift >= 0; shift -= 4) {
@@ -168,7 +187,11 @@ public final class HexDigits {
         return offset + 8;
     }
 
-    /** Writes {@code value} as exactly eight hex digits (leading zeros kept); returns the offset after them. */
+    /**
+     * Writes {@code value} as exactly eight hex digits (leading zeros kept); returns the offset after them.
+     *
+     * @return the offset after the eight digits
+     */
     public static int writeInt(int value, char[] dst, int offset, boolean upperCase) {
         byte[] digits = upperCase ? UPPER : LOWER;
         for (int shift = 28, p = offset; shift >= 0; shift -= 4) {

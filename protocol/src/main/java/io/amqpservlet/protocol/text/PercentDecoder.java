@@ -18,6 +18,7 @@ public final class PercentDecoder {
     /**
      * Decodes {@code text}; returns {@code text} itself when it holds no {@code %}.
      *
+     * @return the decoded text
      * @throws MalformedTextException at a bad escape or invalid UTF-8
      */
     public static String decode(String text) {
@@ -33,6 +34,7 @@ public final class PercentDecoder {
      * Decodes form data ({@code +} is a space); returns {@code text} itself when it holds neither {@code %} nor
      * {@code +}.
      *
+     * @return the decoded text
      * @throws MalformedTextException at a bad escape or invalid UTF-8
      */
     public static String decodeForm(String text) {

@@ -101,6 +101,7 @@ public final class PercentEncoder {
     /**
      * Encodes {@code text}; returns {@code text} itself when nothing needs encoding.
      *
+     * @return the encoded text
      * @throws MalformedTextException for an unpaired UTF-16 surrogate, which has no UTF-8 form
      */
     public String encode(String text) {

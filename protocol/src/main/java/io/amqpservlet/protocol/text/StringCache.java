@@ -208,7 +208,11 @@ public final class StringCache {
         return (int) (h ^ (h >>> 32) ^ (h >>> 47));
     }
 
-    /** The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null. */
+    /**
+     * The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null.
+     *
+     * @return the cached String, or null
+     */
     public String lookup(byte[] bytes, int offset, int length) {
         if (length > maxKeyLength) {
             return null;
@@ -239,6 +243,8 @@ public final class StringCache {
     /**
      * The cached all-lowercase String that equals {@code bytes[offset, offset + length)} ignoring ASCII case, or
      * null: {@code Content-Type} and {@code CONTENT-TYPE} both give the cached {@code content-type}.
+     *
+     * @return the cached String, or null
      */
     public String lookupIgnoreCase(byte[] bytes, int offset, int length) {
         if (length > maxKeyLength) {
@@ -320,7 +326,11 @@ public final class StringCache {
         private Builder() {
         }
 
-        /** Adds a string (duplicates are kept once); the cache will return this very instance. */
+        /**
+         * Adds a string (duplicates are kept once); the cache will return this very instance.
+         *
+         * @return this builder
+         */
         public Builder add(String value) {
             if (value == null) {
                 throw new NullPointerException("value");
@@ -329,7 +339,11 @@ public final class StringCache {
             return this;
         }
 
-        /** Adds each string of {@code values}. */
+        /**
+         * Adds each string of {@code values}.
+         *
+         * @return this builder
+         */
         public Builder addAll(String[] values) {
             for (String value : values) {
                 add(value);
@@ -337,7 +351,11 @@ public final class StringCache {
             return this;
         }
 
-        /** Adds every string of another cache (for extending {@link KnownStrings#CACHE}). */
+        /**
+         * Adds every string of another cache (for extending {@link KnownStrings#CACHE}).
+         *
+         * @return this builder
+         */
         public Builder addAll(StringCache cache) {
             for (String value : cache.values) {
                 if (value != null) {

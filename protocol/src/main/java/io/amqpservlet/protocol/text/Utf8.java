@@ -35,6 +35,8 @@ public final class Utf8 {
     /**
      * Returns the offset of the first byte that is not part of a valid UTF-8 sequence, or {@code -1} if
      * {@code bytes[offset, offset + length)} is valid UTF-8.
+     *
+     * @return the offset of the first invalid byte, or -1
      */
     public static int firstInvalid(byte[] bytes, int offset, int length) {
         int end = offset + length;
@@ -96,6 +98,7 @@ public final class Utf8 {
     /**
      * Decodes valid UTF-8 into a String.
      *
+     * @return the decoded text
      * @throws IllegalArgumentException naming the offset of the first invalid byte
      */
     public static String decode(byte[] bytes, int offset, int length) {

@@ -40,7 +40,11 @@ public abstract class DescribedList {
     /** Encodes this value: numeric descriptor, then the fields as a list without trailing absent fields. */
     public abstract void encode(AmqpWriter writer);
 
-    /** Resets every field to its default (absent, or the spec's default value). */
+    /**
+     * Resets every field to its default (absent, or the spec's default value).
+     *
+     * @return this, for chaining
+     */
     public abstract DescribedList clear();
 
     /** For subclasses: a composite type with every field at its default. */
@@ -260,12 +264,20 @@ public abstract class DescribedList {
 
     // ------------------------------------------------------------------------------------------ tracing
 
-    /** Starts a Proton-style trace: {@code @open(16) [}. */
+    /**
+     * Starts a Proton-style trace: {@code @open(16) [}.
+     *
+     * @return the trace so far, for the fields to be appended
+     */
     protected final StringBuilder traceStart() {
         return new StringBuilder(64).append('@').append(typeName()).append('(').append(descriptor()).append(") [");
     }
 
-    /** Ends a trace started with {@link #traceStart()}. */
+    /**
+     * Ends a trace started with {@link #traceStart()}.
+     *
+     * @return the finished trace
+     */
     protected static String traceEnd(StringBuilder sb) {
         return sb.append(']').toString();
     }

@@ -31,7 +31,11 @@ public final class EncodedValue {
         return length;
     }
 
-    /** The holder's array; bytes {@code [0, length())} are the encoded value. */
+    /**
+     * The holder's array; bytes {@code [0, length())} are the encoded value.
+     *
+     * @return the array holding the encoded value
+     */
     public byte[] array() {
         return bytes;
     }
@@ -90,7 +94,11 @@ public final class EncodedValue {
         }
     }
 
-    /** Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}. */
+    /**
+     * Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}.
+     *
+     * @return {@code reader}, on the held value
+     */
     public AmqpReader reader(AmqpReader reader) {
         if (length == 0) {
             throw new IllegalStateException("no value");

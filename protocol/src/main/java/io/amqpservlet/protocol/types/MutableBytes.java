@@ -41,7 +41,11 @@ public final class MutableBytes {
         return length;
     }
 
-    /** The holder's array; bytes {@code [0, length())} are the value. Do not keep it across changes. */
+    /**
+     * The holder's array; bytes {@code [0, length())} are the value. Do not keep it across changes.
+     *
+     * @return the array holding the value
+     */
     public byte[] array() {
         return bytes;
     }

@@ -38,7 +38,11 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
         return ascii;
     }
 
-    /** Whether {@code buf[offset, offset + length)} holds exactly this symbol's bytes. */
+    /**
+     * Whether {@code buf[offset, offset + length)} holds exactly this symbol's bytes.
+     *
+     * @return whether the bytes match
+     */
     public boolean matches(byte[] buf, int offset, int length) {
         return length == ascii.length && Arrays.equals(ascii, 0, length, buf, offset, offset + length);
     }

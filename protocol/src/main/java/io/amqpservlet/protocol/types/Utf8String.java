@@ -32,7 +32,11 @@ public final class Utf8String implements CharSequence {
         return utf8;
     }
 
-    /** Whether {@code buf[offset, offset + length)} holds exactly this string's UTF-8 bytes. */
+    /**
+     * Whether {@code buf[offset, offset + length)} holds exactly this string's UTF-8 bytes.
+     *
+     * @return whether the bytes match
+     */
     public boolean matches(byte[] buf, int offset, int length) {
         return length == utf8.length && Arrays.equals(utf8, 0, length, buf, offset, offset + length);
     }

@@ -24,6 +24,7 @@ public final class SaslFrames {
      * Reads the next value of {@code reader} (positioned at the start of a SASL frame body) and decodes it into
      * the instance of its type, which it returns.
      *
+     * @return this set's instance of the SASL frame read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a SASL frame or does not decode
      */
     public SaslFrame decode(AmqpReader reader) {

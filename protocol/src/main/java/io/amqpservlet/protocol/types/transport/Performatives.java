@@ -38,6 +38,7 @@ public final class Performatives {
      * Reads the next value of {@code reader} (positioned at the start of a frame body) and decodes it into the
      * instance of its type, which it returns; the reader is left just after the performative.
      *
+     * @return this set's instance of the performative read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a known performative or
      *         does not decode
      */
