@@ -596,7 +596,11 @@ public final class AmqpWriter {
         buf[pos++] = (byte) FormatCode.NULL;
     }
 
-    /** Writes a boolean as true/false (one byte); in an array of {@code boolean}, as a 0/1 byte. */
+    /**
+     * Writes a boolean as true/false (one byte); in an array of {@code boolean}, as a 0/1 byte.
+     *
+     * @param value the value to write
+     */
     public void writeBoolean(boolean value) {
         int ec = element();
         ensure(1);
@@ -609,7 +613,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a ubyte from the low 8 bits of {@code value}. */
+    /**
+     * Writes a ubyte from the low 8 bits of {@code value}.
+     *
+     * @param value the value to write
+     */
     public void writeUByte(int value) {
         int ec = element();
         if (ec == 0) {
@@ -625,7 +633,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a ushort from the low 16 bits of {@code value}. */
+    /**
+     * Writes a ushort from the low 16 bits of {@code value}.
+     *
+     * @param value the value to write
+     */
     public void writeUShort(int value) {
         int ec = element();
         if (ec == 0) {
@@ -642,7 +654,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a uint from the 32 bits of {@code value} (read as unsigned): uint0, smalluint or uint. */
+    /**
+     * Writes a uint from the 32 bits of {@code value} (read as unsigned): uint0, smalluint or uint.
+     *
+     * @param value the value to write
+     */
     public void writeUInt(int value) {
         int ec = element();
         if (ec == 0) {
@@ -687,7 +703,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a uint; {@code value} must be in [0, 2^32). */
+    /**
+     * Writes a uint; {@code value} must be in [0, 2^32).
+     *
+     * @param value the value to write
+     */
     public void writeUInt(long value) {
         if ((value & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("uint out of range: " + value);
@@ -695,7 +715,11 @@ public final class AmqpWriter {
         writeUInt((int) value);
     }
 
-    /** Writes a ulong from the 64 bits of {@code value} (read as unsigned): ulong0, smallulong or ulong. */
+    /**
+     * Writes a ulong from the 64 bits of {@code value} (read as unsigned): ulong0, smallulong or ulong.
+     *
+     * @param value the value to write
+     */
     public void writeULong(long value) {
         int ec = element();
         if (ec == 0) {
@@ -736,7 +760,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a byte. */
+    /**
+     * Writes a byte.
+     *
+     * @param value the value to write
+     */
     public void writeByte(byte value) {
         int ec = element();
         if (ec == 0) {
@@ -752,7 +780,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a short. */
+    /**
+     * Writes a short.
+     *
+     * @param value the value to write
+     */
     public void writeShort(short value) {
         int ec = element();
         if (ec == 0) {
@@ -769,7 +801,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes an int: smallint when it fits in a byte, else int. */
+    /**
+     * Writes an int: smallint when it fits in a byte, else int.
+     *
+     * @param value the value to write
+     */
     public void writeInt(int value) {
         int ec = element();
         if (ec == 0) {
@@ -795,7 +831,11 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a long: smalllong when it fits in a byte, else long. */
+    /**
+     * Writes a long: smalllong when it fits in a byte, else long.
+     *
+     * @param value the value to write
+     */
     public void writeLong(long value) {
         int ec = element();
         if (ec == 0) {
@@ -871,12 +911,20 @@ public final class AmqpWriter {
         }
     }
 
-    /** Writes a float (IEEE 754 binary32). */
+    /**
+     * Writes a float (IEEE 754 binary32).
+     *
+     * @param value the value to write
+     */
     public void writeFloat(float value) {
         fixed32(FormatCode.FLOAT, Float.floatToRawIntBits(value), "float");
     }
 
-    /** Writes a double (IEEE 754 binary64). */
+    /**
+     * Writes a double (IEEE 754 binary64).
+     *
+     * @param value the value to write
+     */
     public void writeDouble(double value) {
         fixed64(FormatCode.DOUBLE, Double.doubleToRawLongBits(value), "double");
     }
@@ -914,7 +962,11 @@ public final class AmqpWriter {
         fixed128(FormatCode.UUID, mostSignificantBits, leastSignificantBits, "uuid");
     }
 
-    /** Writes a uuid. */
+    /**
+     * Writes a uuid.
+     *
+     * @param value the value to write
+     */
     public void writeUuid(UUID value) {
         writeUuid(value.getMostSignificantBits(), value.getLeastSignificantBits());
     }

@@ -62,6 +62,7 @@ public final class Header {
     /**
      * Sets durable.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Header durable(boolean value) {
@@ -77,6 +78,7 @@ public final class Header {
     /**
      * Sets priority, 0-255.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Header priority(int value) {
@@ -100,6 +102,7 @@ public final class Header {
     /**
      * Sets the time to live in milliseconds, 0 to 2^32-1; -1 removes it.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Header ttlMillis(long value) {
@@ -118,6 +121,7 @@ public final class Header {
     /**
      * Sets first-acquirer.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Header firstAcquirer(boolean value) {
@@ -133,6 +137,7 @@ public final class Header {
     /**
      * Sets delivery-count, 0 to 2^32-1.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Header deliveryCount(long value) {

@@ -142,6 +142,7 @@ public final class Properties {
     /**
      * Sets absolute-expiry-time in milliseconds since the epoch.
      *
+     * @param epochMillis the new value
      * @return this, for chaining
      */
     public Properties absoluteExpiryTime(long epochMillis) {
@@ -174,6 +175,7 @@ public final class Properties {
     /**
      * Sets creation-time in milliseconds since the epoch.
      *
+     * @param epochMillis the new value
      * @return this, for chaining
      */
     public Properties creationTime(long epochMillis) {
@@ -211,6 +213,7 @@ public final class Properties {
     /**
      * Sets group-sequence, 0 to 2^32-1; -1 makes it null.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Properties groupSequence(long value) {

@@ -64,6 +64,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Sets the address (null clears it) and makes the terminus present.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Terminus address(String value) {
@@ -80,6 +81,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Sets durable and makes the terminus present.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Terminus durable(int value) {
@@ -96,6 +98,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Sets expiry-policy and makes the terminus present.
      *
+     * @param policy the new value
      * @return this, for chaining
      */
     public Terminus expiryPolicy(int policy) {
@@ -113,6 +116,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Sets timeout and makes the terminus present.
      *
+     * @param seconds the new value
      * @return this, for chaining
      */
     public Terminus timeoutSeconds(long seconds) {
@@ -132,6 +136,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Sets dynamic and makes the terminus present.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Terminus dynamic(boolean value) {

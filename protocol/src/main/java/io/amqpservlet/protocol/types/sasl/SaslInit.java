@@ -42,6 +42,7 @@ public final class SaslInit extends SaslFrame {
     /**
      * Sets the mechanism.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public SaslInit mechanism(Symbol value) {

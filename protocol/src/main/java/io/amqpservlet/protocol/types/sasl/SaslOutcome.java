@@ -50,6 +50,7 @@ public final class SaslOutcome extends SaslFrame {
     /**
      * Sets the code (a ubyte).
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public SaslOutcome code(int value) {

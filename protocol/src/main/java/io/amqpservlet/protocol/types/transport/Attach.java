@@ -78,6 +78,7 @@ public final class Attach extends Performative {
     /**
      * Sets the link name.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach name(String value) {
@@ -93,6 +94,7 @@ public final class Attach extends Performative {
     /**
      * Sets the handle.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach handle(int value) {
@@ -108,6 +110,7 @@ public final class Attach extends Performative {
     /**
      * Sets the role.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach role(Role value) {
@@ -123,6 +126,7 @@ public final class Attach extends Performative {
     /**
      * Sets snd-settle-mode.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach sndSettleMode(SenderSettleMode value) {
@@ -138,6 +142,7 @@ public final class Attach extends Performative {
     /**
      * Sets rcv-settle-mode.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach rcvSettleMode(ReceiverSettleMode value) {
@@ -173,6 +178,7 @@ public final class Attach extends Performative {
     /**
      * Sets incomplete-unsettled.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach incompleteUnsettled(boolean value) {
@@ -193,6 +199,7 @@ public final class Attach extends Performative {
     /**
      * Sets initial-delivery-count.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Attach initialDeliveryCount(int value) {
@@ -225,6 +232,7 @@ public final class Attach extends Performative {
     /**
      * Sets max-message-size (0 means no limit, AMQP 1.0 §2.7.3).
      *
+     * @param bytes the new value
      * @return this, for chaining
      */
     public Attach maxMessageSize(long bytes) {

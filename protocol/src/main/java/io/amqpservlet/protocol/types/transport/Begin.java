@@ -67,6 +67,7 @@ public final class Begin extends Performative {
     /**
      * Sets remote-channel, a ushort.
      *
+     * @param channel the new value
      * @return this, for chaining
      */
     public Begin remoteChannel(int channel) {
@@ -97,6 +98,7 @@ public final class Begin extends Performative {
     /**
      * Sets next-outgoing-id.
      *
+     * @param transferId the new value
      * @return this, for chaining
      */
     public Begin nextOutgoingId(int transferId) {
@@ -112,6 +114,7 @@ public final class Begin extends Performative {
     /**
      * Sets incoming-window.
      *
+     * @param frames the new value
      * @return this, for chaining
      */
     public Begin incomingWindow(int frames) {
@@ -127,6 +130,7 @@ public final class Begin extends Performative {
     /**
      * Sets outgoing-window.
      *
+     * @param frames the new value
      * @return this, for chaining
      */
     public Begin outgoingWindow(int frames) {
@@ -142,6 +146,7 @@ public final class Begin extends Performative {
     /**
      * Sets handle-max.
      *
+     * @param handle the new value
      * @return this, for chaining
      */
     public Begin handleMax(int handle) {

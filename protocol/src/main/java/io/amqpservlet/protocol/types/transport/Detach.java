@@ -41,6 +41,7 @@ public final class Detach extends Performative {
     /**
      * Sets the handle.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Detach handle(int value) {
@@ -56,6 +57,7 @@ public final class Detach extends Performative {
     /**
      * Sets closed.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Detach closed(boolean value) {

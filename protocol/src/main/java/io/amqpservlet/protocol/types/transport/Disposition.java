@@ -54,6 +54,7 @@ public final class Disposition extends Performative {
     /**
      * Sets the role.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Disposition role(Role value) {
@@ -69,6 +70,7 @@ public final class Disposition extends Performative {
     /**
      * Sets first.
      *
+     * @param deliveryId the new value
      * @return this, for chaining
      */
     public Disposition first(int deliveryId) {
@@ -89,6 +91,7 @@ public final class Disposition extends Performative {
     /**
      * Sets last.
      *
+     * @param deliveryId the new value
      * @return this, for chaining
      */
     public Disposition last(int deliveryId) {
@@ -116,6 +119,7 @@ public final class Disposition extends Performative {
     /**
      * Sets settled.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Disposition settled(boolean value) {
@@ -136,6 +140,7 @@ public final class Disposition extends Performative {
     /**
      * Sets batchable.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Disposition batchable(boolean value) {

@@ -54,6 +54,7 @@ public final class ErrorCondition extends DescribedList {
     /**
      * Sets the condition; the error is then present.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public ErrorCondition condition(Symbol value) {
@@ -74,6 +75,7 @@ public final class ErrorCondition extends DescribedList {
     /**
      * Sets the description (null clears it).
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public ErrorCondition description(String value) {

@@ -77,6 +77,7 @@ public final class Flow extends Performative {
     /**
      * Sets next-incoming-id.
      *
+     * @param transferId the new value
      * @return this, for chaining
      */
     public Flow nextIncomingId(int transferId) {
@@ -104,6 +105,7 @@ public final class Flow extends Performative {
     /**
      * Sets incoming-window.
      *
+     * @param frames the new value
      * @return this, for chaining
      */
     public Flow incomingWindow(int frames) {
@@ -119,6 +121,7 @@ public final class Flow extends Performative {
     /**
      * Sets next-outgoing-id.
      *
+     * @param transferId the new value
      * @return this, for chaining
      */
     public Flow nextOutgoingId(int transferId) {
@@ -134,6 +137,7 @@ public final class Flow extends Performative {
     /**
      * Sets outgoing-window.
      *
+     * @param frames the new value
      * @return this, for chaining
      */
     public Flow outgoingWindow(int frames) {
@@ -154,6 +158,7 @@ public final class Flow extends Performative {
     /**
      * Sets the handle.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow handle(int value) {
@@ -186,6 +191,7 @@ public final class Flow extends Performative {
     /**
      * Sets delivery-count.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow deliveryCount(int value) {
@@ -218,6 +224,7 @@ public final class Flow extends Performative {
     /**
      * Sets link-credit.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow linkCredit(int value) {
@@ -250,6 +257,7 @@ public final class Flow extends Performative {
     /**
      * Sets available.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow available(int value) {
@@ -277,6 +285,7 @@ public final class Flow extends Performative {
     /**
      * Sets drain.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow drain(boolean value) {
@@ -292,6 +301,7 @@ public final class Flow extends Performative {
     /**
      * Sets echo.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Flow echo(boolean value) {

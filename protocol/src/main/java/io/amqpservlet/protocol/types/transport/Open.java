@@ -69,6 +69,7 @@ public final class Open extends Performative {
     /**
      * Sets the container-id.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Open containerId(String value) {
@@ -84,6 +85,7 @@ public final class Open extends Performative {
     /**
      * Sets the hostname (null clears it).
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Open hostname(String value) {
@@ -99,6 +101,7 @@ public final class Open extends Performative {
     /**
      * Sets max-frame-size, an unsigned 32-bit value.
      *
+     * @param bytes the new value
      * @return this, for chaining
      */
     public Open maxFrameSize(long bytes) {
@@ -117,6 +120,7 @@ public final class Open extends Performative {
     /**
      * Sets channel-max, a ushort.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Open channelMax(int value) {
@@ -140,6 +144,7 @@ public final class Open extends Performative {
     /**
      * Sets idle-time-out, an unsigned 32-bit number of milliseconds.
      *
+     * @param millis the new value
      * @return this, for chaining
      */
     public Open idleTimeOutMillis(long millis) {

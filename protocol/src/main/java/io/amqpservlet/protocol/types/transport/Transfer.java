@@ -70,6 +70,7 @@ public final class Transfer extends Performative {
     /**
      * Sets the handle.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer handle(int value) {
@@ -90,6 +91,7 @@ public final class Transfer extends Performative {
     /**
      * Sets delivery-id.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer deliveryId(int value) {
@@ -137,6 +139,7 @@ public final class Transfer extends Performative {
     /**
      * Sets message-format.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer messageFormat(int value) {
@@ -169,6 +172,7 @@ public final class Transfer extends Performative {
     /**
      * Sets settled.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer settled(boolean value) {
@@ -196,6 +200,7 @@ public final class Transfer extends Performative {
     /**
      * Sets more.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer more(boolean value) {
@@ -211,6 +216,7 @@ public final class Transfer extends Performative {
     /**
      * Sets rcv-settle-mode (null removes it).
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer rcvSettleMode(ReceiverSettleMode value) {
@@ -231,6 +237,7 @@ public final class Transfer extends Performative {
     /**
      * Sets resume.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer resume(boolean value) {
@@ -246,6 +253,7 @@ public final class Transfer extends Performative {
     /**
      * Sets aborted.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer aborted(boolean value) {
@@ -261,6 +269,7 @@ public final class Transfer extends Performative {
     /**
      * Sets batchable.
      *
+     * @param value the new value
      * @return this, for chaining
      */
     public Transfer batchable(boolean value) {
