@@ -92,7 +92,11 @@ public final class AmqpReader {
         this(DecoderLimits.DEFAULT);
     }
 
-    /** A reader that enforces {@code limits}; its nesting stack is sized once from {@link DecoderLimits#maxDepth()}. */
+    /**
+     * A reader that enforces {@code limits}; its nesting stack is sized once from {@link DecoderLimits#maxDepth()}.
+     *
+     * @param limits the bounds to enforce on what is read
+     */
     public AmqpReader(DecoderLimits limits) {
         this.limits = limits;
         this.buf = EMPTY;
@@ -112,6 +116,9 @@ public final class AmqpReader {
     /**
      * Starts reading {@code bytes[offset, offset + length)}; offsets in errors and getters are into {@code bytes}.
      *
+     * @param bytes the array to read
+     * @param offset where the input starts in {@code bytes}
+     * @param length how many bytes to read
      * @return this, for chaining
      */
     public AmqpReader wrap(byte[] bytes, int offset, int length) {
@@ -137,6 +144,7 @@ public final class AmqpReader {
     /**
      * Starts reading the remaining bytes of a heap buffer, without copying; the buffer's position is not changed.
      *
+     * @param buffer a heap buffer; its remaining bytes are read
      * @throws IllegalArgumentException for a direct or read-only buffer: copy it into an array first
      * @return this, for chaining
      */
@@ -403,6 +411,8 @@ public final class AmqpReader {
      * {@return whether the descriptor stepped over by the last {@link #nextDescribed()}, {@link #unwrapDescribed()} or
      * {@link #enterDescribedList()} is the symbol {@code name} (AMQP 1.0 §1.5: every descriptor has a symbolic
      * form as well as a numeric one)}
+     *
+     * @param name the symbolic descriptor to compare with
      */
     public boolean describedBy(Symbol name) {
         return steppedDescriptor >= 0 && symbolAt(steppedDescriptor, name);
@@ -496,6 +506,8 @@ public final class AmqpReader {
     /**
      * Moves the top-level position to {@code offset} (for example back to a value found by an earlier scan).
      * Only allowed with no compound open.
+     *
+     * @param offset the new position, an offset in the wrapped array
      */
     public void seek(int offset) {
         if (depth != 0) {
@@ -603,7 +615,11 @@ public final class AmqpReader {
         return integralAt(start + 1);
     }
 
-    /** {@return whether the current described value's descriptor is the symbol {@code name}} */
+    /**
+     * {@return whether the current described value's descriptor is the symbol {@code name}}
+     *
+     * @param name the symbolic descriptor to compare with
+     */
     public boolean descriptorIs(Symbol name) {
         if (code != FormatCode.DESCRIBED) {
             return false;
@@ -677,7 +693,11 @@ public final class AmqpReader {
         }
     }
 
-    /** {@return the current boolean, or {@code dflt} if the value is null} */
+    /**
+     * {@return the current boolean, or {@code dflt} if the value is null}
+     *
+     * @param dflt what a null value reads as
+     */
     public boolean getBoolean(boolean dflt) {
         return code == FormatCode.NULL ? dflt : getBoolean();
     }
@@ -716,7 +736,11 @@ public final class AmqpReader {
         }
     }
 
-    /** {@return the current integral value, or {@code dflt} if the value is null} */
+    /**
+     * {@return the current integral value, or {@code dflt} if the value is null}
+     *
+     * @param dflt what a null value reads as
+     */
     public long getLong(long dflt) {
         return code == FormatCode.NULL ? dflt : getLong();
     }
@@ -764,7 +788,11 @@ public final class AmqpReader {
         }
     }
 
-    /** {@return the current integral value as an int, or {@code dflt} if the value is null} */
+    /**
+     * {@return the current integral value as an int, or {@code dflt} if the value is null}
+     *
+     * @param dflt what a null value reads as
+     */
     public int getInt(int dflt) {
         return code == FormatCode.NULL ? dflt : getInt();
     }
@@ -907,6 +935,8 @@ public final class AmqpReader {
      * {@return the current string or symbol as the shared instance from {@code cache} when its bytes are cached (no
      * allocation), else decoded as {@link #getString()} does} A hit needs no UTF-8 check: the cached key is the
      * valid encoding of that String. Symbols are still checked to be ASCII.
+     *
+     * @param cache the shared Strings to look the bytes up in
      */
     public String getString(StringCache cache) {
         int length = valueEnd - valueOffset;
@@ -928,7 +958,11 @@ public final class AmqpReader {
         }
     }
 
-    /** {@return {@link #getString(StringCache)}, or {@code null} if the value is null} */
+    /**
+     * {@return {@link #getString(StringCache)}, or {@code null} if the value is null}
+     *
+     * @param cache the shared Strings to look the bytes up in
+     */
     public String getStringOrNull(StringCache cache) {
         return code == FormatCode.NULL ? null : getString(cache);
     }
@@ -960,12 +994,20 @@ public final class AmqpReader {
         }
     }
 
-    /** {@return whether the current symbol, string or binary holds exactly {@code symbol}'s bytes} */
+    /**
+     * {@return whether the current symbol, string or binary holds exactly {@code symbol}'s bytes}
+     *
+     * @param symbol the symbol to compare with
+     */
     public boolean contentEquals(Symbol symbol) {
         return isVariable() && symbol.matches(buf, valueOffset, valueEnd - valueOffset);
     }
 
-    /** {@return whether the current symbol, string or binary holds exactly {@code bytes}} */
+    /**
+     * {@return whether the current symbol, string or binary holds exactly {@code bytes}}
+     *
+     * @param bytes the bytes to compare with
+     */
     public boolean contentEquals(byte[] bytes) {
         return isVariable() && java.util.Arrays.equals(bytes, 0, bytes.length, buf, valueOffset, valueEnd);
     }
@@ -973,6 +1015,8 @@ public final class AmqpReader {
     /**
      * Copies the content bytes of the current binary, string or symbol into {@code dst}; returns their count.
      *
+     * @param dst where to copy the bytes
+     * @param dstOffset where in {@code dst} the first byte goes
      * @return the number of bytes copied
      */
     public int copyBytes(byte[] dst, int dstOffset) {

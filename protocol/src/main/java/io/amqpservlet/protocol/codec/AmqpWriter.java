@@ -73,7 +73,11 @@ public final class AmqpWriter {
         this(256);
     }
 
-    /** A writer with its own buffer of {@code initialCapacity} bytes, grown as needed. */
+    /**
+     * A writer with its own buffer of {@code initialCapacity} bytes, grown as needed.
+     *
+     * @param initialCapacity the own buffer's first size in bytes (at least 16)
+     */
     public AmqpWriter(int initialCapacity) {
         this.buf = new byte[Math.max(16, initialCapacity)];
         this.end = buf.length;
@@ -101,6 +105,9 @@ public final class AmqpWriter {
      * Writes into {@code target[offset, offset + length)}; a value that does not fit throws
      * {@link BufferOverflowException}. Returns to the own buffer with {@link #unwrap()}.
      *
+     * @param target the array to write into
+     * @param offset where in {@code target} the first byte goes
+     * @param length how many bytes of {@code target} may be written
      * @return this, for chaining
      */
     public AmqpWriter wrap(byte[] target, int offset, int length) {
@@ -122,6 +129,7 @@ public final class AmqpWriter {
      * Writes into the remaining space of a heap buffer; call {@link #finishInto(ByteBuffer)} to advance its
      * position by what was written.
      *
+     * @param target a writable heap buffer; writing starts at its position
      * @return this, for chaining
      */
     public AmqpWriter wrap(ByteBuffer target) {
@@ -131,7 +139,11 @@ public final class AmqpWriter {
         return wrap(target.array(), target.arrayOffset() + target.position(), target.remaining());
     }
 
-    /** Advances {@code target}'s position past the bytes written since {@link #wrap(ByteBuffer)}. */
+    /**
+     * Advances {@code target}'s position past the bytes written since {@link #wrap(ByteBuffer)}.
+     *
+     * @param target the buffer given to {@link #wrap(ByteBuffer)}
+     */
     public void finishInto(ByteBuffer target) {
         target.position(target.position() + (pos - base));
     }
@@ -172,7 +184,11 @@ public final class AmqpWriter {
         return pos - base;
     }
 
-    /** Copies what was written into {@code dst} and advances its position. */
+    /**
+     * Copies what was written into {@code dst} and advances its position.
+     *
+     * @param dst the buffer to copy into
+     */
     public void copyTo(ByteBuffer dst) {
         dst.put(buf, base, pos - base);
     }
@@ -185,6 +201,8 @@ public final class AmqpWriter {
     /**
      * Moves the write position back to {@code position} (an earlier {@link #position()}), discarding what came
      * after. Only with no compound open since then.
+     *
+     * @param position an earlier {@link #position()}
      */
     public void truncate(int position) {
         if (position < base || position > pos) {
@@ -222,6 +240,7 @@ public final class AmqpWriter {
     /**
      * Makes room for {@code n} more bytes and returns the offset to write them at (for callers filling a payload).
      *
+     * @param n how many bytes to reserve
      * @return the offset of the {@code n} reserved bytes
      */
     public int reserve(int n) {
@@ -260,13 +279,21 @@ public final class AmqpWriter {
 
     // ------------------------------------------------------------------------------------------ described
 
-    /** Writes the descriptor of a described value with a numeric descriptor code; the next value written is described. */
+    /**
+     * Writes the descriptor of a described value with a numeric descriptor code; the next value written is described.
+     *
+     * @param code the numeric descriptor (AMQP 1.0 §1.5)
+     */
     public void writeDescriptor(long code) {
         beginDescribed(1);
         putULong(code);
     }
 
-    /** Writes the descriptor of a described value with a symbolic descriptor; the next value written is described. */
+    /**
+     * Writes the descriptor of a described value with a symbolic descriptor; the next value written is described.
+     *
+     * @param name the symbolic descriptor
+     */
     public void writeDescriptor(Symbol name) {
         beginDescribed(1);
         putSymbol(name.bytes());
@@ -485,17 +512,31 @@ public final class AmqpWriter {
         }
     }
 
-    /** Starts an array whose elements all have the format code {@code elementCode} (see {@link FormatCode}). */
+    /**
+     * Starts an array whose elements all have the format code {@code elementCode} (see {@link FormatCode}).
+     *
+     * @param elementCode the format code every element is written with
+     */
     public void startArray(int elementCode) {
         startArray(elementCode, false, 0, null);
     }
 
-    /** Starts an array of values described by the numeric descriptor {@code descriptor}. */
+    /**
+     * Starts an array of values described by the numeric descriptor {@code descriptor}.
+     *
+     * @param descriptor the numeric descriptor of every element
+     * @param elementCode the format code every element is written with
+     */
     public void startDescribedArray(long descriptor, int elementCode) {
         startArray(elementCode, true, descriptor, null);
     }
 
-    /** Starts an array of values described by the symbolic descriptor {@code descriptor}. */
+    /**
+     * Starts an array of values described by the symbolic descriptor {@code descriptor}.
+     *
+     * @param descriptor the symbolic descriptor of every element
+     * @param elementCode the format code every element is written with
+     */
     public void startDescribedArray(Symbol descriptor, int elementCode) {
         startArray(elementCode, true, 0, descriptor);
     }
@@ -929,22 +970,39 @@ public final class AmqpWriter {
         fixed64(FormatCode.DOUBLE, Double.doubleToRawLongBits(value), "double");
     }
 
-    /** Writes a decimal32 from its IEEE 754 bits. */
+    /**
+     * Writes a decimal32 from its IEEE 754 bits.
+     *
+     * @param bits the IEEE 754 decimal32 bits
+     */
     public void writeDecimal32(int bits) {
         fixed32(FormatCode.DECIMAL32, bits, "decimal32");
     }
 
-    /** Writes a decimal64 from its IEEE 754 bits. */
+    /**
+     * Writes a decimal64 from its IEEE 754 bits.
+     *
+     * @param bits the IEEE 754 decimal64 bits
+     */
     public void writeDecimal64(long bits) {
         fixed64(FormatCode.DECIMAL64, bits, "decimal64");
     }
 
-    /** Writes a decimal128 from its IEEE 754 bits. */
+    /**
+     * Writes a decimal128 from its IEEE 754 bits.
+     *
+     * @param high the high 64 bits of the IEEE 754 decimal128
+     * @param low its low 64 bits
+     */
     public void writeDecimal128(long high, long low) {
         fixed128(FormatCode.DECIMAL128, high, low, "decimal128");
     }
 
-    /** Writes a char (UTF-32) from a Unicode code point, which may be above U+FFFF. */
+    /**
+     * Writes a char (UTF-32) from a Unicode code point, which may be above U+FFFF.
+     *
+     * @param codePoint the Unicode code point
+     */
     public void writeChar(int codePoint) {
         if (!Character.isValidCodePoint(codePoint) || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) {
             throw new IllegalArgumentException("not a Unicode scalar value: 0x" + Integer.toHexString(codePoint));
@@ -952,12 +1010,21 @@ public final class AmqpWriter {
         fixed32(FormatCode.CHAR, codePoint, "char");
     }
 
-    /** Writes a timestamp in milliseconds since the Unix epoch. */
+    /**
+     * Writes a timestamp in milliseconds since the Unix epoch.
+     *
+     * @param epochMillis milliseconds since the Unix epoch
+     */
     public void writeTimestamp(long epochMillis) {
         fixed64(FormatCode.TIMESTAMP, epochMillis, "timestamp");
     }
 
-    /** Writes a uuid from its two halves. */
+    /**
+     * Writes a uuid from its two halves.
+     *
+     * @param mostSignificantBits the uuid's most significant 64 bits
+     * @param leastSignificantBits its least significant 64 bits
+     */
     public void writeUuid(long mostSignificantBits, long leastSignificantBits) {
         fixed128(FormatCode.UUID, mostSignificantBits, leastSignificantBits, "uuid");
     }
@@ -1004,19 +1071,33 @@ public final class AmqpWriter {
         return pos;
     }
 
-    /** Writes a binary (vbin8 or vbin32) from {@code bytes[offset, offset + length)}. */
+    /**
+     * Writes a binary (vbin8 or vbin32) from {@code bytes[offset, offset + length)}.
+     *
+     * @param bytes holds the binary
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
+     */
     public void writeBinary(byte[] bytes, int offset, int length) {
         int at = variableHeader(FormatCode.VBIN8, FormatCode.VBIN32, length, "binary");
         System.arraycopy(bytes, offset, buf, at, length);
         pos = at + length;
     }
 
-    /** Writes a binary from the whole array. */
+    /**
+     * Writes a binary from the whole array.
+     *
+     * @param bytes the binary
+     */
     public void writeBinary(byte[] bytes) {
         writeBinary(bytes, 0, bytes.length);
     }
 
-    /** Writes a binary from the remaining bytes of {@code bytes}, without changing its position. */
+    /**
+     * Writes a binary from the remaining bytes of {@code bytes}, without changing its position.
+     *
+     * @param bytes the binary: the buffer's remaining bytes
+     */
     public void writeBinary(ByteBuffer bytes) {
         int n = bytes.remaining();
         int at = variableHeader(FormatCode.VBIN8, FormatCode.VBIN32, n, "binary");
@@ -1027,6 +1108,8 @@ public final class AmqpWriter {
     /**
      * Writes a string (str8 or str32) as UTF-8; {@code null} writes null. A {@link Utf8String} is copied from its
      * bytes, encoded once when it was made.
+     *
+     * @param text the string, or null
      */
     public void writeString(CharSequence text) {
         if (text == null) {
@@ -1058,6 +1141,10 @@ public final class AmqpWriter {
     /**
      * Writes a string from bytes that are already UTF-8 (not checked here; the reading side validates), for
      * copying a string from one encoding to another without a String in between.
+     *
+     * @param utf8 holds the string's UTF-8 bytes
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
      */
     public void writeStringUtf8(byte[] utf8, int offset, int length) {
         int at = variableHeader(FormatCode.STR8, FormatCode.STR32, length, "string");
@@ -1065,7 +1152,11 @@ public final class AmqpWriter {
         pos = at + length;
     }
 
-    /** Writes a symbol (sym8 or sym32); {@code null} writes null. */
+    /**
+     * Writes a symbol (sym8 or sym32); {@code null} writes null.
+     *
+     * @param symbol the symbol
+     */
     public void writeSymbol(Symbol symbol) {
         if (symbol == null) {
             writeNull();
@@ -1078,6 +1169,7 @@ public final class AmqpWriter {
     /**
      * Writes a symbol from ASCII text; {@code null} writes null.
      *
+     * @param ascii the symbol's text, ASCII only
      * @throws IllegalArgumentException if the text is not ASCII
      */
     public void writeSymbol(CharSequence ascii) {
@@ -1101,7 +1193,13 @@ public final class AmqpWriter {
         pos = at + n;
     }
 
-    /** Writes a symbol from ASCII bytes (not checked). */
+    /**
+     * Writes a symbol from ASCII bytes (not checked).
+     *
+     * @param ascii holds the symbol's ASCII bytes
+     * @param offset where they start in {@code ascii}
+     * @param length their length in bytes
+     */
     public void writeSymbolAscii(byte[] ascii, int offset, int length) {
         int at = variableHeader(FormatCode.SYM8, FormatCode.SYM32, length, "symbol");
         System.arraycopy(ascii, offset, buf, at, length);
@@ -1112,6 +1210,10 @@ public final class AmqpWriter {
      * Appends a complete encoded value (for example one copied from a reader between
      * {@link AmqpReader#valueStart()} and {@link AmqpReader#valueEnd()}); it counts as one element. Not allowed
      * inside an array, whose elements have no constructor.
+     *
+     * @param encoded holds one complete encoded value
+     * @param offset where they start in {@code encoded}
+     * @param length their length in bytes
      */
     public void writeEncoded(byte[] encoded, int offset, int length) {
         int ec = element();
