@@ -63,13 +63,21 @@ public final class BodySections {
         return count;
     }
 
-    /** {@return offset of body section {@code index}'s first byte (its described-value constructor)} */
+    /**
+     * {@return offset of body section {@code index}'s first byte (its described-value constructor)}
+     *
+     * @param index which body section, from 0
+     */
     public int sectionStart(int index) {
         checkIndex(index);
         return start[index];
     }
 
-    /** {@return offset just after body section {@code index}} */
+    /**
+     * {@return offset just after body section {@code index}}
+     *
+     * @param index which body section, from 0
+     */
     public int sectionEnd(int index) {
         checkIndex(index);
         return end[index];
@@ -78,13 +86,19 @@ public final class BodySections {
     /**
      * {@return offset of section {@code index}'s content: a data section's bytes, or the encoded list or value of an
      * amqp-sequence or amqp-value section}
+     *
+     * @param index which body section, from 0
      */
     public int contentOffset(int index) {
         checkIndex(index);
         return contentOffset[index];
     }
 
-    /** {@return length of section {@code index}'s content} */
+    /**
+     * {@return length of section {@code index}'s content}
+     *
+     * @param index which body section, from 0
+     */
     public int contentLength(int index) {
         checkIndex(index);
         return contentLength[index];
@@ -101,13 +115,21 @@ public final class BodySections {
         return kind == MessageSection.DATA ? count : 0;
     }
 
-    /** {@return offset in the view's buffer of data section {@code index}'s bytes} */
+    /**
+     * {@return offset in the view's buffer of data section {@code index}'s bytes}
+     *
+     * @param index which data section, from 0
+     */
     public int dataOffset(int index) {
         checkDataIndex(index);
         return contentOffset[index];
     }
 
-    /** {@return length of data section {@code index}'s bytes} */
+    /**
+     * {@return length of data section {@code index}'s bytes}
+     *
+     * @param index which data section, from 0
+     */
     public int dataLength(int index) {
         checkDataIndex(index);
         return contentLength[index];
@@ -128,6 +150,8 @@ public final class BodySections {
      * Copies the data sections' bytes, concatenated, into {@code dst} at {@code dstOffset}; returns the number
      * copied. {@code dst} must have room for {@link #dataLength()} bytes.
      *
+     * @param dst where to copy the bytes
+     * @param dstOffset where in {@code dst} the first byte goes
      * @return the number of bytes copied
      */
     public int copyData(byte[] dst, int dstOffset) {

@@ -39,7 +39,11 @@ public final class MapCursor {
         this(new AmqpReader());
     }
 
-    /** A cursor that reads with {@code reader} (which it then owns). */
+    /**
+     * A cursor that reads with {@code reader} (which it then owns).
+     *
+     * @param reader the reader this cursor moves over the map
+     */
     public MapCursor(AmqpReader reader) {
         this.reader = reader;
     }
@@ -128,13 +132,21 @@ public final class MapCursor {
         return keyStart;
     }
 
-    /** {@return whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}} */
+    /**
+     * {@return whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}}
+     *
+     * @param name the key to compare with
+     */
     public boolean keyEquals(CharSequence name) {
         return (isStringKey() || isSymbolKey())
                 && Utf8Comparison.equals(reader.buffer(), keyOffset, keyEnd - keyOffset, name);
     }
 
-    /** {@return whether the current key is a string or symbol with exactly {@code symbol}'s bytes} */
+    /**
+     * {@return whether the current key is a string or symbol with exactly {@code symbol}'s bytes}
+     *
+     * @param symbol the key to compare with
+     */
     public boolean keyEquals(Symbol symbol) {
         return (isStringKey() || isSymbolKey()) && symbol.matches(reader.buffer(), keyOffset, keyEnd - keyOffset);
     }
@@ -142,6 +154,9 @@ public final class MapCursor {
     /**
      * Whether the current key is a string or symbol holding exactly {@code name[offset, offset + length)}.
      *
+     * @param name holds the key's bytes to compare with
+     * @param offset where they start in {@code name}
+     * @param length their length in bytes
      * @return whether the key matches
      */
     public boolean keyEquals(byte[] name, int offset, int length) {
@@ -152,6 +167,7 @@ public final class MapCursor {
     /**
      * Copies the current string or symbol key into {@code dst} (validating its text).
      *
+     * @param dst where to copy the key
      * @return {@code dst}, holding the key
      */
     public MutableBytes keyInto(MutableBytes dst) {

@@ -70,6 +70,7 @@ public final class MessageEditor {
     /**
      * Starts editing the message {@code message} shows, forgetting earlier edits.
      *
+     * @param message the message to copy with the edits
      * @return this, for chaining
      */
     public MessageEditor edit(MessageView message) {
@@ -89,6 +90,7 @@ public final class MessageEditor {
     /**
      * Sets header durable.
      *
+     * @param value the header's new durable
      * @return this, for chaining
      */
     public MessageEditor durable(boolean value) {
@@ -100,6 +102,7 @@ public final class MessageEditor {
     /**
      * Sets header priority (0-255).
      *
+     * @param value the header's new priority, 0 to 255
      * @return this, for chaining
      */
     public MessageEditor priority(int value) {
@@ -114,6 +117,7 @@ public final class MessageEditor {
     /**
      * Sets header ttl in milliseconds (a uint); -1 removes it.
      *
+     * @param value the header's new ttl in milliseconds
      * @return this, for chaining
      */
     public MessageEditor ttlMillis(long value) {
@@ -128,6 +132,7 @@ public final class MessageEditor {
     /**
      * Sets header first-acquirer.
      *
+     * @param value the header's new first-acquirer
      * @return this, for chaining
      */
     public MessageEditor firstAcquirer(boolean value) {
@@ -139,6 +144,7 @@ public final class MessageEditor {
     /**
      * Sets header delivery-count (a uint).
      *
+     * @param value the header's new delivery-count
      * @return this, for chaining
      */
     public MessageEditor deliveryCount(long value) {
@@ -163,6 +169,8 @@ public final class MessageEditor {
     /**
      * Adds or replaces a message annotation with a string value.
      *
+     * @param key the annotation's key
+     * @param value its value, a string
      * @return this, for chaining
      */
     public MessageEditor putMessageAnnotation(Symbol key, CharSequence value) {
@@ -175,6 +183,8 @@ public final class MessageEditor {
     /**
      * Adds or replaces a message annotation with a symbol value.
      *
+     * @param key the annotation's key
+     * @param value its value, a symbol
      * @return this, for chaining
      */
     public MessageEditor putMessageAnnotation(Symbol key, Symbol value) {
@@ -187,6 +197,8 @@ public final class MessageEditor {
     /**
      * Adds or replaces a message annotation with a long value.
      *
+     * @param key the annotation's key
+     * @param value its value, a long
      * @return this, for chaining
      */
     public MessageEditor putMessageAnnotation(Symbol key, long value) {
@@ -199,6 +211,8 @@ public final class MessageEditor {
     /**
      * Adds or replaces a message annotation with a boolean value.
      *
+     * @param key the annotation's key
+     * @param value its value, a boolean
      * @return this, for chaining
      */
     public MessageEditor putMessageAnnotation(Symbol key, boolean value) {
@@ -211,6 +225,10 @@ public final class MessageEditor {
     /**
      * Adds or replaces a message annotation with a complete encoded value.
      *
+     * @param key the annotation's key
+     * @param encoded holds the value's complete encoding
+     * @param offset where it starts in {@code encoded}
+     * @param length its length in bytes
      * @return this, for chaining
      */
     public MessageEditor putMessageAnnotationEncoded(Symbol key, byte[] encoded, int offset, int length) {
@@ -241,6 +259,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code to}; null makes it null.
      *
+     * @param address the new {@code to}
      * @return this, for chaining
      */
     public MessageEditor to(CharSequence address) {
@@ -250,6 +269,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code to} from UTF-8 bytes.
      *
+     * @param address the new {@code to}
      * @return this, for chaining
      */
     public MessageEditor to(MutableBytes address) {
@@ -259,6 +279,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code reply-to}; null makes it null.
      *
+     * @param address the new {@code reply-to}
      * @return this, for chaining
      */
     public MessageEditor replyTo(CharSequence address) {
@@ -268,6 +289,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code reply-to} from UTF-8 bytes.
      *
+     * @param address the new {@code reply-to}
      * @return this, for chaining
      */
     public MessageEditor replyTo(MutableBytes address) {
@@ -277,6 +299,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code subject}; null makes it null.
      *
+     * @param subject the new {@code subject}
      * @return this, for chaining
      */
     public MessageEditor subject(CharSequence subject) {
@@ -286,6 +309,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code correlation-id}, keeping the holder's type.
      *
+     * @param id the new {@code correlation-id}
      * @return this, for chaining
      */
     public MessageEditor correlationId(MessageId id) {
@@ -295,6 +319,7 @@ public final class MessageEditor {
     /**
      * Sets properties {@code message-id}, keeping the holder's type.
      *
+     * @param id the new {@code message-id}
      * @return this, for chaining
      */
     public MessageEditor messageId(MessageId id) {
@@ -312,6 +337,7 @@ public final class MessageEditor {
     /**
      * Writes the edited message at the writer's position; returns its length in bytes.
      *
+     * @param out the writer to write the edited message into
      * @return the edited message's length in bytes
      */
     public int writeTo(AmqpWriter out) {

@@ -61,7 +61,11 @@ public enum MessageSection {
         return specName;
     }
 
-    /** {@return the section with this descriptor code, or null when the code is not a message section's} */
+    /**
+     * {@return the section with this descriptor code, or null when the code is not a message section's}
+     *
+     * @param code a descriptor code
+     */
     public static MessageSection ofDescriptor(long code) {
         long i = code - Descriptors.HEADER;
         return i >= 0 && i < BY_CODE_OFFSET.length ? BY_CODE_OFFSET[(int) i] : null;

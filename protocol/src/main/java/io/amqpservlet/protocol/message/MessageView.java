@@ -67,7 +67,11 @@ public final class MessageView {
         this(DecoderLimits.DEFAULT);
     }
 
-    /** A view whose readers enforce {@code limits}. */
+    /**
+     * A view whose readers enforce {@code limits}.
+     *
+     * @param limits the bounds to enforce when indexing and reading sections
+     */
     public MessageView(DecoderLimits limits) {
         this.scan = new AmqpReader(limits);
         this.own = new AmqpReader(limits);
@@ -78,6 +82,9 @@ public final class MessageView {
     /**
      * Indexes the message in {@code bytes[offset, offset + length)}.
      *
+     * @param bytes holds the encoded message
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
      * @throws InvalidEncodingException when a top-level value is not a message section or sections are out of
      *         order (AMQP 1.0 §3.2), naming the section and its offset
      * @throws io.amqpservlet.protocol.codec.UnexpectedTypeException when a section holds the wrong type
@@ -108,6 +115,7 @@ public final class MessageView {
     /**
      * Indexes the remaining bytes of a heap buffer without copying; the buffer's position is not changed.
      *
+     * @param message a heap buffer whose remaining bytes are the encoded message
      * @return this, for chaining
      */
     public MessageView wrap(ByteBuffer message) {
@@ -227,7 +235,11 @@ public final class MessageView {
         return length;
     }
 
-    /** {@return whether the message has the section (for a body kind: whether the body is of that kind)} */
+    /**
+     * {@return whether the message has the section (for a body kind: whether the body is of that kind)}
+     *
+     * @param section the kind of section
+     */
     public boolean hasSection(MessageSection section) {
         return (present & (1 << section.ordinal())) != 0;
     }
@@ -235,12 +247,18 @@ public final class MessageView {
     /**
      * {@return offset of the section's first byte (its 0x00 described-value constructor), or -1 when absent} For a body
      * kind, the first body section.
+     *
+     * @param section the kind of section
      */
     public int sectionStart(MessageSection section) {
         return hasSection(section) ? start[section.ordinal()] : -1;
     }
 
-    /** {@return offset just after the section, or -1 when absent} For a body kind, after the last body section. */
+    /**
+     * {@return offset just after the section, or -1 when absent} For a body kind, after the last body section.
+     *
+     * @param section the kind of section
+     */
     public int sectionEnd(MessageSection section) {
         return hasSection(section) ? end[section.ordinal()] : -1;
     }
@@ -255,6 +273,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the section's described value (for a body kind, the first); false when absent.
      *
+     * @param section the kind of section
+     * @param reader the reader to position
      * @return whether the section is there
      */
     public boolean positionOnSection(MessageSection section, AmqpReader reader) {
@@ -272,6 +292,8 @@ public final class MessageView {
      * Positions {@code reader} on the value inside body section {@code index}: the binary of a data section,
      * the list of an amqp-sequence, the value of an amqp-value.
      *
+     * @param index which body section, from 0
+     * @param reader the reader to position
      * @return {@code reader}, on the value
      */
     public AmqpReader positionOnBodySection(int index, AmqpReader reader) {
@@ -287,6 +309,7 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the amqp-value body's value; false when the body is not an amqp-value.
      *
+     * @param reader the reader to position
      * @return whether the body is an amqp-value
      */
     public boolean positionOnAmqpValue(AmqpReader reader) {
@@ -301,6 +324,8 @@ public final class MessageView {
      * Positions {@code reader} on header field {@code field} (see the {@link Header} field constants); false
      * when there is no header or the field is absent or null.
      *
+     * @param field the field's index in the header list
+     * @param reader the reader to position
      * @return whether the field is there and not null
      */
     public boolean positionOnHeaderField(int field, AmqpReader reader) {
@@ -339,6 +364,8 @@ public final class MessageView {
      * ready for its getters; false when there is no properties section or the field is absent or null. The
      * fields are indexed on the first call, so each later call is a jump.
      *
+     * @param field the field's index in the properties list
+     * @param reader the reader to position
      * @return whether the field is there and not null
      */
     public boolean positionOnPropertiesField(int field, AmqpReader reader) {
@@ -378,6 +405,7 @@ public final class MessageView {
     /**
      * Decodes the header into {@code header}; without a header section, clears it to the defaults. Returns whether present.
      *
+     * @param header the holder to decode into
      * @return whether the message has a header section
      */
     public boolean readHeader(Header header) {
@@ -392,6 +420,7 @@ public final class MessageView {
     /**
      * Decodes the properties into {@code properties}; without a properties section, clears it. Returns whether present.
      *
+     * @param properties the holder to decode into
      * @return whether the message has a properties section
      */
     public boolean readProperties(Properties properties) {
@@ -409,6 +438,8 @@ public final class MessageView {
      * Copies a string, symbol or binary properties field into {@code dst} (validating text); returns false and
      * clears {@code dst} when the field is absent or null.
      *
+     * @param field the field's index in the properties list
+     * @param dst where to copy the value
      * @return whether a value was copied
      */
     public boolean propertiesField(int field, MutableBytes dst) {
@@ -420,7 +451,11 @@ public final class MessageView {
         return true;
     }
 
-    /** {@return a string or symbol properties field as a String (allocates), or null} */
+    /**
+     * {@return a string or symbol properties field as a String (allocates), or null}
+     *
+     * @param field the field's index in the properties list
+     */
     public String propertiesFieldAsString(int field) {
         return positionOnPropertiesField(field, own) ? own.getString() : null;
     }
@@ -428,6 +463,7 @@ public final class MessageView {
     /**
      * Reads message-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
      *
+     * @param dst the holder to read into
      * @return whether the message has a message-id
      */
     public boolean messageId(MessageId dst) {
@@ -437,6 +473,7 @@ public final class MessageView {
     /**
      * Reads correlation-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
      *
+     * @param dst the holder to read into
      * @return whether the message has a correlation-id
      */
     public boolean correlationId(MessageId dst) {
@@ -455,6 +492,7 @@ public final class MessageView {
     /**
      * Copies {@code to} into {@code dst}; false when absent.
      *
+     * @param dst where to copy the value
      * @return whether the field is there
      */
     public boolean to(MutableBytes dst) {
@@ -464,6 +502,7 @@ public final class MessageView {
     /**
      * Copies {@code subject} into {@code dst}; false when absent.
      *
+     * @param dst where to copy the value
      * @return whether the field is there
      */
     public boolean subject(MutableBytes dst) {
@@ -473,6 +512,7 @@ public final class MessageView {
     /**
      * Copies {@code reply-to} into {@code dst}; false when absent.
      *
+     * @param dst where to copy the value
      * @return whether the field is there
      */
     public boolean replyTo(MutableBytes dst) {
@@ -482,6 +522,7 @@ public final class MessageView {
     /**
      * Copies {@code content-type} into {@code dst}; false when absent.
      *
+     * @param dst where to copy the value
      * @return whether the field is there
      */
     public boolean contentType(MutableBytes dst) {
@@ -491,6 +532,7 @@ public final class MessageView {
     /**
      * Copies {@code content-encoding} into {@code dst}; false when absent.
      *
+     * @param dst where to copy the value
      * @return whether the field is there
      */
     public boolean contentEncoding(MutableBytes dst) {
@@ -529,6 +571,8 @@ public final class MessageView {
      * AMQP 1.0 §3.2.5), reading past the other entries without decoding them. The value may be null. Returns
      * false when there is no such property.
      *
+     * @param name the property's name
+     * @param reader the reader to position
      * @return whether the property is there (the reader is then on its value)
      */
     public boolean positionOnApplicationProperty(CharSequence name, AmqpReader reader) {
@@ -538,6 +582,10 @@ public final class MessageView {
     /**
      * Like {@link #positionOnApplicationProperty(CharSequence, AmqpReader)}, with the name as UTF-8 bytes.
      *
+     * @param utf8Name holds the property's name in UTF-8
+     * @param nameOffset where it starts in {@code utf8Name}
+     * @param nameLength its length in bytes
+     * @param reader the reader to position
      * @return whether the property is there (the reader is then on its value)
      */
     public boolean positionOnApplicationProperty(byte[] utf8Name, int nameOffset, int nameLength, AmqpReader reader) {
@@ -549,6 +597,8 @@ public final class MessageView {
      * false and clears {@code dst} when the property is absent, null, or not text (use
      * {@link #positionOnApplicationProperty(CharSequence, AmqpReader)} for other types).
      *
+     * @param name the property's name
+     * @param dst where to copy the value
      * @return whether a text value was copied into {@code dst}
      */
     public boolean applicationProperty(CharSequence name, MutableBytes dst) {
@@ -558,13 +608,21 @@ public final class MessageView {
     /**
      * Like {@link #applicationProperty(CharSequence, MutableBytes)}, with the name as UTF-8 bytes.
      *
+     * @param utf8Name holds the property's name in UTF-8
+     * @param nameOffset where it starts in {@code utf8Name}
+     * @param nameLength its length in bytes
+     * @param dst where to copy the value
      * @return whether a text value was copied into {@code dst}
      */
     public boolean applicationProperty(byte[] utf8Name, int nameOffset, int nameLength, MutableBytes dst) {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, null, utf8Name, nameOffset, nameLength, own), dst);
     }
 
-    /** {@return the string value of the application property {@code name} (allocates), or null when absent or not text} */
+    /**
+     * {@return the string value of the application property {@code name} (allocates), or null when absent or not text}
+     *
+     * @param name the property's name
+     */
     public String applicationPropertyAsString(CharSequence name) {
         if (!find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own)) {
             return null;
@@ -587,6 +645,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the value of message annotation {@code key} (symbol keys); false when absent.
      *
+     * @param key the annotation's key
+     * @param reader the reader to position
      * @return whether the annotation is there
      */
     public boolean positionOnMessageAnnotation(Symbol key, AmqpReader reader) {
@@ -597,6 +657,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the value of delivery annotation {@code key}; false when absent.
      *
+     * @param key the annotation's key
+     * @param reader the reader to position
      * @return whether the annotation is there
      */
     public boolean positionOnDeliveryAnnotation(Symbol key, AmqpReader reader) {
@@ -607,6 +669,8 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the value of footer entry {@code key}; false when absent.
      *
+     * @param key the entry's key
+     * @param reader the reader to position
      * @return whether the entry is there
      */
     public boolean positionOnFooterEntry(Symbol key, AmqpReader reader) {
@@ -644,6 +708,7 @@ public final class MessageView {
     /**
      * Opens {@code cursor} on the application-properties; false (cursor empty) when absent or empty.
      *
+     * @param cursor the cursor to open
      * @return whether there is at least one entry
      */
     public boolean openApplicationProperties(MapCursor cursor) {
@@ -653,6 +718,7 @@ public final class MessageView {
     /**
      * Opens {@code cursor} on the message-annotations; false (cursor empty) when absent or empty.
      *
+     * @param cursor the cursor to open
      * @return whether there is at least one entry
      */
     public boolean openMessageAnnotations(MapCursor cursor) {
@@ -662,6 +728,7 @@ public final class MessageView {
     /**
      * Opens {@code cursor} on the delivery-annotations; false (cursor empty) when absent or empty.
      *
+     * @param cursor the cursor to open
      * @return whether there is at least one entry
      */
     public boolean openDeliveryAnnotations(MapCursor cursor) {
@@ -671,6 +738,7 @@ public final class MessageView {
     /**
      * Opens {@code cursor} on the footer; false (cursor empty) when absent or empty.
      *
+     * @param cursor the cursor to open
      * @return whether there is at least one entry
      */
     public boolean openFooter(MapCursor cursor) {

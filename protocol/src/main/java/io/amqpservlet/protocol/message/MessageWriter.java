@@ -43,6 +43,7 @@ public final class MessageWriter {
     /**
      * Starts a message at the writer's current position.
      *
+     * @param writer the writer the message is encoded into
      * @return this, for chaining
      */
     public MessageWriter wrap(AmqpWriter writer) {
@@ -106,6 +107,7 @@ public final class MessageWriter {
     /**
      * Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0.
      *
+     * @param durable the header's durable
      * @return this, for chaining
      */
     public MessageWriter header(boolean durable) {
@@ -122,6 +124,11 @@ public final class MessageWriter {
      * Writes a header; defaults (priority 4, ttl -1 meaning none, delivery-count 0, false flags) become nulls
      * and trailing nulls are omitted.
      *
+     * @param durable the header's durable
+     * @param priority its priority, 0 to 255
+     * @param ttlMillis its ttl in milliseconds
+     * @param firstAcquirer its first-acquirer
+     * @param deliveryCount its delivery-count
      * @return this, for chaining
      */
     public MessageWriter header(boolean durable, int priority, long ttlMillis, boolean firstAcquirer, long deliveryCount) {
@@ -173,6 +180,7 @@ public final class MessageWriter {
     /**
      * Writes {@code header}.
      *
+     * @param header the header to write
      * @return this, for chaining
      */
     public MessageWriter header(Header header) {
@@ -227,6 +235,7 @@ public final class MessageWriter {
     /**
      * Writes an annotation key; the caller writes its value next with {@link #writer()}.
      *
+     * @param key the annotation's key
      * @return this, for chaining
      */
     public MessageWriter annotationKey(Symbol key) {
@@ -238,6 +247,8 @@ public final class MessageWriter {
     /**
      * Adds an annotation with a string value.
      *
+     * @param key the annotation's key
+     * @param value its value, a string
      * @return this, for chaining
      */
     public MessageWriter annotation(Symbol key, CharSequence value) {
@@ -249,6 +260,8 @@ public final class MessageWriter {
     /**
      * Adds an annotation with a symbol value.
      *
+     * @param key the annotation's key
+     * @param value its value, a symbol
      * @return this, for chaining
      */
     public MessageWriter annotation(Symbol key, Symbol value) {
@@ -260,6 +273,8 @@ public final class MessageWriter {
     /**
      * Adds an annotation with a long value.
      *
+     * @param key the annotation's key
+     * @param value its value, a long
      * @return this, for chaining
      */
     public MessageWriter annotation(Symbol key, long value) {
@@ -271,6 +286,8 @@ public final class MessageWriter {
     /**
      * Adds an annotation with a boolean value.
      *
+     * @param key the annotation's key
+     * @param value its value, a boolean
      * @return this, for chaining
      */
     public MessageWriter annotation(Symbol key, boolean value) {
@@ -323,6 +340,7 @@ public final class MessageWriter {
     /**
      * Sets message-id to a string.
      *
+     * @param id the message-id, a string
      * @return this, for chaining
      */
     public MessageWriter messageId(CharSequence id) {
@@ -334,6 +352,7 @@ public final class MessageWriter {
     /**
      * Sets message-id to a ulong.
      *
+     * @param id the message-id, a ulong
      * @return this, for chaining
      */
     public MessageWriter messageId(long id) {
@@ -345,6 +364,8 @@ public final class MessageWriter {
     /**
      * Sets message-id to a uuid.
      *
+     * @param mostSignificantBits the uuid's most significant 64 bits
+     * @param leastSignificantBits its least significant 64 bits
      * @return this, for chaining
      */
     public MessageWriter messageIdUuid(long mostSignificantBits, long leastSignificantBits) {
@@ -356,6 +377,7 @@ public final class MessageWriter {
     /**
      * Sets message-id from a holder, keeping its type.
      *
+     * @param id the message-id, of any of its types
      * @return this, for chaining
      */
     public MessageWriter messageId(MessageId id) {
@@ -367,6 +389,9 @@ public final class MessageWriter {
     /**
      * Sets user-id (binary).
      *
+     * @param bytes holds the user-id
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
      * @return this, for chaining
      */
     public MessageWriter userId(byte[] bytes, int offset, int length) {
@@ -378,6 +403,7 @@ public final class MessageWriter {
     /**
      * Sets to.
      *
+     * @param address the {@code to} address
      * @return this, for chaining
      */
     public MessageWriter to(CharSequence address) {
@@ -389,6 +415,7 @@ public final class MessageWriter {
     /**
      * Sets to from a holder of UTF-8 bytes.
      *
+     * @param address the {@code to} address
      * @return this, for chaining
      */
     public MessageWriter to(MutableBytes address) {
@@ -400,6 +427,7 @@ public final class MessageWriter {
     /**
      * Sets subject.
      *
+     * @param subject the {@code subject}
      * @return this, for chaining
      */
     public MessageWriter subject(CharSequence subject) {
@@ -411,6 +439,7 @@ public final class MessageWriter {
     /**
      * Sets reply-to.
      *
+     * @param address the {@code reply-to} address
      * @return this, for chaining
      */
     public MessageWriter replyTo(CharSequence address) {
@@ -422,6 +451,7 @@ public final class MessageWriter {
     /**
      * Sets reply-to from a holder of UTF-8 bytes.
      *
+     * @param address the {@code reply-to} address
      * @return this, for chaining
      */
     public MessageWriter replyTo(MutableBytes address) {
@@ -433,6 +463,7 @@ public final class MessageWriter {
     /**
      * Sets correlation-id to a string.
      *
+     * @param id the correlation-id, a string
      * @return this, for chaining
      */
     public MessageWriter correlationId(CharSequence id) {
@@ -444,6 +475,7 @@ public final class MessageWriter {
     /**
      * Sets correlation-id from a holder, keeping its type.
      *
+     * @param id the correlation-id, of any of its types
      * @return this, for chaining
      */
     public MessageWriter correlationId(MessageId id) {
@@ -455,6 +487,7 @@ public final class MessageWriter {
     /**
      * Sets content-type (a symbol; MIME types are ASCII).
      *
+     * @param mimeType the content-type
      * @return this, for chaining
      */
     public MessageWriter contentType(CharSequence mimeType) {
@@ -466,6 +499,7 @@ public final class MessageWriter {
     /**
      * Sets content-type from a symbol constant.
      *
+     * @param mimeType the content-type
      * @return this, for chaining
      */
     public MessageWriter contentType(Symbol mimeType) {
@@ -477,6 +511,7 @@ public final class MessageWriter {
     /**
      * Sets content-encoding (a symbol).
      *
+     * @param encoding the content-encoding
      * @return this, for chaining
      */
     public MessageWriter contentEncoding(CharSequence encoding) {
@@ -488,6 +523,7 @@ public final class MessageWriter {
     /**
      * Sets absolute-expiry-time in milliseconds since the epoch.
      *
+     * @param epochMillis milliseconds since the Unix epoch
      * @return this, for chaining
      */
     public MessageWriter absoluteExpiryTime(long epochMillis) {
@@ -499,6 +535,7 @@ public final class MessageWriter {
     /**
      * Sets creation-time in milliseconds since the epoch.
      *
+     * @param epochMillis milliseconds since the Unix epoch
      * @return this, for chaining
      */
     public MessageWriter creationTime(long epochMillis) {
@@ -510,6 +547,7 @@ public final class MessageWriter {
     /**
      * Sets group-id.
      *
+     * @param groupId the group-id
      * @return this, for chaining
      */
     public MessageWriter groupId(CharSequence groupId) {
@@ -521,6 +559,7 @@ public final class MessageWriter {
     /**
      * Sets group-sequence (a uint).
      *
+     * @param sequence the group-sequence
      * @return this, for chaining
      */
     public MessageWriter groupSequence(long sequence) {
@@ -532,6 +571,7 @@ public final class MessageWriter {
     /**
      * Sets reply-to-group-id.
      *
+     * @param groupId the reply-to-group-id
      * @return this, for chaining
      */
     public MessageWriter replyToGroupId(CharSequence groupId) {
@@ -555,6 +595,7 @@ public final class MessageWriter {
     /**
      * Writes a whole properties section from {@code properties}.
      *
+     * @param properties the properties to write
      * @return this, for chaining
      */
     public MessageWriter properties(Properties properties) {
@@ -580,6 +621,7 @@ public final class MessageWriter {
     /**
      * Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}.
      *
+     * @param key the property's name
      * @return this, for chaining
      */
     public MessageWriter putKey(CharSequence key) {
@@ -594,6 +636,8 @@ public final class MessageWriter {
     /**
      * Adds a string property.
      *
+     * @param key the property's name
+     * @param value its value, a string
      * @return this, for chaining
      */
     public MessageWriter put(CharSequence key, CharSequence value) {
@@ -605,6 +649,8 @@ public final class MessageWriter {
     /**
      * Adds a string property from a holder of UTF-8 bytes (null when the holder is null).
      *
+     * @param key the property's name
+     * @param value its value as UTF-8 bytes, written as a string
      * @return this, for chaining
      */
     public MessageWriter put(CharSequence key, MutableBytes value) {
@@ -616,6 +662,8 @@ public final class MessageWriter {
     /**
      * Adds a long property.
      *
+     * @param key the property's name
+     * @param value its value, a long
      * @return this, for chaining
      */
     public MessageWriter put(CharSequence key, long value) {
@@ -627,6 +675,8 @@ public final class MessageWriter {
     /**
      * Adds an int property.
      *
+     * @param key the property's name
+     * @param value its value, an int
      * @return this, for chaining
      */
     public MessageWriter put(CharSequence key, int value) {
@@ -638,6 +688,8 @@ public final class MessageWriter {
     /**
      * Adds a boolean property.
      *
+     * @param key the property's name
+     * @param value its value, a boolean
      * @return this, for chaining
      */
     public MessageWriter put(CharSequence key, boolean value) {
@@ -663,6 +715,9 @@ public final class MessageWriter {
     /**
      * Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections.
      *
+     * @param bytes holds the section's content
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
      * @return this, for chaining
      */
     public MessageWriter data(byte[] bytes, int offset, int length) {
@@ -689,6 +744,7 @@ public final class MessageWriter {
     /**
      * Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position.
      *
+     * @param bytes the bytes to append: the buffer's remaining bytes
      * @return this, for chaining
      */
     public MessageWriter appendData(ByteBuffer bytes) {
@@ -702,6 +758,9 @@ public final class MessageWriter {
     /**
      * Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened.
      *
+     * @param bytes holds the bytes to append
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public MessageWriter appendData(byte[] bytes, int offset, int length) {
@@ -737,6 +796,7 @@ public final class MessageWriter {
     /**
      * Adds a data section with the remaining bytes of {@code bytes}, without changing its position.
      *
+     * @param bytes the section's content: the buffer's remaining bytes
      * @return this, for chaining
      */
     public MessageWriter data(ByteBuffer bytes) {
@@ -748,6 +808,7 @@ public final class MessageWriter {
     /**
      * Writes an amqp-value body holding a string.
      *
+     * @param text the value, a string
      * @return this, for chaining
      */
     public MessageWriter amqpValue(CharSequence text) {
@@ -759,6 +820,9 @@ public final class MessageWriter {
     /**
      * Writes an amqp-value body holding a binary.
      *
+     * @param bytes holds the value, a binary
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
      * @return this, for chaining
      */
     public MessageWriter amqpValueBinary(byte[] bytes, int offset, int length) {
