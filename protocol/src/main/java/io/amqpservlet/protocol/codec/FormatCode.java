@@ -167,27 +167,47 @@ public final class FormatCode {
         layout(ARRAY32, LAYOUT_ARRAY32, AmqpType.ARRAY);
     }
 
-    /** {@return how the value after this constructor byte is laid out: one of the {@code LAYOUT_} constants} */
+    /**
+     * {@return how the value after this constructor byte is laid out: one of the {@code LAYOUT_} constants}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static byte layout(int code) {
         return LAYOUT[code & 0xFF];
     }
 
-    /** {@return the width in bytes of a fixed-width code's value (0 for null, true, false, uint0, ulong0, list0)} */
+    /**
+     * {@return the width in bytes of a fixed-width code's value (0 for null, true, false, uint0, ulong0, list0)}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static int fixedWidth(int code) {
         return FIXED_WIDTH[code & 0xFF];
     }
 
-    /** {@return the AMQP type a code encodes, or {@code null} for an invalid code and for {@link #DESCRIBED}} */
+    /**
+     * {@return the AMQP type a code encodes, or {@code null} for an invalid code and for {@link #DESCRIBED}}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static AmqpType type(int code) {
         return TYPE[code & 0xFF];
     }
 
-    /** {@return whether {@code code} is a valid primitive format code (not {@link #DESCRIBED})} */
+    /**
+     * {@return whether {@code code} is a valid primitive format code (not {@link #DESCRIBED})}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static boolean isValid(int code) {
         return LAYOUT[code & 0xFF] != LAYOUT_INVALID;
     }
 
-    /** {@return a readable name for a code, as used in error messages and frame traces: {@code "str8"}, {@code "0x1f"}} */
+    /**
+     * {@return a readable name for a code, as used in error messages and frame traces: {@code "str8"}, {@code "0x1f"}}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static String name(int code) {
         switch (code & 0xFF) {
             case DESCRIBED: return "described";

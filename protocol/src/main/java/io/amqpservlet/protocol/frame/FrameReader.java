@@ -32,6 +32,8 @@ public final class FrameReader {
     /**
      * A reader that enforces {@code maxFrameSizeBytes} once {@link #useNegotiatedLimit()} is called. AMQP's
      * max-frame-size is a uint; limits above {@link Integer#MAX_VALUE} are not supported by a byte array.
+     *
+     * @param maxFrameSizeBytes the largest frame accepted, in bytes
      */
     public FrameReader(int maxFrameSizeBytes) {
         if (maxFrameSizeBytes < FrameHeader.MIN_MAX_FRAME_SIZE) {
@@ -61,6 +63,9 @@ public final class FrameReader {
     /**
      * Looks for a complete frame at {@code bytes[offset, offset + length)}.
      *
+     * @param bytes holds the bytes to read
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @return true when a whole frame is there (see the accessors; consume {@link #frameSize()} bytes), false
      *         when {@link #bytesNeeded()} more bytes must arrive first
      * @throws FramingException if the header breaks §2.3.1 or the limit; the offset names the bad field

@@ -66,6 +66,10 @@ public final class ProtocolHeader {
     /**
      * {@return whether the first {@code min(length, 4)} bytes could begin a protocol header, i.e. match {@code "AMQP"}: lets
      * a server turn away an HTTP request or a TLS hello after the first byte instead of waiting for eight}
+     *
+     * @param bytes holds the bytes to check
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      */
     public static boolean isAmqpPrefix(byte[] bytes, int offset, int length) {
         int n = Math.min(length, 4);
@@ -81,6 +85,8 @@ public final class ProtocolHeader {
      * Reads the protocol header at {@code bytes[offset, offset + 8)}: one of the three constants when supported,
      * otherwise a new header describing what the peer asked for.
      *
+     * @param bytes holds the bytes to read
+     * @param offset where it starts in {@code bytes}
      * @return the header
      * @throws FramingException if the bytes do not start with {@code "AMQP"}
      */
@@ -120,6 +126,8 @@ public final class ProtocolHeader {
     /**
      * Writes the 8 bytes at {@code dst[offset]}; returns the offset after them.
      *
+     * @param dst the array to write into
+     * @param offset where in {@code dst} the first byte goes
      * @return the offset after the header
      */
     public int writeTo(byte[] dst, int offset) {

@@ -12,7 +12,12 @@ public final class MalformedTextException extends IllegalArgumentException {
     /** Where the problem was found. */
     private final long offset;
 
-    /** An error described by {@code reason}, found at {@code offset}. */
+    /**
+     * An error described by {@code reason}, found at {@code offset}.
+     *
+     * @param reason what is wrong, without the position
+     * @param offset where the problem was found
+     */
     public MalformedTextException(String reason, long offset) {
         super(reason + " at offset " + offset);
         this.reason = reason;

@@ -211,6 +211,9 @@ public final class StringCache {
     /**
      * The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null.
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @return the cached String, or null
      */
     public String lookup(byte[] bytes, int offset, int length) {
@@ -244,6 +247,9 @@ public final class StringCache {
      * The cached all-lowercase String that equals {@code bytes[offset, offset + length)} ignoring ASCII case, or
      * null: {@code Content-Type} and {@code CONTENT-TYPE} both give the cached {@code content-type}.
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @return the cached String, or null
      */
     public String lookupIgnoreCase(byte[] bytes, int offset, int length) {
@@ -284,6 +290,9 @@ public final class StringCache {
     /**
      * {@return the cached String for these bytes, or a new one decoded as strict UTF-8 on a miss}
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
     public String get(byte[] bytes, int offset, int length) {
@@ -295,6 +304,9 @@ public final class StringCache {
      * {@return the cached lowercase String for these bytes ignoring ASCII case, or on a miss a new String decoded as strict
      * UTF-8 and lowercased (ASCII letters only, as HTTP field names are; RFC 9110 §5.1)}
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
     public String getLowerCase(byte[] bytes, int offset, int length) {
@@ -329,6 +341,7 @@ public final class StringCache {
         /**
          * Adds a string (duplicates are kept once); the cache will return this very instance.
          *
+         * @param value the string to cache
          * @return this builder
          */
         public Builder add(String value) {
@@ -342,6 +355,7 @@ public final class StringCache {
         /**
          * Adds each string of {@code values}.
          *
+         * @param values the strings to cache
          * @return this builder
          */
         public Builder addAll(String[] values) {
@@ -354,6 +368,7 @@ public final class StringCache {
         /**
          * Adds every string of another cache (for extending {@link KnownStrings#CACHE}).
          *
+         * @param cache the cache whose strings to add
          * @return this builder
          */
         public Builder addAll(StringCache cache) {

@@ -31,7 +31,11 @@ public final class Utf8StringBuilder implements CharSequence {
         this(64);
     }
 
-    /** A builder with room for {@code initialCapacity} chars before it grows. */
+    /**
+     * A builder with room for {@code initialCapacity} chars before it grows.
+     *
+     * @param initialCapacity the first size in bytes
+     */
     public Utf8StringBuilder(int initialCapacity) {
         chars = new char[Math.max(8, initialCapacity)];
     }
@@ -87,6 +91,9 @@ public final class Utf8StringBuilder implements CharSequence {
      * Appends the UTF-8 bytes {@code bytes[offset, offset + length)}; they may start or end in the middle of a
      * sequence.
      *
+     * @param bytes holds the bytes to append
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws MalformedTextException at the first byte that cannot continue valid UTF-8
      * @return this, for chaining
      */
@@ -146,6 +153,7 @@ public final class Utf8StringBuilder implements CharSequence {
     /**
      * Appends one byte of UTF-8.
      *
+     * @param b the byte to append
      * @return this, for chaining
      */
     public Utf8StringBuilder append(byte b) {
@@ -162,6 +170,7 @@ public final class Utf8StringBuilder implements CharSequence {
     /**
      * Appends a char of already-decoded text (for mixing decoded text with raw bytes, as percent-decoding does).
      *
+     * @param c the char to append
      * @throws MalformedTextException if a multi-byte sequence is unfinished, since the char cannot continue it
      * @return this, for chaining
      */
@@ -177,6 +186,7 @@ public final class Utf8StringBuilder implements CharSequence {
     /**
      * Appends already-decoded text; see {@link #append(char)}.
      *
+     * @param text the text to append
      * @return this, for chaining
      */
     public Utf8StringBuilder append(CharSequence text) {
@@ -288,7 +298,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return new String(chars, 0, length);
     }
 
-    /** {@return whether the decoded text equals {@code text}, without making a String} */
+    /**
+     * {@return whether the decoded text equals {@code text}, without making a String}
+     *
+     * @param text the text to compare with
+     */
     public boolean contentEquals(CharSequence text) {
         if (text.length() != length) {
             return false;
@@ -301,7 +315,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return true;
     }
 
-    /** Makes room for {@code capacity} chars; only the first appends of a larger text allocate. */
+    /**
+     * Makes room for {@code capacity} chars; only the first appends of a larger text allocate.
+     *
+     * @param capacity the least capacity in bytes
+     */
     public void ensureCapacity(int capacity) {
         if (capacity > chars.length) {
             chars = Arrays.copyOf(chars, Math.max(capacity, chars.length * 2));

@@ -151,7 +151,11 @@ public final class Descriptors {
         SYMBOLIC[(int) code] = Symbol.of(symbol);
     }
 
-    /** {@return the symbolic descriptor for a numeric code of this class, or null} */
+    /**
+     * {@return the symbolic descriptor for a numeric code of this class, or null}
+     *
+     * @param code a descriptor code
+     */
     public static Symbol symbolOf(long code) {
         return code >= 0 && code < SYMBOLIC.length ? SYMBOLIC[(int) code] : null;
     }
@@ -159,6 +163,8 @@ public final class Descriptors {
     /**
      * {@return the numeric code of the described value under the reader's cursor, whether its descriptor is numeric or one
      * of the symbolic names above; -1 for any other descriptor} Allocates nothing.
+     *
+     * @param reader the reader to decode from
      */
     public static long codeOf(io.amqpservlet.protocol.codec.AmqpReader reader) {
         long code = reader.descriptorCode();
@@ -179,6 +185,7 @@ public final class Descriptors {
      * {@code unwrapDescribed()}, {@code enterDescribedList()}), found by matching its symbolic form against the names
      * above when it was not numeric; -1 for any other descriptor} Allocates nothing.
      *
+     * @param reader the reader that stepped over the descriptor
      * @param numeric what the stepping call returned
      */
     public static long codeOfStepped(io.amqpservlet.protocol.codec.AmqpReader reader, long numeric) {

@@ -53,6 +53,9 @@ public final class EncodedValue {
     /**
      * Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}.
      *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public EncodedValue set(byte[] src, int offset, int length) {
@@ -67,6 +70,7 @@ public final class EncodedValue {
     /**
      * Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer.
      *
+     * @param writer a scratch writer holding the encoded value
      * @return this, for chaining
      */
     public EncodedValue set(AmqpWriter writer) {
@@ -76,6 +80,7 @@ public final class EncodedValue {
     /**
      * Copies the reader's current value, whatever its type; an encoded null makes the field absent.
      *
+     * @param reader the reader to decode from
      * @return this, for chaining
      */
     public EncodedValue read(AmqpReader reader) {
@@ -85,7 +90,11 @@ public final class EncodedValue {
         return set(reader.buffer(), reader.valueStart(), reader.valueEnd() - reader.valueStart());
     }
 
-    /** Writes the value, or null when absent. */
+    /**
+     * Writes the value, or null when absent.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         if (length == 0) {
             writer.writeNull();
@@ -97,6 +106,7 @@ public final class EncodedValue {
     /**
      * Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}.
      *
+     * @param reader the reader to position on the held value
      * @return {@code reader}, on the held value
      */
     public AmqpReader reader(AmqpReader reader) {
@@ -108,7 +118,11 @@ public final class EncodedValue {
         return reader;
     }
 
-    /** {@return whether both hold the same bytes} */
+    /**
+     * {@return whether both hold the same bytes}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(EncodedValue other) {
         return Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }

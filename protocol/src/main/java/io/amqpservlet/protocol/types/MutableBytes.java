@@ -67,6 +67,9 @@ public final class MutableBytes {
     /**
      * Sets the value to a copy of {@code src[offset, offset + length)}.
      *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public MutableBytes set(byte[] src, int offset, int length) {
@@ -83,6 +86,7 @@ public final class MutableBytes {
     /**
      * Sets the value to the UTF-8 bytes of {@code value} (or null); the String is kept for {@link #toString()}.
      *
+     * @param value the text to copy
      * @return this, for chaining
      */
     public MutableBytes set(String value) {
@@ -98,6 +102,7 @@ public final class MutableBytes {
     /**
      * Sets the value to a symbol's bytes.
      *
+     * @param value the text to copy
      * @return this, for chaining
      */
     public MutableBytes set(Symbol value) {
@@ -112,6 +117,7 @@ public final class MutableBytes {
     /**
      * Sets the value from another holder.
      *
+     * @param other the value to copy
      * @return this, for chaining
      */
     public MutableBytes set(MutableBytes other) {
@@ -128,6 +134,7 @@ public final class MutableBytes {
      * Strings are checked to be UTF-8 and symbols ASCII, so that a decoded holder is always valid text when it
      * came from text.
      *
+     * @param reader the reader to decode from
      * @return this, for chaining
      */
     public MutableBytes read(AmqpReader reader) {
@@ -143,7 +150,11 @@ public final class MutableBytes {
         return set(reader.buffer(), reader.valueOffset(), reader.valueLength());
     }
 
-    /** Writes the value as a string, or null. */
+    /**
+     * Writes the value as a string, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeString(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -152,7 +163,11 @@ public final class MutableBytes {
         }
     }
 
-    /** Writes the value as a symbol, or null. */
+    /**
+     * Writes the value as a symbol, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeSymbol(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -161,7 +176,11 @@ public final class MutableBytes {
         }
     }
 
-    /** Writes the value as a binary, or null. */
+    /**
+     * Writes the value as a binary, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeBinary(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -170,12 +189,20 @@ public final class MutableBytes {
         }
     }
 
-    /** {@return whether the value is exactly the bytes of {@code symbol}} */
+    /**
+     * {@return whether the value is exactly the bytes of {@code symbol}}
+     *
+     * @param symbol the symbol to compare with
+     */
     public boolean contentEquals(Symbol symbol) {
         return !isNull && symbol.matches(bytes, 0, length);
     }
 
-    /** {@return whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII} */
+    /**
+     * {@return whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII}
+     *
+     * @param value the text to compare with
+     */
     public boolean contentEquals(String value) {
         if (value == null || isNull) {
             return value == null && isNull;
@@ -196,7 +223,11 @@ public final class MutableBytes {
         return n < length && toString().equals(value);
     }
 
-    /** {@return whether two holders hold the same bytes (both null counts as equal)} */
+    /**
+     * {@return whether two holders hold the same bytes (both null counts as equal)}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(MutableBytes other) {
         return isNull == other.isNull && Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }

@@ -22,6 +22,7 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
     /**
      * {@return the symbol for {@code text}}
      *
+     * @param text the text
      * @throws IllegalArgumentException if {@code text} is not ASCII
      */
     public static Symbol of(String text) {
@@ -41,6 +42,9 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
     /**
      * Whether {@code buf[offset, offset + length)} holds exactly this symbol's bytes.
      *
+     * @param buf holds the bytes to compare
+     * @param offset where they start in {@code buf}
+     * @param length their length in bytes
      * @return whether the bytes match
      */
     public boolean matches(byte[] buf, int offset, int length) {

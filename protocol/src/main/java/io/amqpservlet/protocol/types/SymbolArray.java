@@ -47,6 +47,7 @@ public final class SymbolArray {
     /**
      * Appends a symbol; the field is no longer null.
      *
+     * @param symbol the symbol to add
      * @return this, for chaining
      */
     public SymbolArray add(Symbol symbol) {
@@ -71,6 +72,7 @@ public final class SymbolArray {
     /**
      * Replaces the content with {@code symbols} (none: an empty, non-null array).
      *
+     * @param symbols the symbols to hold
      * @return this, for chaining
      */
     public SymbolArray set(Symbol... symbols) {
@@ -85,6 +87,7 @@ public final class SymbolArray {
     /**
      * Replaces the content with the other holder's.
      *
+     * @param other the value to copy
      * @return this, for chaining
      */
     public SymbolArray set(SymbolArray other) {
@@ -99,7 +102,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** {@return whether {@code symbol} is one of the symbols} */
+    /**
+     * {@return whether {@code symbol} is one of the symbols}
+     *
+     * @param symbol the symbol to look for
+     */
     public boolean contains(Symbol symbol) {
         int start = 0;
         for (int i = 0; i < size; i++) {
@@ -112,7 +119,11 @@ public final class SymbolArray {
         return false;
     }
 
-    /** {@return symbol {@code index} as a String (allocates)} */
+    /**
+     * {@return symbol {@code index} as a String (allocates)}
+     *
+     * @param index which symbol, from 0
+     */
     public String get(int index) {
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException(index + " of " + size);
@@ -125,6 +136,7 @@ public final class SymbolArray {
      * Reads the reader's current value: null, one symbol, or an array of symbols. Each symbol is checked to be
      * ASCII.
      *
+     * @param reader the reader to decode from
      * @return this, for chaining
      */
     public SymbolArray read(AmqpReader reader) {
@@ -158,7 +170,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Writes null, or an array of symbols. */
+    /**
+     * Writes null, or an array of symbols.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();

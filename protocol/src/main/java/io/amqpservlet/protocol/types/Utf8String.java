@@ -19,7 +19,11 @@ public final class Utf8String implements CharSequence {
         this.utf8 = text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** {@return the pre-encoded form of {@code text}} */
+    /**
+     * {@return the pre-encoded form of {@code text}}
+     *
+     * @param text the text
+     */
     public static Utf8String of(String text) {
         if (text == null) {
             throw new NullPointerException("text");
@@ -35,6 +39,9 @@ public final class Utf8String implements CharSequence {
     /**
      * Whether {@code buf[offset, offset + length)} holds exactly this string's UTF-8 bytes.
      *
+     * @param buf holds the bytes to compare
+     * @param offset where they start in {@code buf}
+     * @param length their length in bytes
      * @return whether the bytes match
      */
     public boolean matches(byte[] buf, int offset, int length) {

@@ -110,6 +110,8 @@ public final class DeliveryState extends DescribedList {
     /**
      * Holds the received state with where to resume (section-number uint, section-offset ulong).
      *
+     * @param sectionNumber the section to resume at (unsigned)
+     * @param sectionOffset the offset within that section
      * @return this, for chaining
      */
     public DeliveryState received(int sectionNumber, long sectionOffset) {
@@ -149,6 +151,8 @@ public final class DeliveryState extends DescribedList {
     /**
      * Holds the modified outcome; message-annotations may be set through {@link #messageAnnotations()}.
      *
+     * @param deliveryFailed whether the delivery-count should be incremented
+     * @param undeliverableHere whether the message must not be redelivered to this link
      * @return this, for chaining
      */
     public DeliveryState modified(boolean deliveryFailed, boolean undeliverableHere) {
@@ -170,6 +174,7 @@ public final class DeliveryState extends DescribedList {
     /**
      * Copies another holder's state.
      *
+     * @param other the value to copy
      * @return this, for chaining
      */
     public DeliveryState set(DeliveryState other) {

@@ -152,6 +152,7 @@ public final class Header {
      * Reads the header section the reader is positioned on (the described value, numeric or symbolic
      * descriptor) and leaves the reader after it. Absent and null fields take their defaults.
      *
+     * @param reader the reader to decode from
      * @return this, for chaining
      */
     public Header decode(AmqpReader reader) {
@@ -175,7 +176,11 @@ public final class Header {
         return this;
     }
 
-    /** Writes the header section with the smallest encoding: defaults as null, trailing nulls omitted. */
+    /**
+     * Writes the header section with the smallest encoding: defaults as null, trailing nulls omitted.
+     *
+     * @param writer the writer to encode into
+     */
     public void encode(AmqpWriter writer) {
         int last = deliveryCount != 0 ? DELIVERY_COUNT
                 : firstAcquirer ? FIRST_ACQUIRER

@@ -65,6 +65,7 @@ public final class MessageId {
     /**
      * Holds a ulong id (the 64 bits read as unsigned).
      *
+     * @param value the message-id, a ulong (its 64 bits read as unsigned)
      * @return this, for chaining
      */
     public MessageId setULong(long value) {
@@ -77,6 +78,8 @@ public final class MessageId {
     /**
      * Holds a uuid id from its two halves.
      *
+     * @param mostSignificantBits the uuid's most significant 64 bits
+     * @param leastSignificantBits its least significant 64 bits
      * @return this, for chaining
      */
     public MessageId setUuid(long mostSignificantBits, long leastSignificantBits) {
@@ -90,6 +93,9 @@ public final class MessageId {
     /**
      * Holds a binary id copied from {@code src[offset, offset + length)}.
      *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public MessageId setBinary(byte[] src, int offset, int length) {
@@ -101,6 +107,9 @@ public final class MessageId {
     /**
      * Holds a string id from bytes that are already UTF-8 (not checked).
      *
+     * @param utf8 holds the bytes to copy
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public MessageId setStringUtf8(byte[] utf8, int offset, int length) {
@@ -112,6 +121,7 @@ public final class MessageId {
     /**
      * Holds a string id; {@code null} clears. Allocates nothing once the scratch array is large enough.
      *
+     * @param text the message-id, a string
      * @return this, for chaining
      */
     public MessageId setString(CharSequence text) {
@@ -129,6 +139,7 @@ public final class MessageId {
     /**
      * Copies another id, keeping its kind.
      *
+     * @param other the value to copy
      * @return this, for chaining
      */
     public MessageId set(MessageId other) {
@@ -173,6 +184,7 @@ public final class MessageId {
      * Reads the reader's current value: null, ulong (any unsigned long encoding), uuid, binary or string.
      * Strings are checked to be UTF-8.
      *
+     * @param reader the reader to decode from
      * @throws UnexpectedTypeException for any other type (AMQP 1.0 §3.2.11: the union has only these members)
      * @return this, for chaining
      */
@@ -203,7 +215,11 @@ public final class MessageId {
         }
     }
 
-    /** Writes the id with the AMQP type it holds, or null. */
+    /**
+     * Writes the id with the AMQP type it holds, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         switch (kind) {
             case ULONG:
@@ -223,7 +239,11 @@ public final class MessageId {
         }
     }
 
-    /** {@return whether both hold the same kind and value} */
+    /**
+     * {@return whether both hold the same kind and value}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(MessageId other) {
         if (kind != other.kind) {
             return false;

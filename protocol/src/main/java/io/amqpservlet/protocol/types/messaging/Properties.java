@@ -233,6 +233,7 @@ public final class Properties {
      * Reads the properties section the reader is positioned on and leaves the reader after it. Text fields
      * are validated (UTF-8 strings, ASCII symbols) as they are copied.
      *
+     * @param reader the reader to decode from
      * @return this, for chaining
      */
     public Properties decode(AmqpReader reader) {
@@ -312,7 +313,11 @@ public final class Properties {
         return messageId.isNull() ? -1 : MESSAGE_ID;
     }
 
-    /** Writes the properties section, omitting trailing null fields. */
+    /**
+     * Writes the properties section, omitting trailing null fields.
+     *
+     * @param writer the writer to encode into
+     */
     public void encode(AmqpWriter writer) {
         int last = lastNonNullField();
         writer.writeDescriptor(Descriptors.PROPERTIES);

@@ -37,6 +37,7 @@ public abstract class Terminus extends DescribedList {
     /**
      * Makes the terminus present or absent without changing its fields.
      *
+     * @param value whether the terminus is present
      * @return this, for chaining
      */
     public Terminus present(boolean value) {
@@ -155,7 +156,11 @@ public abstract class Terminus extends DescribedList {
         return capabilities;
     }
 
-    /** Decodes the six leading shared fields; the reader is inside the list. */
+    /**
+     * Decodes the six leading shared fields; the reader is inside the list.
+     *
+     * @param reader the reader to decode from
+     */
     protected final void decodeLeadingFields(AmqpReader reader) {
         present = true;
         reader.nextField();
@@ -179,7 +184,11 @@ public abstract class Terminus extends DescribedList {
         dynamicNodeProperties.read(reader);
     }
 
-    /** Encodes the six leading shared fields; a list is open. */
+    /**
+     * Encodes the six leading shared fields; a list is open.
+     *
+     * @param writer the writer to encode into
+     */
     protected final void encodeLeadingFields(AmqpWriter writer) {
         // AMQP 1.0 §3.5.3: address is an address-string in practice; written as a string.
         stringField(writer, address);
@@ -202,7 +211,11 @@ public abstract class Terminus extends DescribedList {
         encodedField(writer, dynamicNodeProperties);
     }
 
-    /** Traces the six leading shared fields. */
+    /**
+     * Traces the six leading shared fields.
+     *
+     * @param sb the trace being built
+     */
     protected final void traceLeadingFields(StringBuilder sb) {
         traceString(sb, "address", address);
         trace(sb, "durable", durable);

@@ -25,7 +25,11 @@ public final class TerminusExpiryPolicy {
         Symbol.of("link-detach"), Symbol.of("session-end"), Symbol.of("connection-close"), Symbol.of("never"),
     };
 
-    /** {@return the symbol for a policy constant} */
+    /**
+     * {@return the symbol for a policy constant}
+     *
+     * @param policy one of the policy constants
+     */
     public static Symbol symbol(int policy) {
         return SYMBOLS[policy];
     }
@@ -33,6 +37,7 @@ public final class TerminusExpiryPolicy {
     /**
      * {@return the policy constant for the symbol under the reader's cursor}
      *
+     * @param reader the reader to decode from
      * @throws InvalidEncodingException for a symbol the spec does not define
      */
     public static int read(AmqpReader reader) {

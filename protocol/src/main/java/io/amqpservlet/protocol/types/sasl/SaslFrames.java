@@ -24,6 +24,7 @@ public final class SaslFrames {
      * Reads the next value of {@code reader} (positioned at the start of a SASL frame body) and decodes it into
      * the instance of its type, which it returns.
      *
+     * @param reader the reader to decode from
      * @return this set's instance of the SASL frame read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a SASL frame or does not decode
      */
@@ -43,7 +44,11 @@ public final class SaslFrames {
         return frame;
     }
 
-    /** {@return the instance for a descriptor code, or null when the code is not a SASL frame's} */
+    /**
+     * {@return the instance for a descriptor code, or null when the code is not a SASL frame's}
+     *
+     * @param descriptorCode a descriptor code
+     */
     public SaslFrame forCode(long descriptorCode) {
         if (descriptorCode == Descriptors.SASL_MECHANISMS) {
             return mechanisms;

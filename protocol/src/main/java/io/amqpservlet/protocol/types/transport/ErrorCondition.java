@@ -62,7 +62,11 @@ public final class ErrorCondition extends DescribedList {
         return this;
     }
 
-    /** {@return whether the condition is exactly {@code symbol}; allocates nothing} */
+    /**
+     * {@return whether the condition is exactly {@code symbol}; allocates nothing}
+     *
+     * @param symbol the condition to compare with
+     */
     public boolean is(Symbol symbol) {
         return condition.contentEquals(symbol);
     }
@@ -91,6 +95,7 @@ public final class ErrorCondition extends DescribedList {
     /**
      * Sets condition, description and info to those of {@code other}.
      *
+     * @param other the value to copy
      * @return this, for chaining
      */
     public ErrorCondition set(ErrorCondition other) {

@@ -38,6 +38,7 @@ public final class Performatives {
      * Reads the next value of {@code reader} (positioned at the start of a frame body) and decodes it into the
      * instance of its type, which it returns; the reader is left just after the performative.
      *
+     * @param reader the reader to decode from
      * @return this set's instance of the performative read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a known performative or
      *         does not decode
@@ -58,7 +59,11 @@ public final class Performatives {
         return p;
     }
 
-    /** {@return the instance for a descriptor code, or null when the code is not a performative's} */
+    /**
+     * {@return the instance for a descriptor code, or null when the code is not a performative's}
+     *
+     * @param descriptorCode a descriptor code
+     */
     public Performative forCode(long descriptorCode) {
         if (descriptorCode < Descriptors.OPEN || descriptorCode > Descriptors.CLOSE) {
             return null;

@@ -19,6 +19,8 @@ public enum ReceiverSettleMode {
     /**
      * {@return the mode for a ubyte read at {@code offset}}
      *
+     * @param code the mode as encoded
+     * @param offset where it was read, for the error message
      * @throws InvalidEncodingException for a value the spec does not define
      */
     public static ReceiverSettleMode of(int code, int offset) {

@@ -7,7 +7,11 @@ public enum Role {
     /** Receives messages: encoded as true. */
     RECEIVER;
 
-    /** {@return the role a boolean on the wire stands for} */
+    /**
+     * {@return the role a boolean on the wire stands for}
+     *
+     * @param receiver the role field as encoded
+     */
     public static Role of(boolean receiver) {
         return receiver ? RECEIVER : SENDER;
     }

@@ -21,6 +21,8 @@ public enum SenderSettleMode {
     /**
      * {@return the mode for a ubyte read at {@code offset}}
      *
+     * @param code the mode as encoded
+     * @param offset where it was read, for the error message
      * @throws InvalidEncodingException for a value the spec does not define
      */
     public static SenderSettleMode of(int code, int offset) {

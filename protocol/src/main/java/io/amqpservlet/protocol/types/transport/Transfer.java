@@ -119,6 +119,9 @@ public final class Transfer extends Performative {
     /**
      * Sets the delivery-tag to a copy of {@code tag[offset, offset + length)}.
      *
+     * @param tag holds the delivery-tag
+     * @param offset where they start in {@code tag}
+     * @param length their length in bytes
      * @return this, for chaining
      */
     public Transfer deliveryTag(byte[] tag, int offset, int length) {
