@@ -14,7 +14,7 @@ import java.util.Arrays;
  *
  * @param <V> the node kept for an address
  */
-public final class AddressTable<V> {
+final class AddressTable<V> {
     // No slots until the first address (docs/design.md §2: a connection before open holds no table); then two,
     // doubled as addresses are added.
     private static final byte[][] NO_KEYS = {};

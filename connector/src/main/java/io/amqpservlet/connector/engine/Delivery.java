@@ -33,6 +33,10 @@ public final class Delivery {
     /** This delivery's number in its engine's {@link DeliveryPool}. */
     int poolIndex = -1;
 
+    /** Made by the engine's delivery pool only. */
+    Delivery() {
+    }
+
     void init(Link link, int deliveryId) {
         if (this.link != link) {
             this.link = link;
@@ -87,22 +91,22 @@ public final class Delivery {
         this.deliveryId = id;
     }
 
-    /** The link this delivery travels on; null once the delivery has been recycled. */
+    /** {@return the link this delivery travels on; null once the delivery has been recycled} */
     public Link link() {
         return released ? null : link;
     }
 
-    /** The delivery-id (a session-scoped serial number). */
+    /** {@return the delivery-id (a session-scoped serial number)} */
     public int deliveryId() {
         return deliveryId;
     }
 
-    /** The delivery-tag bytes. */
+    /** {@return the delivery-tag bytes} */
     public MutableBytes tag() {
         return tag;
     }
 
-    /** The message-format of the transfer (0 for AMQP 1.0 messages). */
+    /** {@return the message-format of the transfer (0 for AMQP 1.0 messages)} */
     public int messageFormat() {
         return messageFormat;
     }
@@ -111,7 +115,7 @@ public final class Delivery {
         this.messageFormat = format;
     }
 
-    /** Whether the peer has settled it. */
+    /** {@return whether the peer has settled it} */
     public boolean remotelySettled() {
         return remotelySettled;
     }
@@ -120,7 +124,7 @@ public final class Delivery {
         this.remotelySettled = settled;
     }
 
-    /** Whether we have settled it. */
+    /** {@return whether we have settled it} */
     public boolean locallySettled() {
         return locallySettled;
     }
@@ -129,17 +133,17 @@ public final class Delivery {
         this.locallySettled = settled;
     }
 
-    /** The state the peer last reported (none, received, or an outcome). */
+    /** {@return the state the peer last reported (none, received, or an outcome)} */
     public DeliveryState remoteState() {
         return remoteState;
     }
 
-    /** The state we last reported or will report. */
+    /** {@return the state we last reported or will report} */
     public DeliveryState localState() {
         return localState;
     }
 
-    /** The message bytes seen so far, across all transfer frames. */
+    /** {@return the message bytes seen so far, across all transfer frames} */
     public long sizeBytes() {
         return sizeBytes;
     }
@@ -148,7 +152,7 @@ public final class Delivery {
         sizeBytes += n;
     }
 
-    /** Whether the last transfer frame arrived (or was sent). */
+    /** {@return whether the last transfer frame arrived (or was sent)} */
     public boolean complete() {
         return complete;
     }
@@ -157,7 +161,7 @@ public final class Delivery {
         this.complete = value;
     }
 
-    /** Whether the sender aborted it (AMQP 1.0 §2.6.14). */
+    /** {@return whether the sender aborted it (AMQP 1.0 §2.6.14)} */
     public boolean aborted() {
         return aborted;
     }
@@ -166,16 +170,21 @@ public final class Delivery {
         this.aborted = value;
     }
 
-    /** Incremented each time the pooled object is reused. */
+    /** {@return the generation, incremented each time the pooled object is reused} */
     public int generation() {
         return generation;
     }
 
-    /** An object of the application's, kept with the delivery until it is recycled. */
+    /** {@return an object of the application's, kept with the delivery until it is recycled} */
     public Object attachment() {
         return attachment;
     }
 
+    /**
+     * Keeps an object of the application's with the delivery.
+     *
+     * @param value the object, or null
+     */
     public void attachment(Object value) {
         this.attachment = value;
     }

@@ -1,6 +1,5 @@
 package io.amqpservlet.connector.engine;
 
-import io.amqpservlet.connector.sasl.SaslServer;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.frame.FrameHeader;
@@ -58,7 +57,7 @@ public final class Engine {
     private final KeptInput input;
     final FrameTracer tracer;
     /** The header exchange and SASL: dropped once the peer's open arrives, as nothing of it is needed after. */
-    Handshake handshake;
+    private Handshake handshake;
     private final FrameDispatcher dispatcher;
 
     private int phase = PHASE_HEADER;
@@ -107,7 +106,6 @@ public final class Engine {
         this.scratchPool = config.scratchPool();
         this.input = new KeptInput(this);
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
-        this.dispatcher = new FrameDispatcher(this);
         SaslServer saslServer = null;
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
             saslServer = new SaslServer(config.plainAuthenticator(), config.anonymousAllowed(), externalIdentity);
@@ -118,6 +116,12 @@ public final class Engine {
                     + "certificate, and neither PLAIN nor ANONYMOUS is enabled");
         }
         this.handshake = new Handshake(this, saslServer);
+        this.dispatcher = new FrameDispatcher(this, sessions, tracer, config.maxFrameSizeBytes());
+    }
+
+    /** The protocol-header and SASL phases' state; null once the peer's open has arrived (it is dropped then). */
+    Handshake handshake() {
+        return handshake;
     }
 
     /** A number unique to this engine within the process, for logs and generated addresses. */

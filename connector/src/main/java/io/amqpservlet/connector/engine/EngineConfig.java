@@ -48,40 +48,69 @@ public final class EngineConfig {
     private volatile EngineScratchPool scratchPool;
     private boolean trace = "1".equals(System.getenv("PN_TRACE_FRM")) || Boolean.getBoolean("amqp.trace");
 
+    /** Creates an empty {@code EngineConfig}. */
+    public EngineConfig() {
+    }
+
+    /** {@return which side of the connection the engine plays} */
     public Role role() {
         return role;
     }
 
+    /**
+     * Sets {@link #role()}.
+     *
+     * @param role its new value
+     * @return this configuration
+     */
     public EngineConfig role(Role role) {
         this.role = role;
         return this;
     }
 
-    /** The container-id sent in open. */
+    /** {@return the container-id sent in open} */
     public String containerId() {
         return containerId;
     }
 
+    /**
+     * Sets {@link #containerId()}.
+     *
+     * @param containerId its new value
+     * @return this configuration
+     */
     public EngineConfig containerId(String containerId) {
         this.containerId = containerId;
         return this;
     }
 
-    /** The hostname an initiator sends in open (and sasl-init); null sends none. */
+    /** {@return the hostname an initiator sends in open (and sasl-init); null sends none} */
     public String hostname() {
         return hostname;
     }
 
+    /**
+     * Sets {@link #hostname()}.
+     *
+     * @param hostname its new value
+     * @return this configuration
+     */
     public EngineConfig hostname(String hostname) {
         this.hostname = hostname;
         return this;
     }
 
-    /** The largest frame accepted from the peer, advertised in open (AMQP 1.0 §2.7.1); at least 512. */
+    /** {@return the largest frame accepted from the peer, advertised in open (AMQP 1.0 §2.7.1); at least 512} */
     public int maxFrameSizeBytes() {
         return maxFrameSizeBytes;
     }
 
+    /**
+     * Sets {@link #maxFrameSizeBytes()}.
+     *
+     * @param bytes its new value
+     * @return this configuration
+     */
     public EngineConfig maxFrameSizeBytes(int bytes) {
         if (bytes < 512) {
             throw new IllegalArgumentException("max-frame-size must be at least 512: " + bytes);
@@ -91,11 +120,17 @@ public final class EngineConfig {
         return this;
     }
 
-    /** The highest channel number the peer may use, advertised in open; limits sessions per connection. */
+    /** {@return the highest channel number the peer may use, advertised in open; limits sessions per connection} */
     public int channelMax() {
         return channelMax;
     }
 
+    /**
+     * Sets {@link #channelMax()}.
+     *
+     * @param channelMax its new value
+     * @return this configuration
+     */
     public EngineConfig channelMax(int channelMax) {
         if (channelMax < 0 || channelMax > 65535) {
             throw new IllegalArgumentException("channel-max is a ushort: " + channelMax);
@@ -104,11 +139,20 @@ public final class EngineConfig {
         return this;
     }
 
-    /** The highest link handle the peer may use in a session, advertised in begin; limits links per session. */
+    /**
+     * {@return the highest link handle the peer may use in a session, advertised in begin; limits links per
+     * session}
+     */
     public int handleMax() {
         return handleMax;
     }
 
+    /**
+     * Sets {@link #handleMax()}.
+     *
+     * @param handleMax its new value
+     * @return this configuration
+     */
     public EngineConfig handleMax(int handleMax) {
         if (handleMax < 0) {
             throw new IllegalArgumentException("handle-max must be in [0, 2^31): " + handleMax);
@@ -117,11 +161,17 @@ public final class EngineConfig {
         return this;
     }
 
-    /** The incoming window each session advertises, in transfer frames (AMQP 1.0 §2.5.6). */
+    /** {@return the incoming window each session advertises, in transfer frames (AMQP 1.0 §2.5.6)} */
     public int sessionIncomingWindowFrames() {
         return sessionIncomingWindowFrames;
     }
 
+    /**
+     * Sets {@link #sessionIncomingWindowFrames()}.
+     *
+     * @param frames its new value
+     * @return this configuration
+     */
     public EngineConfig sessionIncomingWindowFrames(int frames) {
         if (frames < 1) {
             throw new IllegalArgumentException("incoming window must be at least 1 frame: " + frames);
@@ -131,13 +181,19 @@ public final class EngineConfig {
     }
 
     /**
-     * The largest message accepted, counted across all its transfer frames; advertised as max-message-size in
-     * attach. A larger one detaches its link with {@code amqp:link:message-size-exceeded}.
+     * {@return the largest message accepted, counted across all its transfer frames; advertised as max-message-size in
+     * attach} A larger one detaches its link with {@code amqp:link:message-size-exceeded}.
      */
     public long maxMessageSizeBytes() {
         return maxMessageSizeBytes;
     }
 
+    /**
+     * Sets {@link #maxMessageSizeBytes()}.
+     *
+     * @param bytes its new value
+     * @return this configuration
+     */
     public EngineConfig maxMessageSizeBytes(long bytes) {
         if (bytes < 1) {
             throw new IllegalArgumentException("max message size must be positive: " + bytes);
@@ -147,7 +203,7 @@ public final class EngineConfig {
     }
 
     /**
-     * Unsettled incoming deliveries allowed on one connection. Receivers never grant credit beyond it, and a
+     * {@return unsettled incoming deliveries allowed on one connection} Receivers never grant credit beyond it, and a
      * delivery that arrives past it anyway (credit granted on several links adds up) is not handed to the
      * application: it is settled as released once complete, so the peer may send it again (docs/design.md §3).
      */
@@ -155,6 +211,12 @@ public final class EngineConfig {
         return maxDeliveriesInFlight;
     }
 
+    /**
+     * Sets {@link #maxDeliveriesInFlight()}.
+     *
+     * @param deliveries its new value
+     * @return this configuration
+     */
     public EngineConfig maxDeliveriesInFlight(int deliveries) {
         if (deliveries < 1) {
             throw new IllegalArgumentException("deliveries in flight must be at least 1: " + deliveries);
@@ -163,11 +225,17 @@ public final class EngineConfig {
         return this;
     }
 
-    /** Messages queued on one sending link while it waits for credit or session window; more are refused. */
+    /** {@return messages queued on one sending link while it waits for credit or session window; more are refused} */
     public int maxBufferedMessagesPerLink() {
         return maxBufferedMessagesPerLink;
     }
 
+    /**
+     * Sets {@link #maxBufferedMessagesPerLink()}.
+     *
+     * @param messages its new value
+     * @return this configuration
+     */
     public EngineConfig maxBufferedMessagesPerLink(int messages) {
         if (messages < 0) {
             throw new IllegalArgumentException("buffered messages must not be negative: " + messages);
@@ -177,8 +245,8 @@ public final class EngineConfig {
     }
 
     /**
-     * Bytes of messages queued on all sending links of one connection while they wait for credit or session
-     * window (docs/design.md §5: a peer with many reply links must not multiply what it can tie up). A
+     * {@return bytes of messages queued on all sending links of one connection while they wait for credit or session
+     * window (docs/design.md §5: a peer with many reply links must not multiply what it can tie up)} A
      * {@link Link#send} or {@link Link#beginMessage} whose bytes would take the total past it is refused (it
      * returns null), unless nothing is queued on the connection, so one message of any size can always wait. Bytes
      * appended to an open message count too but are never refused: a streaming sender bounds them with
@@ -188,6 +256,12 @@ public final class EngineConfig {
         return maxBufferedBytesPerConnection;
     }
 
+    /**
+     * Sets {@link #maxBufferedBytesPerConnection()}.
+     *
+     * @param bytes its new value
+     * @return this configuration
+     */
     public EngineConfig maxBufferedBytesPerConnection(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("buffered bytes must not be negative: " + bytes);
@@ -203,11 +277,19 @@ public final class EngineConfig {
      * stops reading its socket so costs this (plus at most one frame) in encoded output, and queued messages count
      * against {@link #maxBufferedBytesPerConnection()} instead of growing the output without bound. Control frames
      * (flow, disposition, close) are never held back. Default 256 KiB.
+     *
+     * @return the bound in bytes
      */
     public int maxPendingOutputBytes() {
         return maxPendingOutputBytes;
     }
 
+    /**
+     * Sets {@link #maxPendingOutputBytes()}.
+     *
+     * @param bytes its new value, at least 1
+     * @return this configuration
+     */
     public EngineConfig maxPendingOutputBytes(int bytes) {
         if (bytes < 1) {
             throw new IllegalArgumentException("pending output must be at least 1 byte: " + bytes);
@@ -217,7 +299,7 @@ public final class EngineConfig {
     }
 
     /**
-     * Silence after which the connection is closed with {@code amqp:resource-limit-exceeded}; 0 disables it.
+     * {@return silence after which the connection is closed with {@code amqp:resource-limit-exceeded}; 0 disables it}
      * Half of it is advertised as idle-time-out in open, so a peer heartbeating at its advertised pace has a whole
      * interval to spare (AMQP 1.0 §2.4.5).
      */
@@ -225,6 +307,12 @@ public final class EngineConfig {
         return idleTimeoutMillis;
     }
 
+    /**
+     * Sets {@link #idleTimeoutMillis()}.
+     *
+     * @param millis its new value
+     * @return this configuration
+     */
     public EngineConfig idleTimeoutMillis(long millis) {
         if (millis < 0) {
             throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
@@ -234,52 +322,82 @@ public final class EngineConfig {
     }
 
     /**
-     * Time from the first byte until the peer's open must have arrived (SASL included, when used); an acceptor
-     * closes the transport after it.
+     * {@return time from the first byte until the peer's open must have arrived (SASL included, when used); an acceptor
+     * closes the transport after it}
      */
     public long saslTimeoutMillis() {
         return saslTimeoutMillis;
     }
 
+    /**
+     * Sets {@link #saslTimeoutMillis()}.
+     *
+     * @param millis its new value
+     * @return this configuration
+     */
     public EngineConfig saslTimeoutMillis(long millis) {
         this.saslTimeoutMillis = millis;
         return this;
     }
 
     /**
-     * Acceptor: whether a peer must authenticate with SASL. When false, a peer may also open without SASL (its
+     * {@return acceptor: whether a peer must authenticate with SASL} When false, a peer may also open without SASL (its
      * identity is then anonymous). Initiator: whether to start with the SASL header.
      */
     public boolean saslRequired() {
         return saslRequired;
     }
 
+    /**
+     * Sets {@link #saslRequired()}.
+     *
+     * @param required its new value
+     * @return this configuration
+     */
     public EngineConfig saslRequired(boolean required) {
         this.saslRequired = required;
         return this;
     }
 
-    /** Acceptor: whether SASL ANONYMOUS is offered. */
+    /** {@return acceptor: whether SASL ANONYMOUS is offered} */
     public boolean anonymousAllowed() {
         return anonymousAllowed;
     }
 
+    /**
+     * Sets {@link #anonymousAllowed()}.
+     *
+     * @param allowed its new value
+     * @return this configuration
+     */
     public EngineConfig anonymousAllowed(boolean allowed) {
         this.anonymousAllowed = allowed;
         return this;
     }
 
-    /** Acceptor: checks SASL PLAIN credentials; null means PLAIN is not offered. */
+    /** {@return acceptor: what checks SASL PLAIN credentials; null means PLAIN is not offered} */
     public PlainAuthenticator plainAuthenticator() {
         return plainAuthenticator;
     }
 
+    /**
+     * Sets {@link #plainAuthenticator()}.
+     *
+     * @param authenticator its new value
+     * @return this configuration
+     */
     public EngineConfig plainAuthenticator(PlainAuthenticator authenticator) {
         this.plainAuthenticator = authenticator;
         return this;
     }
 
-    /** Initiator: authenticate with SASL PLAIN as this user. */
+    /**
+     * Initiator: authenticate with SASL PLAIN as this user.
+     *
+     * @param username the authentication identity (RFC 4616)
+     * @param password its password
+     * @return this configuration
+     */
     public EngineConfig saslPlain(String username, String password) {
         this.saslMechanism = "PLAIN";
         this.saslUsername = username;
@@ -288,21 +406,29 @@ public final class EngineConfig {
         return this;
     }
 
-    /** Initiator: authenticate with SASL ANONYMOUS. */
+    /**
+     * Initiator: authenticate with SASL ANONYMOUS.
+     *
+     * @return this configuration
+     */
     public EngineConfig saslAnonymous() {
         this.saslMechanism = "ANONYMOUS";
         this.saslRequired = true;
         return this;
     }
 
-    /** Initiator: authenticate with SASL EXTERNAL, the identity the transport (TLS) established. */
+    /**
+     * Initiator: authenticate with SASL EXTERNAL, the identity the transport (TLS) established.
+     *
+     * @return this configuration
+     */
     public EngineConfig saslExternal() {
         this.saslMechanism = "EXTERNAL";
         this.saslRequired = true;
         return this;
     }
 
-    /** Initiator: the mechanism to use (PLAIN, ANONYMOUS or EXTERNAL), or null. */
+    /** {@return initiator: the mechanism to use (PLAIN, ANONYMOUS or EXTERNAL), or null} */
     public String saslMechanism() {
         return saslMechanism;
     }
@@ -315,7 +441,6 @@ public final class EngineConfig {
         return saslPassword;
     }
 
-    /** Bounds on nesting and element counts when decoding what the peer sends. */
     /** About the engines of one configuration that work at the same moment; more just allocate their scratch. */
     static final int SCRATCH_POOL_SLOTS = 64;
 
@@ -334,10 +459,17 @@ public final class EngineConfig {
         return p;
     }
 
+    /** {@return the bounds on nesting and element counts when decoding what the peer sends} */
     public DecoderLimits decoderLimits() {
         return decoderLimits;
     }
 
+    /**
+     * Sets {@link #decoderLimits()}.
+     *
+     * @param limits its new value
+     * @return this configuration
+     */
     public EngineConfig decoderLimits(DecoderLimits limits) {
         this.decoderLimits = limits;
         this.scratchPool = null;
@@ -345,14 +477,20 @@ public final class EngineConfig {
     }
 
     /**
-     * Whether every frame in and out is printed to standard error, in the style of Proton's
-     * {@code PN_TRACE_FRM=1}. Defaults to on when that variable is 1 or the system property {@code amqp.trace}
+     * {@return whether every frame in and out is printed to standard error, in the style of Proton's
+     * {@code PN_TRACE_FRM=1}} Defaults to on when that variable is 1 or the system property {@code amqp.trace}
      * is true.
      */
     public boolean trace() {
         return trace;
     }
 
+    /**
+     * Sets {@link #trace()}.
+     *
+     * @param trace its new value
+     * @return this configuration
+     */
     public EngineConfig trace(boolean trace) {
         this.trace = trace;
         return this;

@@ -16,25 +16,49 @@ public interface EngineHandler {
     /**
      * The peer's open arrived (acceptor: before ours is sent). Return null to accept, or an error to refuse: the
      * engine then sends open followed by close with that error (AMQP 1.0 §2.4.2).
+     *
+     * @param engine the engine the open arrived on
+     * @param remoteOpen the peer's open, valid during the call
+     * @return null to accept, or the error to refuse with
      */
     default ErrorCondition onOpen(Engine engine, Open remoteOpen) {
         return null;
     }
 
-    /** SASL finished on an acceptor: the identity is the peer's principal for everything on this connection. */
+    /**
+     * SASL finished on an acceptor: the identity is the peer's principal for everything on this connection.
+     *
+     * @param engine the engine the peer authenticated on
+     * @param identity the authenticated identity (the PLAIN user, the EXTERNAL certificate's subject)
+     */
     default void onAuthenticated(Engine engine, String identity) {
     }
 
-    /** The connection ended: by the peer's close (with its error, or null), a local close, or a transport error. */
+    /**
+     * The connection ended: by the peer's close (with its error, or null), a local close, or a transport error.
+     *
+     * @param engine the engine whose connection ended
+     * @param error why, or null for a clean close
+     */
     default void onClosed(Engine engine, ErrorCondition error) {
     }
 
-    /** A session began at the peer's request. Return null to accept, or an error to refuse (begin, then end). */
+    /**
+     * A session began at the peer's request. Return null to accept, or an error to refuse (begin, then end).
+     *
+     * @param session the new session
+     * @return null to accept, or the error to refuse with
+     */
     default ErrorCondition onSessionBegin(Session session) {
         return null;
     }
 
-    /** A session ended; its links were detached first. */
+    /**
+     * A session ended; its links were detached first.
+     *
+     * @param session the session that ended
+     * @param error the peer's error, or null
+     */
     default void onSessionEnd(Session session, ErrorCondition error) {
     }
 
@@ -43,19 +67,32 @@ public interface EngineHandler {
      * Return null to accept, or an error to refuse: the engine attaches with a null terminus and detaches with the
      * error (AMQP 1.0 §2.6.3). For an accepted receiving link the application grants credit with
      * {@link Link#flow(long)} or {@link Link#autoCredit(int)}.
+     *
+     * @param link the new link
+     * @param remoteAttach the peer's attach, valid during the call
+     * @return null to accept, or the error to refuse with
      */
     default ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         return null;
     }
 
-    /** A link ended, by the peer's detach (its error, or null) or because its session or connection ended. */
+    /**
+     * A link ended, by the peer's detach (its error, or null) or because its session or connection ended.
+     *
+     * @param link the link that ended
+     * @param error the peer's error, or null
+     */
     default void onLinkDetach(Link link, ErrorCondition error) {
     }
 
     /**
      * A complete message arrived on a receiving link. {@code message} indexes it in place (over the input buffer
-     * for a single-frame message); settle it later with {@link Engine#settle(Delivery, boolean)} unless it
+     * for a single-frame message); settle it later with {@link Engine#settle(Delivery, DeliveryState)} unless it
      * arrived settled.
+     *
+     * @param link the receiving link
+     * @param delivery the message's delivery
+     * @param message the message, valid during the call
      */
     default void onMessage(Link link, Delivery delivery, MessageView message) {
     }
@@ -65,23 +102,49 @@ public interface EngineHandler {
      * message that spans several, as it arrives, without buffering the message. {@code last} marks the final
      * frame; then settle the delivery as for {@link #onMessage}. If the link ends before the last frame,
      * {@link #onLinkDetach} comes instead (an abort: {@link #onMessageAborted}).
+     *
+     * @param link the receiving link
+     * @param delivery the message's delivery
+     * @param payload holds the frame's payload, valid during the call
+     * @param offset where the payload starts in {@code payload}
+     * @param length the payload's length in bytes
+     * @param last whether this is the message's final frame
      */
     default void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
     }
 
-    /** The sender aborted a partly received message (AMQP 1.0 §2.6.14); the delivery is settled and gone. */
+    /**
+     * The sender aborted a partly received message (AMQP 1.0 §2.6.14); the delivery is settled and gone.
+     *
+     * @param link the receiving link
+     * @param delivery the aborted delivery
+     */
     default void onMessageAborted(Link link, Delivery delivery) {
     }
 
-    /** A sending link received credit, or room in the session window: queued messages were sent as far as they could be. */
+    /**
+     * A sending link received credit, or room in the session window: queued messages were sent as far as they
+     * could be.
+     *
+     * @param link the sending link
+     */
     default void onSendable(Link link) {
     }
 
-    /** The peer updated the state or settlement of a delivery we sent. */
+    /**
+     * The peer updated the state or settlement of a delivery we sent.
+     *
+     * @param link the sending link
+     * @param delivery the delivery the peer updated
+     */
     default void onDeliveryUpdated(Link link, Delivery delivery) {
     }
 
-    /** A drain request on a sending link was answered: the receiver's credit is used up. */
+    /**
+     * A drain request on a sending link was answered: the receiver's credit is used up.
+     *
+     * @param link the sending link
+     */
     default void onDrained(Link link) {
     }
 }

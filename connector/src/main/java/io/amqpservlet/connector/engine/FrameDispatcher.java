@@ -17,14 +17,19 @@ import io.amqpservlet.protocol.types.transport.Performatives;
  */
 final class FrameDispatcher {
     private final Engine engine;
+    private final SessionTable sessions;
     private final FrameReader frames;
     private final FrameTracer tracer;
 
-    /** Made by the engine once its reader and tracer exist. */
-    FrameDispatcher(Engine engine) {
+    /**
+     * Made by the engine; the engine's state is read and changed only through its methods (its handshake, which it
+     * drops at open, its scratch, which it holds only while working). {@code tracer} is null when tracing is off.
+     */
+    FrameDispatcher(Engine engine, SessionTable sessions, FrameTracer tracer, int maxFrameSizeBytes) {
         this.engine = engine;
-        this.frames = new FrameReader(engine.config.maxFrameSizeBytes());
-        this.tracer = engine.tracer;
+        this.sessions = sessions;
+        this.frames = new FrameReader(maxFrameSizeBytes);
+        this.tracer = tracer;
     }
 
     /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
@@ -60,10 +65,10 @@ final class FrameDispatcher {
                 int type = frames.type();
                 if (phase == Engine.PHASE_SASL) {
                     if (type != FrameHeader.TYPE_SASL) {
-                        engine.handshake.fail("AMQP frame during SASL negotiation");
+                        engine.handshake().fail("AMQP frame during SASL negotiation");
                         return length;
                     }
-                    engine.handshake.onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
+                    engine.handshake().onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
                 } else if (type != FrameHeader.TYPE_AMQP) {
                     engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
                             "SASL frame after SASL negotiation");
@@ -90,7 +95,7 @@ final class FrameDispatcher {
      */
     private int onHeaderBytes(byte[] bytes, int p, int available) {
         if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
-            engine.handshake.rejectHeader("not an AMQP protocol header");
+            engine.handshake().rejectHeader("not an AMQP protocol header");
             return -1;
         }
         if (available < ProtocolHeader.LENGTH) {
@@ -100,7 +105,7 @@ final class FrameDispatcher {
         if (tracer != null) {
             tracer.header(true, header.toString());
         }
-        engine.handshake.onHeader(header, engine.phase() == Engine.PHASE_AMQP_HEADER);
+        engine.handshake().onHeader(header, engine.phase() == Engine.PHASE_AMQP_HEADER);
         return ProtocolHeader.LENGTH;
     }
 
@@ -130,7 +135,7 @@ final class FrameDispatcher {
         if (!engine.closeSent() && engine.phase() == Engine.PHASE_OPENED
                 && p != in.close() && p != in.begin() && p != in.open()) {
             // The common case, a frame of an established session, kept short so that the JIT inlines it.
-            Session s = engine.sessions.byRemoteChannel(channel);
+            Session s = sessions.byRemoteChannel(channel);
             if (s != null) {
                 s.onFrame(p, bytes, payloadOffset, payloadLength);
                 return;
@@ -161,11 +166,11 @@ final class FrameDispatcher {
         if (p == in.close()) {
             engine.onRemoteClose(in.close());
         } else if (p == in.begin()) {
-            engine.sessions.onBegin(channel, in.begin());
+            sessions.onBegin(channel, in.begin());
         } else if (p == in.open()) {
             engine.connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
         } else {
-            Session s = engine.sessions.byRemoteChannel(channel);
+            Session s = sessions.byRemoteChannel(channel);
             if (s == null) {
                 engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
                         p.typeName() + " on channel " + channel + ", which has no session");

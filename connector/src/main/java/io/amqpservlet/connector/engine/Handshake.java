@@ -2,7 +2,6 @@ package io.amqpservlet.connector.engine;
 
 import io.amqpservlet.connector.sasl.SaslOutcomeCode;
 import io.amqpservlet.connector.sasl.SaslPlain;
-import io.amqpservlet.connector.sasl.SaslServer;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.frame.FrameHeader;
 import io.amqpservlet.protocol.frame.FrameWriter;

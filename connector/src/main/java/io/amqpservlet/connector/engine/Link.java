@@ -162,9 +162,27 @@ public final class Link {
         this.remoteMaxMessageSize = bytes;
     }
 
-    /** The link's credit state. */
-    public LinkCredit credit() {
+    /**
+     * The link's credit state, for the engine only: credit changes by a flow the engine sends
+     * ({@link #flow(long)}, {@link #drain()}, {@link #autoCredit(int)}) or receives, never by the application.
+     */
+    LinkCredit credit() {
         return credit;
+    }
+
+    /** Sending link: whether the peer's credit (AMQP 1.0 §2.6.7) allows another message now. */
+    public boolean canSend() {
+        return credit.canSend();
+    }
+
+    /** The link-credit as this end knows it (AMQP 1.0 §2.6.7); read-only, granted with {@link #flow(long)}. */
+    public long linkCredit() {
+        return credit.credit();
+    }
+
+    /** The delivery-count as this end knows it (AMQP 1.0 §2.6.7). */
+    public int deliveryCount() {
+        return credit.deliveryCount();
     }
 
     /** Whether both sides have attached and neither has detached. */

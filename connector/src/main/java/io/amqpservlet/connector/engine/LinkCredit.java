@@ -13,7 +13,7 @@ package io.amqpservlet.connector.engine;
  *
  * <p>Not thread-safe: owned by the connection's engine.
  */
-public final class LinkCredit {
+final class LinkCredit {
     private int deliveryCount;
     private long credit;
     private boolean drain;

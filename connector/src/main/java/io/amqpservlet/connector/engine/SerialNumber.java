@@ -5,7 +5,7 @@ package io.amqpservlet.connector.engine;
  * delivery-count, delivery-id and transfer-id. Values are the 32 bits of an {@code int}; they wrap from
  * 2^32−1 to 0, so ordinary {@code <} is wrong near the wrap and these methods must be used instead.
  */
-public final class SerialNumber {
+final class SerialNumber {
     private SerialNumber() {
     }
 

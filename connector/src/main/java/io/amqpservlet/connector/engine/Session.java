@@ -78,8 +78,8 @@ public final class Session {
         this.remoteChannel = channel;
     }
 
-    /** The session's transfer windows. */
-    public SessionWindow window() {
+    /** The session's transfer windows (AMQP 1.0 §2.5.6), changed only by the engine. */
+    SessionWindow window() {
         return window;
     }
 

@@ -11,7 +11,7 @@ package io.amqpservlet.connector.engine;
  *
  * <p>Not thread-safe: owned by the connection's engine.
  */
-public final class SessionWindow {
+final class SessionWindow {
     private final int maxIncomingWindow;
     private final int outgoingWindow;
 

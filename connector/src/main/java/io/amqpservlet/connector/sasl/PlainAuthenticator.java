@@ -8,6 +8,8 @@ package io.amqpservlet.connector.sasl;
 @FunctionalInterface
 public interface PlainAuthenticator {
     /**
+     * Checks one client's credentials.
+     *
      * @param authorizationId the identity to act as, or empty when the client asked for none
      * @param username the authentication identity
      * @param password the password

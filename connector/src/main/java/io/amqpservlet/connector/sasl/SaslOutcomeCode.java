@@ -19,7 +19,7 @@ public enum SaslOutcomeCode {
         this.code = code;
     }
 
-    /** The ubyte sent in sasl-outcome. */
+    /** {@return the ubyte sent in sasl-outcome} */
     public int code() {
         return code;
     }

@@ -7,7 +7,14 @@ public final class SaslPlain {
     private SaslPlain() {
     }
 
-    /** {@code authzid NUL username NUL password} in UTF-8; an empty or null authzid is left out. */
+    /**
+     * The initial response of SASL PLAIN.
+     *
+     * @param authorizationId the identity to act as, or null or empty for none
+     * @param username the authentication identity
+     * @param password its password
+     * @return {@code authzid NUL username NUL password} in UTF-8; an empty or null authzid is left out
+     */
     public static byte[] initialResponse(String authorizationId, String username, String password) {
         byte[] z = authorizationId == null ? new byte[0] : authorizationId.getBytes(StandardCharsets.UTF_8);
         byte[] u = username.getBytes(StandardCharsets.UTF_8);

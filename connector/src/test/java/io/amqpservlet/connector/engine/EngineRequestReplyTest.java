@@ -51,7 +51,7 @@ class EngineRequestReplyTest {
         pair.pump();
         String replyAddress = replies.source().address().toString();
         assertNotNull(replyAddress, "the server named the dynamic node in its attach");
-        assertTrue(requests.credit().canSend(), "the server granted credit");
+        assertTrue(requests.canSend(), "the server granted credit");
 
         byte[] req = request("m-1", "/echo", replyAddress, "hello".getBytes());
         assertNotNull(requests.send(req, 0, req.length, false));
@@ -123,7 +123,7 @@ class EngineRequestReplyTest {
         Session session = pair.client.beginSession();
         Link requests = session.attachSender("requests", "/echo");
         pair.pump();
-        assertFalse(requests.credit().canSend());
+        assertFalse(requests.canSend());
         byte[] req = request("m", "/echo", null, new byte[10]);
         for (int i = 0; i < 3; i++) {
             assertNotNull(requests.send(req, 0, req.length, false));
@@ -154,8 +154,8 @@ class EngineRequestReplyTest {
         serverSide.flow(10);
         serverSide.drain();
         pair.pump();
-        assertEquals(0, serverSide.credit().credit(), "the sender used up the credit it could not use");
-        assertEquals(10, serverSide.credit().deliveryCount(), "delivery-count advanced by the drained credit");
+        assertEquals(0, serverSide.linkCredit(), "the sender used up the credit it could not use");
+        assertEquals(10, serverSide.deliveryCount(), "delivery-count advanced by the drained credit");
     }
 
     @Test

@@ -83,7 +83,7 @@ class EngineSteadyStateAllocationTest {
             pair.pump();
             link = pair.client.beginSession().attachSender("flow", "/count");
             pair.pump();
-            assertTrue(link.credit().canSend(), "the receiver granted credit");
+            assertTrue(link.canSend(), "the receiver granted credit");
         }
 
         /** Sends {@code count} messages as fast as credit allows. */
@@ -91,7 +91,7 @@ class EngineSteadyStateAllocationTest {
             long target = receiver.received + count;
             while (receiver.received < target) {
                 long toSend = target - receiver.received - link.queued();
-                while (toSend > 0 && link.credit().canSend()) {
+                while (toSend > 0 && link.canSend()) {
                     if (link.send(message, 0, message.length, settled) == null) {
                         throw new IllegalStateException("the link refused a message");
                     }
@@ -141,7 +141,7 @@ class EngineSteadyStateAllocationTest {
             if (accept) {
                 link.session().engine().accept(delivery);
             }
-            if (link.credit().credit() == 0) {
+            if (link.linkCredit() == 0) {
                 link.flow(CREDIT_BATCH);
             }
         }

@@ -132,7 +132,7 @@ class LinkConformanceTest {
         Flow answer = peer.last(Flow.class);
         assertEquals(5, answer.deliveryCount());
         assertEquals(0, answer.linkCredit());
-        assertFalse(sender.credit().canSend());
+        assertFalse(sender.canSend());
     }
 
     @Test

@@ -65,14 +65,14 @@ class TransferConformanceTest {
         peer.transfer(0, peer.p().transfer().clear().handle(0).aborted(true), new byte[0]).flush();
         assertEquals(0, handler.messages, handler.events.toString());
         assertEquals(1, handler.aborted);
-        assertEquals(1, link.credit().credit(), "§2.6.14: the aborted delivery used its credit");
-        assertEquals(1, link.credit().deliveryCount());
+        assertEquals(1, link.linkCredit(), "§2.6.14: the aborted delivery used its credit");
+        assertEquals(1, link.deliveryCount());
         assertEquals(0, peer.engine.incomingUnsettled, "an aborted delivery is settled");
         assertTrue(peer.allOf(Disposition.class).isEmpty(), "nothing to settle for an aborted delivery");
         // The link goes on: the next delivery arrives whole.
         peer.transfer(0, peer.transfer(0, 1, false), RawPeer.message("NEXT", 10)).flush();
         assertEquals(List.of("NEXT"), handler.subjects);
-        assertEquals(0, link.credit().credit());
+        assertEquals(0, link.linkCredit());
     }
 
     @Test

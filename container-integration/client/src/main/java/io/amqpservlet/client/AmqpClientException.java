@@ -29,19 +29,29 @@ public final class AmqpClientException extends IOException {
     /** curl 67: the login was denied (SASL outcome not ok). */
     public static final int LOGIN_DENIED = 67;
 
+    /** The CLI's exit status for this failure. */
     private final int exitCode;
 
+    /**
+     * @param exitCode the CLI's exit status for this failure (one of the constants here)
+     * @param message what failed, and where
+     */
     public AmqpClientException(int exitCode, String message) {
         super(message);
         this.exitCode = exitCode;
     }
 
+    /**
+     * @param exitCode the CLI's exit status for this failure (one of the constants here)
+     * @param message what failed, and where
+     * @param cause the exception that made it fail
+     */
     public AmqpClientException(int exitCode, String message, Throwable cause) {
         super(message, cause);
         this.exitCode = exitCode;
     }
 
-    /** The CLI's exit status for this failure. */
+    /** {@return the CLI's exit status for this failure} */
     public int exitCode() {
         return exitCode;
     }

@@ -73,9 +73,14 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     /**
      * Connects and attaches a reply receiver and a request sender to {@code targetAddress}.
      *
+     * @param host the server's host name or address
+     * @param port the server's AMQP port
+     * @param targetAddress the address requests are sent to (the request sender's target)
      * @param config SASL mechanism, hostname, limits and tracing; its role is set to initiator
      * @param deadlineMillis the {@link System#nanoTime()} based instant (in milliseconds) everything must be done by
+     * @return a client with both links attached, ready for {@link #exchange}
      * @throws AmqpClientException when the connection, SASL or the attaches fail, or the deadline passes
+     * @throws IOException when the socket fails
      */
     public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
                                             long deadlineMillis) throws IOException {
@@ -85,6 +90,16 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     /**
      * Connects as {@link #connect(String, int, String, EngineConfig, long)}, over TLS (AMQPS) when {@code tls} is
      * not null: the TLS handshake comes first, then the AMQP protocol headers (AMQP 1.0 §5.2.1, "pure TLS").
+     *
+     * @param host the server's host name or address (also the name its certificate is checked against)
+     * @param port the server's AMQP (or AMQPS) port
+     * @param targetAddress the address requests are sent to (the request sender's target)
+     * @param config SASL mechanism, hostname, limits and tracing; its role is set to initiator
+     * @param deadlineMillis the {@link #now()} instant everything must be done by
+     * @param tls the TLS settings, or null for clear-text AMQP
+     * @return a client with both links attached, ready for {@link #exchange}
+     * @throws AmqpClientException when the connection, TLS, SASL or the attaches fail, or the deadline passes
+     * @throws IOException when the socket fails
      */
     public static AmqpRequestClient connect(String host, int port, String targetAddress, EngineConfig config,
                                             long deadlineMillis, ClientTls tls) throws IOException {
@@ -111,7 +126,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             // Streaming: a response of many frames reaches us frame by frame (StreamedResponse), never whole.
             c.replies.streaming(true).autoCredit(16);
             c.sender = c.session.attachSender("requests", targetAddress);
-            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
+            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.canSend(),
                     "the reply node and request credit", deadlineMillis);
             return c;
         } catch (IOException | RuntimeException | Error e) {
@@ -163,6 +178,8 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      * @param headers header names and values, sent as application-properties (names lowercased)
      * @param contentType the {@code content-type} property, or null
      * @param body the body as one data section, or null for none
+     * @param deadlineMillis the {@link #now()} instant the response must have arrived by
+     * @return the response
      * @throws AmqpClientException when the server settles the request without a response, closes the connection,
      *                             or the deadline passes
      */
@@ -177,6 +194,13 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      * Sends one request and hands its response to {@code listener} as the transfer frames arrive: the head, then
      * the body in pieces, so a large body is never held whole. Returns once the last frame was handed over.
      *
+     * @param method the HTTP method ({@code subject})
+     * @param target the request-target, path and query ({@code to})
+     * @param headers header names and values, sent as application-properties (names lowercased)
+     * @param contentType the {@code content-type} property, or null
+     * @param body the body as one data section, or null for none
+     * @param listener receives the response's head, then its body piece by piece
+     * @param deadlineMillis the {@link #now()} based instant the whole response must have arrived by
      * @throws AmqpClientException as {@link #exchange(String, String, Map, String, byte[], long)}; what the
      *                             listener throws ends the exchange and is rethrown
      */
@@ -423,7 +447,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         }
     }
 
-    /** The clock the deadlines use: {@link System#nanoTime()} in milliseconds. */
+    /** {@return the clock the deadlines use: {@link System#nanoTime()} in milliseconds} */
     public static long now() {
         return System.nanoTime() / 1_000_000L;
     }

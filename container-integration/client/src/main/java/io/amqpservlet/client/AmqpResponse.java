@@ -24,27 +24,27 @@ public final class AmqpResponse {
         this.body = body;
     }
 
-    /** The HTTP status, or -1 when the subject was not a number. */
+    /** {@return the HTTP status, or -1 when the subject was not a number} */
     public int status() {
         return status;
     }
 
-    /** The {@code content-type} property, or null. */
+    /** {@return the {@code content-type} property, or null} */
     public String contentType() {
         return contentType;
     }
 
-    /** The {@code content-encoding} property, or null. */
+    /** {@return the {@code content-encoding} property, or null} */
     public String contentEncoding() {
         return contentEncoding;
     }
 
-    /** Application-properties with a string form, including {@code http:response}. */
+    /** {@return the application-properties with a string form, including {@code http:response}} */
     public Map<String, String> headers() {
         return headers;
     }
 
-    /** The data sections concatenated. */
+    /** {@return the data sections concatenated} */
     public byte[] body() {
         return body;
     }
@@ -54,7 +54,7 @@ public final class AmqpResponse {
         return new AmqpResponse(status, contentType, contentEncoding, headers, new byte[0]);
     }
 
-    /** The body as UTF-8 text. */
+    /** {@return the body as UTF-8 text} */
     public String bodyText() {
         return new String(body, StandardCharsets.UTF_8);
     }

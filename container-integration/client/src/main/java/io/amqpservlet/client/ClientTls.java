@@ -45,6 +45,7 @@ public final class ClientTls {
      * @param keyStorePassword its password (also the key's), or null for an empty one
      * @throws AmqpClientException {@link AmqpClientException#CA_CERTIFICATES} when {@code caCertificates} is unusable,
      *                             {@link AmqpClientException#LOCAL_CERTIFICATE} when {@code keyStore} is
+     * @return the settings, ready to wrap sockets
      */
     public static ClientTls create(Path caCertificates, boolean insecure, Path keyStore, String keyStorePassword)
             throws AmqpClientException {
@@ -55,11 +56,15 @@ public final class ClientTls {
      * TLS with a client certificate from either a PKCS12 file or PEM files (curl's {@code --cert cert.pem
      * --key key.pem}); which one is told by the file's content.
      *
+     * @param caCertificates a file of trusted certificates, PEM (one or more) or DER; null for the JDK's trust store
+     * @param insecure trust any server certificate and skip the host name check ({@code -k})
      * @param certificate a PKCS12 file, or a PEM file with the client's certificate chain (its own first); null
      *                    for no client certificate
      * @param privateKey a PEM file with the certificate's unencrypted private key; null when {@code certificate}
      *                   holds it (PKCS12, or PEM with the key in the same file)
      * @param password the PKCS12 file's password, or null for an empty one; unused for PEM
+     * @return the settings, to pass to {@link AmqpRequestClient#connect(String, int, String,
+     *         io.amqpservlet.connector.engine.EngineConfig, long, ClientTls)}
      * @throws AmqpClientException {@link AmqpClientException#CA_CERTIFICATES} when {@code caCertificates} is unusable,
      *                             {@link AmqpClientException#LOCAL_CERTIFICATE} when the certificate or key is
      */
@@ -134,7 +139,7 @@ public final class ClientTls {
         return ks;
     }
 
-    /** Whether a client certificate is configured (the CLI then logs in with SASL EXTERNAL). */
+    /** {@return whether a client certificate is configured (the CLI then logs in with SASL EXTERNAL)} */
     public boolean hasClientCertificate() {
         return clientCertificate;
     }

@@ -33,7 +33,11 @@ public final class RequestMessageEncoder {
     /** Where the eight id bytes are in {@link #array()}, or -1 when the id is not patchable. */
     private int idOffset = -1;
 
-    /** An encoder whose buffer starts at {@code initialCapacityBytes} (it grows for larger messages). */
+    /**
+     * An encoder whose buffer starts at {@code initialCapacityBytes} (it grows for larger messages).
+     *
+     * @param initialCapacityBytes the buffer's first size
+     */
     public RequestMessageEncoder(int initialCapacityBytes) {
         writer = new AmqpWriter(initialCapacityBytes);
     }
@@ -49,6 +53,8 @@ public final class RequestMessageEncoder {
      * @param contentType the {@code content-type} property, or null (not sent when there is no body)
      * @param headers header names and values, sent as application-properties with lowercased names; may be empty
      * @param body the body bytes, or null for no data section; {@code bodyLength} 0 also sends none
+     * @param bodyOffset where the body starts in {@code body}
+     * @param bodyLength the body's length in bytes
      * @return this encoder, to read the encoding from
      */
     public RequestMessageEncoder encode(long messageId, String method, String target, String replyTo,
@@ -96,6 +102,8 @@ public final class RequestMessageEncoder {
     /**
      * Overwrites the {@code message-id} of the last encoded message in place.
      *
+     * @param id the new {@code message-id}, with a non-zero top byte
+     * @return this encoder
      * @throws IllegalStateException when the message was encoded with an id whose top byte is zero (not patchable)
      * @throws IllegalArgumentException when {@code id}'s top byte is zero (its encoding would be shorter)
      */
@@ -110,17 +118,17 @@ public final class RequestMessageEncoder {
         return this;
     }
 
-    /** The array holding the encoded message at {@link #offset()}, {@link #length()} bytes. */
+    /** {@return the array holding the encoded message at {@link #offset()}, {@link #length()} bytes} */
     public byte[] array() {
         return writer.array();
     }
 
-    /** Where the encoded message starts in {@link #array()}. */
+    /** {@return where the encoded message starts in {@link #array()}} */
     public int offset() {
         return writer.start();
     }
 
-    /** The encoded message's length in bytes. */
+    /** {@return the encoded message's length in bytes} */
     public int length() {
         return writer.length();
     }

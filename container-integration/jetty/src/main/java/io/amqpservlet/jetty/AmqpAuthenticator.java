@@ -50,6 +50,9 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     /** The authentication type requests of AMQP connections report ({@code HttpServletRequest.getAuthType()}). */
     public static final String AUTH_TYPE = "AMQP-SASL";
 
+    /** The SASL identity as a jetty-security authentication, for connections (see {@link SaslUserAuthentication}). */
+    static final SaslUserAuthentication SASL_USERS = AmqpAuthenticator::authenticationOf;
+
     private final Authenticator delegate;
 
     /** An authenticator for AMQP requests only: requests of other connections are unauthenticated. */

@@ -52,11 +52,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
     /** Each driving thread's callbacks to complete after its pass (see {@link CompletedCallbacks}). */
     private static final ThreadLocal<CompletedCallbacks> COMPLETED = ThreadLocal.withInitial(CompletedCallbacks::new);
-    /**
-     * Whether jetty-security (an optional dependency) is there: only then can the SASL identity become a Jetty
-     * authentication; {@link AmqpAuthenticator} is not loaded without it.
-     */
-    private static final boolean SECURITY = isPresent("org.eclipse.jetty.security.AuthenticationState");
+    /** The SASL identity as a Jetty authentication: none without jetty-security, an optional dependency. */
+    private static final SaslUserAuthentication SASL_USERS = SaslUserAuthentication.available();
 
     /**
      * Null until the TLS handshake is done when the identity for SASL EXTERNAL comes from the client's certificate
@@ -567,10 +564,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * present it becomes the authentication of every request of this connection (see {@link AmqpAuthenticator}).
      */
     void authenticated(String identity) {
-        if (SECURITY) {
-            authentication = AmqpAuthenticator.authenticationOf(identity,
-                    identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
-        }
+        authentication = SASL_USERS.of(identity,
+                identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
     }
 
     /**
@@ -579,15 +574,6 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     public Request.AuthenticationState authentication() {
         return authentication;
-    }
-
-    private static boolean isPresent(String className) {
-        try {
-            Class.forName(className, false, AmqpConnection.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     /**

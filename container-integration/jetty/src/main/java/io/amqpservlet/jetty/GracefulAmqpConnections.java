@@ -23,6 +23,10 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
     private final Set<AmqpConnection> open = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> shutdown;
 
+    /** Made by its factory only. */
+    GracefulAmqpConnections() {
+    }
+
     @Override
     public void onOpened(Connection connection) {
         if (connection instanceof AmqpConnection amqp) {
@@ -70,7 +74,7 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
         return shutdown != null;
     }
 
-    /** The number of open connections, for tests and statistics. */
+    /** {@return the number of open connections, for tests and statistics} */
     public int size() {
         return open.size();
     }

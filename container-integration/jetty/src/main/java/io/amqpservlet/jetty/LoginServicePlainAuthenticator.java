@@ -30,6 +30,11 @@ public final class LoginServicePlainAuthenticator implements PlainAuthenticator 
 
     private final LoginService loginService;
 
+    /**
+     * SASL PLAIN checked by {@code loginService}.
+     *
+     * @param loginService checks each user name and password, and gives the user's roles
+     */
     public LoginServicePlainAuthenticator(LoginService loginService) {
         this.loginService = Objects.requireNonNull(loginService, "loginService");
     }

@@ -126,7 +126,7 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
                 c.replies.autoCredit(replyCredit);
             }
             c.sender = c.session.attachSender("requests", target);
-            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.credit().canSend(),
+            c.pumpUntil(() -> !c.replies.source().address().isNull() && c.sender.canSend(),
                     "the reply node and request credit");
             return c;
         } catch (IOException | RuntimeException | Error e) {

@@ -44,7 +44,7 @@ final class OursFlow implements MessageFlow {
         pump();
         sender = client.beginSession().attachSender("bench", "/bench");
         pump();
-        if (!sender.credit().canSend()) {
+        if (!sender.canSend()) {
             throw new IllegalStateException("the receiver granted no credit");
         }
     }
@@ -60,7 +60,7 @@ final class OursFlow implements MessageFlow {
         int idleRounds = 0;
         while (receiving.received < target || !presettled && sending.settled < target) {
             boolean progress = false;
-            while (sent < target && sender.credit().canSend()) {
+            while (sent < target && sender.canSend()) {
                 if (sender.send(message, 0, message.length, presettled) == null) {
                     throw new IllegalStateException("the link refused message " + sent);
                 }

@@ -121,7 +121,7 @@ final class LoadConnection implements EngineHandler {
             replies.autoCredit(Math.max(16, 2 * window));
             sender = session.attachSender("requests", endpoint.path());
         }
-        if (sender != null && !replies.source().address().isNull() && sender.credit().canSend()) {
+        if (sender != null && !replies.source().address().isNull() && sender.canSend()) {
             byte[] body = options.body();
             template = new RequestMessageEncoder(256 + body.length).encode(RequestMessageEncoder.ID_MARK,
                     options.method, endpoint.path(), replies.source().address().toString(), options.contentType,

@@ -34,48 +34,84 @@ package io.amqpservlet.protocol.codec;
  * }</pre>
  */
 public interface AmqpHandler {
-    /** A value that is not a list, map, array or described value (null, numbers, strings, binaries, ...). */
+    /**
+     * A value that is not a list, map, array or described value (null, numbers, strings, binaries, ...).
+     *
+     * @param cursor the reader, on the value
+     */
     void onScalar(AmqpReader cursor);
 
-    /** A list (list0, list8 or list32; {@link AmqpReader#count()} elements); returns whether to descend. */
+    /**
+     * A list (list0, list8 or list32; {@link AmqpReader#count()} elements); returns whether to descend.
+     *
+     * @param cursor the reader, on the value
+     * @return whether to visit the list's elements
+     */
     default boolean onListStart(AmqpReader cursor) {
         return true;
     }
 
-    /** The end of a list that {@link #onListStart} descended into. */
+    /**
+     * The end of a list that {@link #onListStart} descended into.
+     *
+     * @param cursor the reader, on the value
+     */
     default void onListEnd(AmqpReader cursor) {
     }
 
-    /** A map ({@link AmqpReader#count()} counts keys and values); returns whether to descend. */
+    /**
+     * A map ({@link AmqpReader#count()} counts keys and values); returns whether to descend.
+     *
+     * @param cursor the reader, on the value
+     * @return whether to visit the map's keys and values
+     */
     default boolean onMapStart(AmqpReader cursor) {
         return true;
     }
 
-    /** The end of a map that {@link #onMapStart} descended into. */
+    /**
+     * The end of a map that {@link #onMapStart} descended into.
+     *
+     * @param cursor the reader, on the value
+     */
     default void onMapEnd(AmqpReader cursor) {
     }
 
     /**
      * An array ({@link AmqpReader#arrayElementCode()}, {@link AmqpReader#isDescribedArray()}); returns whether to
      * descend.
+     *
+     * @param cursor the reader, on the value
+     * @return whether to visit the array's elements
      */
     default boolean onArrayStart(AmqpReader cursor) {
         return true;
     }
 
-    /** The end of an array that {@link #onArrayStart} descended into. */
+    /**
+     * The end of an array that {@link #onArrayStart} descended into.
+     *
+     * @param cursor the reader, on the value
+     */
     default void onArrayEnd(AmqpReader cursor) {
     }
 
     /**
      * A described value ({@link AmqpReader#descriptorCode()}, {@link AmqpReader#descriptorIs}); returns whether to
      * descend into its descriptor and value.
+     *
+     * @param cursor the reader, on the value
+     * @return whether to visit the descriptor and the value
      */
     default boolean onDescribedStart(AmqpReader cursor) {
         return true;
     }
 
-    /** The end of a described value that {@link #onDescribedStart} descended into. */
+    /**
+     * The end of a described value that {@link #onDescribedStart} descended into.
+     *
+     * @param cursor the reader, on the value
+     */
     default void onDescribedEnd(AmqpReader cursor) {
     }
 }

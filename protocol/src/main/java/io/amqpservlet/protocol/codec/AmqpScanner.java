@@ -27,17 +27,28 @@ public final class AmqpScanner {
         this(new AmqpReader());
     }
 
-    /** A scanner that drives {@code reader} (for example one with other limits, or one already positioned). */
+    /**
+     * A scanner that drives {@code reader} (for example one with other limits, or one already positioned).
+     *
+     * @param reader the reader the scanner moves
+     */
     public AmqpScanner(AmqpReader reader) {
         this.reader = reader;
     }
 
-    /** The reader this scanner moves, which handlers get as their cursor. */
+    /** {@return the reader this scanner moves, which handlers get as their cursor} */
     public AmqpReader reader() {
         return reader;
     }
 
-    /** Walks every value in {@code bytes[offset, offset + length)}. */
+    /**
+     * Walks every value in {@code bytes[offset, offset + length)}.
+     *
+     * @param bytes holds the bytes to scan
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @param handler told about each value
+     */
     public void scan(byte[] bytes, int offset, int length, AmqpHandler handler) {
         reader.wrap(bytes, offset, length);
         walk(handler, false);
@@ -46,6 +57,8 @@ public final class AmqpScanner {
     /**
      * Walks every value left at the reader's current level: to the end of the input at top level, or the
      * remaining elements of the compound the reader is in (which stays open).
+     *
+     * @param handler told about each value
      */
     public void scanRemaining(AmqpHandler handler) {
         walk(handler, false);
@@ -54,6 +67,7 @@ public final class AmqpScanner {
     /**
      * Walks exactly one value, the next one at the reader's current level, with everything inside it.
      *
+     * @param handler told about each value
      * @throws IllegalStateException when there is no next value (check {@link AmqpReader#hasNext()})
      */
     public void scanNext(AmqpHandler handler) {

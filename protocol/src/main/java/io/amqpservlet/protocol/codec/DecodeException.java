@@ -11,14 +11,21 @@ package io.amqpservlet.protocol.codec;
  * offset 84"}; {@link #offset()} is relative to the start of the buffer the reader was given.
  */
 public abstract class DecodeException extends RuntimeException {
+    /** Where in the decoded buffer the problem was found. */
     private final int offset;
 
+    /**
+     * For the subclasses, one per cause.
+     *
+     * @param message what is wrong (the offset is appended)
+     * @param offset where in the decoded buffer the problem was found
+     */
     protected DecodeException(String message, int offset) {
         super(message + " at offset " + offset);
         this.offset = offset;
     }
 
-    /** The offset in the decoded buffer where the problem was found. */
+    /** {@return the offset in the decoded buffer where the problem was found} */
     public int offset() {
         return offset;
     }

@@ -11,6 +11,12 @@ public record DecoderLimits(int maxDepth, int maxElements) {
     /** 64 levels, 1,048,576 elements: far beyond any performative or message header a real client sends. */
     public static final DecoderLimits DEFAULT = new DecoderLimits(64, 1 << 20);
 
+    /**
+     * Checks the bounds.
+     *
+     * @param maxDepth most nested compound values open at once; at least 1
+     * @param maxElements most elements one list, map or array may declare; not negative
+     */
     public DecoderLimits {
         if (maxDepth < 1) {
             throw new IllegalArgumentException("maxDepth must be at least 1: " + maxDepth);

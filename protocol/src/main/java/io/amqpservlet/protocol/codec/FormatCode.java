@@ -14,44 +14,83 @@ public final class FormatCode {
     /** Introduces a described value: a descriptor, then the value's constructor. */
     public static final int DESCRIBED = 0x00;
 
+    /** Format code 0x40: null. */
     public static final int NULL = 0x40;
+    /** Format code 0x56: boolean. */
     public static final int BOOLEAN = 0x56;
+    /** Format code 0x41: boolean true. */
     public static final int BOOLEAN_TRUE = 0x41;
+    /** Format code 0x42: boolean false. */
     public static final int BOOLEAN_FALSE = 0x42;
+    /** Format code 0x50: ubyte. */
     public static final int UBYTE = 0x50;
+    /** Format code 0x60: ushort. */
     public static final int USHORT = 0x60;
+    /** Format code 0x70: uint. */
     public static final int UINT = 0x70;
+    /** Format code 0x52: smalluint. */
     public static final int SMALLUINT = 0x52;
+    /** Format code 0x43: uint0. */
     public static final int UINT0 = 0x43;
+    /** Format code 0x80: ulong. */
     public static final int ULONG = 0x80;
+    /** Format code 0x53: smallulong. */
     public static final int SMALLULONG = 0x53;
+    /** Format code 0x44: ulong0. */
     public static final int ULONG0 = 0x44;
+    /** Format code 0x51: byte. */
     public static final int BYTE = 0x51;
+    /** Format code 0x61: short. */
     public static final int SHORT = 0x61;
+    /** Format code 0x71: int. */
     public static final int INT = 0x71;
+    /** Format code 0x54: smallint. */
     public static final int SMALLINT = 0x54;
+    /** Format code 0x81: long. */
     public static final int LONG = 0x81;
+    /** Format code 0x55: smalllong. */
     public static final int SMALLLONG = 0x55;
+    /** Format code 0x72: float. */
     public static final int FLOAT = 0x72;
+    /** Format code 0x82: double. */
     public static final int DOUBLE = 0x82;
+    /** Format code 0x74: decimal32. */
     public static final int DECIMAL32 = 0x74;
+    /** Format code 0x84: decimal64. */
     public static final int DECIMAL64 = 0x84;
+    /** Format code 0x94: decimal128. */
     public static final int DECIMAL128 = 0x94;
+    /** Format code 0x73: char. */
     public static final int CHAR = 0x73;
+    /** Format code 0x83: timestamp. */
     public static final int TIMESTAMP = 0x83;
+    /** Format code 0x98: uuid. */
     public static final int UUID = 0x98;
+    /** Format code 0xA0: vbin8. */
     public static final int VBIN8 = 0xA0;
+    /** Format code 0xB0: vbin32. */
     public static final int VBIN32 = 0xB0;
+    /** Format code 0xA1: str8. */
     public static final int STR8 = 0xA1;
+    /** Format code 0xB1: str32. */
     public static final int STR32 = 0xB1;
+    /** Format code 0xA3: sym8. */
     public static final int SYM8 = 0xA3;
+    /** Format code 0xB3: sym32. */
     public static final int SYM32 = 0xB3;
+    /** Format code 0x45: list0. */
     public static final int LIST0 = 0x45;
+    /** Format code 0xC0: list8. */
     public static final int LIST8 = 0xC0;
+    /** Format code 0xD0: list32. */
     public static final int LIST32 = 0xD0;
+    /** Format code 0xC1: map8. */
     public static final int MAP8 = 0xC1;
+    /** Format code 0xD1: map32. */
     public static final int MAP32 = 0xD1;
+    /** Format code 0xE0: array8. */
     public static final int ARRAY8 = 0xE0;
+    /** Format code 0xF0: array32. */
     public static final int ARRAY32 = 0xF0;
 
     /** Layout: the code is not a valid AMQP 1.0 format code. */
@@ -128,27 +167,47 @@ public final class FormatCode {
         layout(ARRAY32, LAYOUT_ARRAY32, AmqpType.ARRAY);
     }
 
-    /** How the value after this constructor byte is laid out: one of the {@code LAYOUT_} constants. */
+    /**
+     * {@return how the value after this constructor byte is laid out: one of the {@code LAYOUT_} constants}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static byte layout(int code) {
         return LAYOUT[code & 0xFF];
     }
 
-    /** The width in bytes of a fixed-width code's value (0 for null, true, false, uint0, ulong0, list0). */
+    /**
+     * {@return the width in bytes of a fixed-width code's value (0 for null, true, false, uint0, ulong0, list0)}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static int fixedWidth(int code) {
         return FIXED_WIDTH[code & 0xFF];
     }
 
-    /** The AMQP type a code encodes, or {@code null} for an invalid code and for {@link #DESCRIBED}. */
+    /**
+     * {@return the AMQP type a code encodes, or {@code null} for an invalid code and for {@link #DESCRIBED}}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static AmqpType type(int code) {
         return TYPE[code & 0xFF];
     }
 
-    /** Whether {@code code} is a valid primitive format code (not {@link #DESCRIBED}). */
+    /**
+     * {@return whether {@code code} is a valid primitive format code (not {@link #DESCRIBED})}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static boolean isValid(int code) {
         return LAYOUT[code & 0xFF] != LAYOUT_INVALID;
     }
 
-    /** A readable name for a code, as used in error messages and frame traces: {@code "str8"}, {@code "0x1f"}. */
+    /**
+     * {@return a readable name for a code, as used in error messages and frame traces: {@code "str8"}, {@code "0x1f"}}
+     *
+     * @param code a format code, 0 to 255
+     */
     public static String name(int code) {
         switch (code & 0xFF) {
             case DESCRIBED: return "described";

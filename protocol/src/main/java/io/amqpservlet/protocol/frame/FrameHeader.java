@@ -33,6 +33,10 @@ public final class FrameHeader {
     /**
      * Writes a header with DOFF 2 at {@code dst[offset]}.
      *
+     * @param dst the array to write into
+     * @param offset where in {@code dst} the first byte goes
+     * @param type the frame type, {@link FrameHeader#TYPE_AMQP} or {@link FrameHeader#TYPE_SASL}
+     * @param channel the channel the frame is on
      * @param frameSize the whole frame's size, header included (uint32, held in an int)
      * @return the offset after the header
      */
@@ -48,12 +52,23 @@ public final class FrameHeader {
         return offset + SIZE;
     }
 
-    /** Writes an empty AMQP frame on channel 0, a heartbeat (§2.4.5); returns the offset after it. */
+    /**
+     * Writes an empty AMQP frame on channel 0, a heartbeat (§2.4.5); returns the offset after it.
+     *
+     * @param dst the array to write into
+     * @param offset where in {@code dst} the first byte goes
+     * @return the offset after the frame
+     */
     public static int writeHeartbeat(byte[] dst, int offset) {
         return write(dst, offset, SIZE, TYPE_AMQP, 0);
     }
 
-    /** The SIZE field at {@code bytes[offset]} as an unsigned value. */
+    /**
+     * {@return the SIZE field at {@code bytes[offset]} as an unsigned value}
+     *
+     * @param bytes holds the bytes to read
+     * @param offset where it starts in {@code bytes}
+     */
     public static long readSize(byte[] bytes, int offset) {
         return ((bytes[offset] & 0xFFL) << 24) | ((bytes[offset + 1] & 0xFF) << 16)
                 | ((bytes[offset + 2] & 0xFF) << 8) | (bytes[offset + 3] & 0xFF);

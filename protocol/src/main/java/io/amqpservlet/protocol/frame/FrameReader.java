@@ -32,6 +32,8 @@ public final class FrameReader {
     /**
      * A reader that enforces {@code maxFrameSizeBytes} once {@link #useNegotiatedLimit()} is called. AMQP's
      * max-frame-size is a uint; limits above {@link Integer#MAX_VALUE} are not supported by a byte array.
+     *
+     * @param maxFrameSizeBytes the largest frame accepted, in bytes
      */
     public FrameReader(int maxFrameSizeBytes) {
         if (maxFrameSizeBytes < FrameHeader.MIN_MAX_FRAME_SIZE) {
@@ -53,7 +55,7 @@ public final class FrameReader {
         frameSize = 0;
     }
 
-    /** The largest frame accepted now, in bytes. */
+    /** {@return the largest frame accepted now, in bytes} */
     public int limitBytes() {
         return limitBytes;
     }
@@ -61,6 +63,9 @@ public final class FrameReader {
     /**
      * Looks for a complete frame at {@code bytes[offset, offset + length)}.
      *
+     * @param bytes holds the bytes to read
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @return true when a whole frame is there (see the accessors; consume {@link #frameSize()} bytes), false
      *         when {@link #bytesNeeded()} more bytes must arrive first
      * @throws FramingException if the header breaks §2.3.1 or the limit; the offset names the bad field
@@ -105,37 +110,37 @@ public final class FrameReader {
         return true;
     }
 
-    /** After {@code read} returned false: how many more bytes must arrive (at least 1). */
+    /** {@return after {@code read} returned false: how many more bytes must arrive (at least 1)} */
     public int bytesNeeded() {
         return bytesNeeded;
     }
 
-    /** The whole frame's size in bytes, header included: what to consume. */
+    /** {@return the whole frame's size in bytes, header included: what to consume} */
     public int frameSize() {
         return frameSize;
     }
 
-    /** {@link FrameHeader#TYPE_AMQP} or {@link FrameHeader#TYPE_SASL}. */
+    /** {@return {@link FrameHeader#TYPE_AMQP} or {@link FrameHeader#TYPE_SASL}} */
     public int type() {
         return type;
     }
 
-    /** The channel (0-65535); ignored for SASL frames (§5.3.1). */
+    /** {@return the channel (0-65535); ignored for SASL frames (§5.3.1)} */
     public int channel() {
         return channel;
     }
 
-    /** The offset of the body (the performative, then any payload) in the array given to {@code read}. */
+    /** {@return the offset of the body (the performative, then any payload) in the array given to {@code read}} */
     public int bodyOffset() {
         return bodyOffset;
     }
 
-    /** The body's length in bytes; 0 for an empty frame. */
+    /** {@return the body's length in bytes; 0 for an empty frame} */
     public int bodyLength() {
         return bodyLength;
     }
 
-    /** Whether the frame has no body: a heartbeat (§2.4.5). */
+    /** {@return whether the frame has no body: a heartbeat (§2.4.5)} */
     public boolean isEmpty() {
         return bodyLength == 0;
     }

@@ -20,6 +20,9 @@ public final class FrameWriter {
     /**
      * Reserves a frame header with DOFF 2 and the given type and channel.
      *
+     * @param writer the writer to encode into
+     * @param type the frame type, {@link FrameHeader#TYPE_AMQP} or {@link FrameHeader#TYPE_SASL}
+     * @param channel the channel the frame is on
      * @return the offset of the header in {@code writer.array()}, for {@link #end}
      */
     public static int begin(AmqpWriter writer, int type, int channel) {
@@ -34,7 +37,14 @@ public final class FrameWriter {
         return start;
     }
 
-    /** Appends payload bytes after the performative (the rest of a transfer frame's body, §2.7.5). */
+    /**
+     * Appends payload bytes after the performative (the rest of a transfer frame's body, §2.7.5).
+     *
+     * @param writer the writer to encode into
+     * @param payload holds the payload
+     * @param offset where they start in {@code payload}
+     * @param length their length in bytes
+     */
     public static void appendPayload(AmqpWriter writer, byte[] payload, int offset, int length) {
         // reserve may move the writer to a larger array, so the array is read after it.
         int at = writer.reserve(length);
@@ -44,6 +54,8 @@ public final class FrameWriter {
     /**
      * Backfills the size of the frame begun at {@code start}.
      *
+     * @param writer the writer to encode into
+     * @param start where the frame begins, as {@link #begin} returned it
      * @return the frame's size in bytes
      */
     public static int end(AmqpWriter writer, int start) {
@@ -62,6 +74,11 @@ public final class FrameWriter {
     /**
      * As {@link #end(AmqpWriter, int)}, refusing a frame larger than {@code maxFrameSizeBytes} (the peer's
      * max-frame-size, §2.7.1): the frame is removed again and an exception thrown, so the caller can split it.
+     *
+     * @param writer the writer to encode into
+     * @param start where the frame begins, as {@link #begin} returned it
+     * @param maxFrameSizeBytes the largest frame accepted, in bytes
+     * @return the frame's size in bytes
      */
     public static int end(AmqpWriter writer, int start, int maxFrameSizeBytes) {
         int size = writer.position() - start;
@@ -73,7 +90,11 @@ public final class FrameWriter {
         return end(writer, start);
     }
 
-    /** Writes an empty AMQP frame (a heartbeat, §2.4.5) on channel 0. */
+    /**
+     * Writes an empty AMQP frame (a heartbeat, §2.4.5) on channel 0.
+     *
+     * @param writer the writer to encode into
+     */
     public static void writeEmpty(AmqpWriter writer) {
         int start = writer.reserve(FrameHeader.SIZE);
         FrameHeader.writeHeartbeat(writer.array(), start);

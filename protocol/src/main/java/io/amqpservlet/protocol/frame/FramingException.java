@@ -7,15 +7,21 @@ package io.amqpservlet.protocol.frame;
  * stream can no longer be split into frames.
  */
 public final class FramingException extends RuntimeException {
+    /** Where the bad field starts, as an offset in the array the reader was given. */
     private final long offset;
 
-    /** A framing error described by {@code message}, found at {@code offset} in the buffer being read. */
+    /**
+     * A framing error described by {@code message}, found at {@code offset} in the buffer being read.
+     *
+     * @param message what is wrong (the offset is appended)
+     * @param offset where the problem was found
+     */
     public FramingException(String message, long offset) {
         super(message + " at offset " + offset);
         this.offset = offset;
     }
 
-    /** Where the bad field starts, as an offset in the array the reader was given. */
+    /** {@return where the bad field starts, as an offset in the array the reader was given} */
     public long offset() {
         return offset;
     }

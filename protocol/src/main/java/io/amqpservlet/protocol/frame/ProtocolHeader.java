@@ -38,34 +38,38 @@ public final class ProtocolHeader {
         this.revision = revision;
     }
 
-    /** The protocol id byte: 0 AMQP, 2 TLS, 3 SASL. */
+    /** {@return the protocol id byte: 0 AMQP, 2 TLS, 3 SASL} */
     public int protocolId() {
         return protocolId;
     }
 
-    /** The major version byte. */
+    /** {@return the major version byte} */
     public int major() {
         return major;
     }
 
-    /** The minor version byte. */
+    /** {@return the minor version byte} */
     public int minor() {
         return minor;
     }
 
-    /** The revision byte. */
+    /** {@return the revision byte} */
     public int revision() {
         return revision;
     }
 
-    /** Whether this is one of {@link #AMQP}, {@link #TLS} or {@link #SASL}. */
+    /** {@return whether this is one of {@link #AMQP}, {@link #TLS} or {@link #SASL}} */
     public boolean isSupported() {
         return this == AMQP || this == TLS || this == SASL;
     }
 
     /**
-     * Whether the first {@code min(length, 4)} bytes could begin a protocol header, i.e. match {@code "AMQP"}: lets
-     * a server turn away an HTTP request or a TLS hello after the first byte instead of waiting for eight.
+     * {@return whether the first {@code min(length, 4)} bytes could begin a protocol header, i.e. match {@code "AMQP"}: lets
+     * a server turn away an HTTP request or a TLS hello after the first byte instead of waiting for eight}
+     *
+     * @param bytes holds the bytes to check
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      */
     public static boolean isAmqpPrefix(byte[] bytes, int offset, int length) {
         int n = Math.min(length, 4);
@@ -81,6 +85,9 @@ public final class ProtocolHeader {
      * Reads the protocol header at {@code bytes[offset, offset + 8)}: one of the three constants when supported,
      * otherwise a new header describing what the peer asked for.
      *
+     * @param bytes holds the bytes to read
+     * @param offset where it starts in {@code bytes}
+     * @return the header
      * @throws FramingException if the bytes do not start with {@code "AMQP"}
      */
     public static ProtocolHeader parse(byte[] bytes, int offset) {
@@ -116,7 +123,13 @@ public final class ProtocolHeader {
         return "\"" + text + "\"";
     }
 
-    /** Writes the 8 bytes at {@code dst[offset]}; returns the offset after them. */
+    /**
+     * Writes the 8 bytes at {@code dst[offset]}; returns the offset after them.
+     *
+     * @param dst the array to write into
+     * @param offset where in {@code dst} the first byte goes
+     * @return the offset after the header
+     */
     public int writeTo(byte[] dst, int offset) {
         dst[offset] = 'A';
         dst[offset + 1] = 'M';
@@ -129,7 +142,7 @@ public final class ProtocolHeader {
         return offset + LENGTH;
     }
 
-    /** The 8 bytes, in a new array. */
+    /** {@return the 8 bytes, in a new array} */
     public byte[] toByteArray() {
         byte[] bytes = new byte[LENGTH];
         writeTo(bytes, 0);

@@ -53,38 +53,52 @@ public final class BodySections {
         kind = section;
     }
 
-    /** The body's kind ({@link MessageSection#DATA}, {@code AMQP_SEQUENCE} or {@code AMQP_VALUE}), or null without a body. */
+    /** {@return the body's kind ({@link MessageSection#DATA}, {@code AMQP_SEQUENCE} or {@code AMQP_VALUE}), or null without a body} */
     public MessageSection kind() {
         return kind;
     }
 
-    /** The number of body sections (one for amqp-value, zero without a body). */
+    /** {@return the number of body sections (one for amqp-value, zero without a body)} */
     public int count() {
         return count;
     }
 
-    /** Offset of body section {@code index}'s first byte (its described-value constructor). */
+    /**
+     * {@return offset of body section {@code index}'s first byte (its described-value constructor)}
+     *
+     * @param index which body section, from 0
+     */
     public int sectionStart(int index) {
         checkIndex(index);
         return start[index];
     }
 
-    /** Offset just after body section {@code index}. */
+    /**
+     * {@return offset just after body section {@code index}}
+     *
+     * @param index which body section, from 0
+     */
     public int sectionEnd(int index) {
         checkIndex(index);
         return end[index];
     }
 
     /**
-     * Offset of section {@code index}'s content: a data section's bytes, or the encoded list or value of an
-     * amqp-sequence or amqp-value section.
+     * {@return offset of section {@code index}'s content: a data section's bytes, or the encoded list or value of an
+     * amqp-sequence or amqp-value section}
+     *
+     * @param index which body section, from 0
      */
     public int contentOffset(int index) {
         checkIndex(index);
         return contentOffset[index];
     }
 
-    /** Length of section {@code index}'s content. */
+    /**
+     * {@return length of section {@code index}'s content}
+     *
+     * @param index which body section, from 0
+     */
     public int contentLength(int index) {
         checkIndex(index);
         return contentLength[index];
@@ -96,18 +110,26 @@ public final class BodySections {
         }
     }
 
-    /** The number of data sections: all body sections when the body is data, else 0. */
+    /** {@return the number of data sections: all body sections when the body is data, else 0} */
     public int dataSectionCount() {
         return kind == MessageSection.DATA ? count : 0;
     }
 
-    /** Offset in the view's buffer of data section {@code index}'s bytes. */
+    /**
+     * {@return offset in the view's buffer of data section {@code index}'s bytes}
+     *
+     * @param index which data section, from 0
+     */
     public int dataOffset(int index) {
         checkDataIndex(index);
         return contentOffset[index];
     }
 
-    /** Length of data section {@code index}'s bytes. */
+    /**
+     * {@return length of data section {@code index}'s bytes}
+     *
+     * @param index which data section, from 0
+     */
     public int dataLength(int index) {
         checkDataIndex(index);
         return contentLength[index];
@@ -119,7 +141,7 @@ public final class BodySections {
         }
     }
 
-    /** The total length of all data sections' bytes (0 when the body is not data). */
+    /** {@return the total length of all data sections' bytes (0 when the body is not data)} */
     public long dataLength() {
         return dataLength;
     }
@@ -127,6 +149,10 @@ public final class BodySections {
     /**
      * Copies the data sections' bytes, concatenated, into {@code dst} at {@code dstOffset}; returns the number
      * copied. {@code dst} must have room for {@link #dataLength()} bytes.
+     *
+     * @param dst where to copy the bytes
+     * @param dstOffset where in {@code dst} the first byte goes
+     * @return the number of bytes copied
      */
     public int copyData(byte[] dst, int dstOffset) {
         int p = dstOffset;

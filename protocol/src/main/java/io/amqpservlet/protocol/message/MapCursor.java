@@ -39,7 +39,11 @@ public final class MapCursor {
         this(new AmqpReader());
     }
 
-    /** A cursor that reads with {@code reader} (which it then owns). */
+    /**
+     * A cursor that reads with {@code reader} (which it then owns).
+     *
+     * @param reader the reader this cursor moves over the map
+     */
     public MapCursor(AmqpReader reader) {
         this.reader = reader;
     }
@@ -70,7 +74,11 @@ public final class MapCursor {
         keyCode = -1;
     }
 
-    /** Moves to the next entry; false when there is none (the value reader is then no longer meaningful). */
+    /**
+     * Moves to the next entry; false when there is none (the value reader is then no longer meaningful).
+     *
+     * @return whether the cursor is on an entry
+     */
     public boolean next() {
         if (!open || !reader.hasNext()) {
             open = false;
@@ -85,59 +93,83 @@ public final class MapCursor {
         return true;
     }
 
-    /** The current key's format code (see {@link FormatCode}). */
+    /** {@return the current key's format code (see {@link FormatCode})} */
     public int keyFormatCode() {
         return keyCode;
     }
 
-    /** Whether the current key is a string (application-properties keys, AMQP 1.0 §3.2.5). */
+    /** {@return whether the current key is a string (application-properties keys, AMQP 1.0 §3.2.5)} */
     public boolean isStringKey() {
         return keyCode == FormatCode.STR8 || keyCode == FormatCode.STR32;
     }
 
-    /** Whether the current key is a symbol (annotation and footer keys, AMQP 1.0 §3.2.10). */
+    /** {@return whether the current key is a symbol (annotation and footer keys, AMQP 1.0 §3.2.10)} */
     public boolean isSymbolKey() {
         return keyCode == FormatCode.SYM8 || keyCode == FormatCode.SYM32;
     }
 
-    /** The buffer holding the key; the content is {@code [keyOffset(), keyOffset() + keyLength())}. */
+    /**
+     * The buffer holding the key; the content is {@code [keyOffset(), keyOffset() + keyLength())}.
+     *
+     * @return the buffer holding the key
+     */
     public byte[] keyBytes() {
         return reader.buffer();
     }
 
-    /** Offset of the current key's content (for a string or symbol, its bytes; else its constructor). */
+    /** {@return offset of the current key's content (for a string or symbol, its bytes; else its constructor)} */
     public int keyOffset() {
         return keyOffset;
     }
 
-    /** Length of the current key's content. */
+    /** {@return length of the current key's content} */
     public int keyLength() {
         return keyEnd - keyOffset;
     }
 
-    /** Offset of the current key's encoding (its constructor), for copying it raw. */
+    /** {@return offset of the current key's encoding (its constructor), for copying it raw} */
     public int keyEncodedStart() {
         return keyStart;
     }
 
-    /** Whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}. */
+    /**
+     * {@return whether the current key is a string or symbol whose bytes are the UTF-8 encoding of {@code name}}
+     *
+     * @param name the key to compare with
+     */
     public boolean keyEquals(CharSequence name) {
         return (isStringKey() || isSymbolKey())
                 && Utf8Comparison.equals(reader.buffer(), keyOffset, keyEnd - keyOffset, name);
     }
 
-    /** Whether the current key is a string or symbol with exactly {@code symbol}'s bytes. */
+    /**
+     * {@return whether the current key is a string or symbol with exactly {@code symbol}'s bytes}
+     *
+     * @param symbol the key to compare with
+     */
     public boolean keyEquals(Symbol symbol) {
         return (isStringKey() || isSymbolKey()) && symbol.matches(reader.buffer(), keyOffset, keyEnd - keyOffset);
     }
 
-    /** Whether the current key is a string or symbol holding exactly {@code name[offset, offset + length)}. */
+    /**
+     * Whether the current key is a string or symbol holding exactly {@code name[offset, offset + length)}.
+     *
+     * @param name holds the key's bytes to compare with
+     * @param offset where they start in {@code name}
+     * @param length their length in bytes
+     * @return whether the key matches
+     */
     public boolean keyEquals(byte[] name, int offset, int length) {
         return (isStringKey() || isSymbolKey())
                 && Arrays.equals(reader.buffer(), keyOffset, keyEnd, name, offset, offset + length);
     }
 
-    /** Copies the current string or symbol key into {@code dst} (validating its text). */
+    /**
+     * Copies the current string or symbol key into {@code dst} (validating its text).
+     *
+     * @param dst where to copy the key
+     * @return {@code dst}, holding the key
+     */
     public MutableBytes keyInto(MutableBytes dst) {
         if (!isStringKey() && !isSymbolKey()) {
             throw new IllegalStateException("the key is a " + FormatCode.name(keyCode) + ", not text");
@@ -160,7 +192,7 @@ public final class MapCursor {
         }
     }
 
-    /** The current key as a String (allocates). */
+    /** {@return the current key as a String (allocates)} */
     public String keyString() {
         if (!isStringKey() && !isSymbolKey()) {
             throw new IllegalStateException("the key is a " + FormatCode.name(keyCode) + ", not text");
@@ -170,8 +202,8 @@ public final class MapCursor {
     }
 
     /**
-     * The reader positioned on the current entry's value: use its getters, or {@code enter()} a compound value
-     * (and {@code exit()} it before the next call to {@link #next()}).
+     * {@return the reader positioned on the current entry's value: use its getters, or {@code enter()} a compound value
+     * (and {@code exit()} it before the next call to {@link #next()})}
      */
     public AmqpReader value() {
         return reader;

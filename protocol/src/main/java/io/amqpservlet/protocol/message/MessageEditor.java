@@ -63,7 +63,16 @@ public final class MessageEditor {
     private int[] annotationValueEnd = new int[4];
     private int annotationCount;
 
-    /** Starts editing the message {@code message} shows, forgetting earlier edits. */
+    /** Creates an empty {@code MessageEditor}. */
+    public MessageEditor() {
+    }
+
+    /**
+     * Starts editing the message {@code message} shows, forgetting earlier edits.
+     *
+     * @param message the message to copy with the edits
+     * @return this, for chaining
+     */
     public MessageEditor edit(MessageView message) {
         source = message;
         headerMask = 0;
@@ -78,14 +87,24 @@ public final class MessageEditor {
 
     // ------------------------------------------------------------------------------------------ edits
 
-    /** Sets header durable. */
+    /**
+     * Sets header durable.
+     *
+     * @param value the header's new durable
+     * @return this, for chaining
+     */
     public MessageEditor durable(boolean value) {
         durable = value;
         headerMask |= 1 << Header.DURABLE;
         return this;
     }
 
-    /** Sets header priority (0-255). */
+    /**
+     * Sets header priority (0-255).
+     *
+     * @param value the header's new priority, 0 to 255
+     * @return this, for chaining
+     */
     public MessageEditor priority(int value) {
         if (value < 0 || value > 255) {
             throw new IllegalArgumentException("priority is a ubyte: " + value);
@@ -95,7 +114,12 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Sets header ttl in milliseconds (a uint); -1 removes it. */
+    /**
+     * Sets header ttl in milliseconds (a uint); -1 removes it.
+     *
+     * @param value the header's new ttl in milliseconds
+     * @return this, for chaining
+     */
     public MessageEditor ttlMillis(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("ttl is a uint of milliseconds: " + value);
@@ -105,14 +129,24 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Sets header first-acquirer. */
+    /**
+     * Sets header first-acquirer.
+     *
+     * @param value the header's new first-acquirer
+     * @return this, for chaining
+     */
     public MessageEditor firstAcquirer(boolean value) {
         firstAcquirer = value;
         headerMask |= 1 << Header.FIRST_ACQUIRER;
         return this;
     }
 
-    /** Sets header delivery-count (a uint). */
+    /**
+     * Sets header delivery-count (a uint).
+     *
+     * @param value the header's new delivery-count
+     * @return this, for chaining
+     */
     public MessageEditor deliveryCount(long value) {
         if (value < 0 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("delivery-count is a uint: " + value);
@@ -122,13 +156,23 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Leaves the delivery-annotations out of the copy (AMQP 1.0 §3.2.2: they are for the next hop only). */
+    /**
+     * Leaves the delivery-annotations out of the copy (AMQP 1.0 §3.2.2: they are for the next hop only).
+     *
+     * @return this, for chaining
+     */
     public MessageEditor dropDeliveryAnnotations() {
         dropDeliveryAnnotations = true;
         return this;
     }
 
-    /** Adds or replaces a message annotation with a string value. */
+    /**
+     * Adds or replaces a message annotation with a string value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a string
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, CharSequence value) {
         int at = annotationKey(key);
         annotations.writeString(value);
@@ -136,7 +180,13 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a symbol value. */
+    /**
+     * Adds or replaces a message annotation with a symbol value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a symbol
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, Symbol value) {
         int at = annotationKey(key);
         annotations.writeSymbol(value);
@@ -144,7 +194,13 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a long value. */
+    /**
+     * Adds or replaces a message annotation with a long value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a long
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, long value) {
         int at = annotationKey(key);
         annotations.writeLong(value);
@@ -152,7 +208,13 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a boolean value. */
+    /**
+     * Adds or replaces a message annotation with a boolean value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a boolean
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotation(Symbol key, boolean value) {
         int at = annotationKey(key);
         annotations.writeBoolean(value);
@@ -160,7 +222,15 @@ public final class MessageEditor {
         return this;
     }
 
-    /** Adds or replaces a message annotation with a complete encoded value. */
+    /**
+     * Adds or replaces a message annotation with a complete encoded value.
+     *
+     * @param key the annotation's key
+     * @param encoded holds the value's complete encoding
+     * @param offset where it starts in {@code encoded}
+     * @param length its length in bytes
+     * @return this, for chaining
+     */
     public MessageEditor putMessageAnnotationEncoded(Symbol key, byte[] encoded, int offset, int length) {
         int at = annotationKey(key);
         annotations.writeEncoded(encoded, offset, length);
@@ -186,37 +256,72 @@ public final class MessageEditor {
         return i;
     }
 
-    /** Sets properties {@code to}; null makes it null. */
+    /**
+     * Sets properties {@code to}; null makes it null.
+     *
+     * @param address the new {@code to}
+     * @return this, for chaining
+     */
     public MessageEditor to(CharSequence address) {
         return property(Properties.TO, address);
     }
 
-    /** Sets properties {@code to} from UTF-8 bytes. */
+    /**
+     * Sets properties {@code to} from UTF-8 bytes.
+     *
+     * @param address the new {@code to}
+     * @return this, for chaining
+     */
     public MessageEditor to(MutableBytes address) {
         return property(Properties.TO, address);
     }
 
-    /** Sets properties {@code reply-to}; null makes it null. */
+    /**
+     * Sets properties {@code reply-to}; null makes it null.
+     *
+     * @param address the new {@code reply-to}
+     * @return this, for chaining
+     */
     public MessageEditor replyTo(CharSequence address) {
         return property(Properties.REPLY_TO, address);
     }
 
-    /** Sets properties {@code reply-to} from UTF-8 bytes. */
+    /**
+     * Sets properties {@code reply-to} from UTF-8 bytes.
+     *
+     * @param address the new {@code reply-to}
+     * @return this, for chaining
+     */
     public MessageEditor replyTo(MutableBytes address) {
         return property(Properties.REPLY_TO, address);
     }
 
-    /** Sets properties {@code subject}; null makes it null. */
+    /**
+     * Sets properties {@code subject}; null makes it null.
+     *
+     * @param subject the new {@code subject}
+     * @return this, for chaining
+     */
     public MessageEditor subject(CharSequence subject) {
         return property(Properties.SUBJECT, subject);
     }
 
-    /** Sets properties {@code correlation-id}, keeping the holder's type. */
+    /**
+     * Sets properties {@code correlation-id}, keeping the holder's type.
+     *
+     * @param id the new {@code correlation-id}
+     * @return this, for chaining
+     */
     public MessageEditor correlationId(MessageId id) {
         return property(Properties.CORRELATION_ID, id);
     }
 
-    /** Sets properties {@code message-id}, keeping the holder's type. */
+    /**
+     * Sets properties {@code message-id}, keeping the holder's type.
+     *
+     * @param id the new {@code message-id}
+     * @return this, for chaining
+     */
     public MessageEditor messageId(MessageId id) {
         return property(Properties.MESSAGE_ID, id);
     }
@@ -229,7 +334,12 @@ public final class MessageEditor {
 
     // ------------------------------------------------------------------------------------------ copy
 
-    /** Writes the edited message at the writer's position; returns its length in bytes. */
+    /**
+     * Writes the edited message at the writer's position; returns its length in bytes.
+     *
+     * @param out the writer to write the edited message into
+     * @return the edited message's length in bytes
+     */
     public int writeTo(AmqpWriter out) {
         MessageView v = source;
         if (v == null) {

@@ -41,27 +41,31 @@ public enum MessageSection {
         this.specName = specName;
     }
 
-    /** The numeric descriptor code, 0x70 to 0x78. */
+    /** {@return the numeric descriptor code, 0x70 to 0x78} */
     public long descriptor() {
         return descriptor;
     }
 
-    /** The section's position in a message; the three body kinds share position 5. */
+    /** {@return the section's position in a message; the three body kinds share position 5} */
     public int rank() {
         return rank;
     }
 
-    /** Whether this is one of the body kinds. */
+    /** {@return whether this is one of the body kinds} */
     public boolean isBody() {
         return rank == 5;
     }
 
-    /** The name the spec uses, e.g. {@code "message-annotations"}. */
+    /** {@return the name the spec uses, e.g. {@code "message-annotations"}} */
     public String specName() {
         return specName;
     }
 
-    /** The section with this descriptor code, or null when the code is not a message section's. */
+    /**
+     * {@return the section with this descriptor code, or null when the code is not a message section's}
+     *
+     * @param code a descriptor code
+     */
     public static MessageSection ofDescriptor(long code) {
         long i = code - Descriptors.HEADER;
         return i >= 0 && i < BY_CODE_OFFSET.length ? BY_CODE_OFFSET[(int) i] : null;

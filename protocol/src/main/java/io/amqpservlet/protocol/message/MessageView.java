@@ -67,7 +67,11 @@ public final class MessageView {
         this(DecoderLimits.DEFAULT);
     }
 
-    /** A view whose readers enforce {@code limits}. */
+    /**
+     * A view whose readers enforce {@code limits}.
+     *
+     * @param limits the bounds to enforce when indexing and reading sections
+     */
     public MessageView(DecoderLimits limits) {
         this.scan = new AmqpReader(limits);
         this.own = new AmqpReader(limits);
@@ -78,10 +82,14 @@ public final class MessageView {
     /**
      * Indexes the message in {@code bytes[offset, offset + length)}.
      *
+     * @param bytes holds the encoded message
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
      * @throws InvalidEncodingException when a top-level value is not a message section or sections are out of
      *         order (AMQP 1.0 §3.2), naming the section and its offset
      * @throws io.amqpservlet.protocol.codec.UnexpectedTypeException when a section holds the wrong type
      * @throws io.amqpservlet.protocol.codec.TruncatedEncodingException when the last section is incomplete
+     * @return this, for chaining
      */
     public MessageView wrap(byte[] bytes, int offset, int length) {
         scan.wrap(bytes, offset, length);
@@ -104,7 +112,12 @@ public final class MessageView {
         return this;
     }
 
-    /** Indexes the remaining bytes of a heap buffer without copying; the buffer's position is not changed. */
+    /**
+     * Indexes the remaining bytes of a heap buffer without copying; the buffer's position is not changed.
+     *
+     * @param message a heap buffer whose remaining bytes are the encoded message
+     * @return this, for chaining
+     */
     public MessageView wrap(ByteBuffer message) {
         if (!message.hasArray()) {
             throw new IllegalArgumentException("the view reads heap buffers; copy a direct buffer first");
@@ -222,47 +235,63 @@ public final class MessageView {
 
     // ------------------------------------------------------------------------------------------ layout
 
-    /** The wrapped array. */
+    /** {@return the wrapped array} */
     public byte[] buffer() {
         return buf;
     }
 
-    /** Offset of the message in {@link #buffer()}. */
+    /** {@return offset of the message in {@link #buffer()}} */
     public int offset() {
         return offset;
     }
 
-    /** Length of the message in bytes. */
+    /** {@return length of the message in bytes} */
     public int length() {
         return length;
     }
 
-    /** Whether the message has the section (for a body kind: whether the body is of that kind). */
+    /**
+     * {@return whether the message has the section (for a body kind: whether the body is of that kind)}
+     *
+     * @param section the kind of section
+     */
     public boolean hasSection(MessageSection section) {
         return (present & (1 << section.ordinal())) != 0;
     }
 
     /**
-     * Offset of the section's first byte (its 0x00 described-value constructor), or -1 when absent. For a body
+     * {@return offset of the section's first byte (its 0x00 described-value constructor), or -1 when absent} For a body
      * kind, the first body section.
+     *
+     * @param section the kind of section
      */
     public int sectionStart(MessageSection section) {
         return hasSection(section) ? start[section.ordinal()] : -1;
     }
 
-    /** Offset just after the section, or -1 when absent. For a body kind, after the last body section. */
+    /**
+     * {@return offset just after the section, or -1 when absent} For a body kind, after the last body section.
+     *
+     * @param section the kind of section
+     */
     public int sectionEnd(MessageSection section) {
         return hasSection(section) ? end[section.ordinal()] : -1;
     }
 
-    /** Where the body sections are: their kind, count, and each data section's offset and length. */
+    /** {@return where the body sections are: their kind, count, and each data section's offset and length} */
     public BodySections body() {
         return body;
     }
 
     // ------------------------------------------------------------------------------------------ positioning
 
-    /** Positions {@code reader} on the section's described value (for a body kind, the first); false when absent. */
+    /**
+     * Positions {@code reader} on the section's described value (for a body kind, the first); false when absent.
+     *
+     * @param section the kind of section
+     * @param reader the reader to position
+     * @return whether the section is there
+     */
     public boolean positionOnSection(MessageSection section, AmqpReader reader) {
         int s = sectionStart(section);
         if (s < 0) {
@@ -277,6 +306,10 @@ public final class MessageView {
     /**
      * Positions {@code reader} on the value inside body section {@code index}: the binary of a data section,
      * the list of an amqp-sequence, the value of an amqp-value.
+     *
+     * @param index which body section, from 0
+     * @param reader the reader to position
+     * @return {@code reader}, on the value
      */
     public AmqpReader positionOnBodySection(int index, AmqpReader reader) {
         int s = body.sectionStart(index);
@@ -288,7 +321,12 @@ public final class MessageView {
         return reader;
     }
 
-    /** Positions {@code reader} on the amqp-value body's value; false when the body is not an amqp-value. */
+    /**
+     * Positions {@code reader} on the amqp-value body's value; false when the body is not an amqp-value.
+     *
+     * @param reader the reader to position
+     * @return whether the body is an amqp-value
+     */
     public boolean positionOnAmqpValue(AmqpReader reader) {
         if (body.kind() != MessageSection.AMQP_VALUE) {
             return false;
@@ -300,6 +338,10 @@ public final class MessageView {
     /**
      * Positions {@code reader} on header field {@code field} (see the {@link Header} field constants); false
      * when there is no header or the field is absent or null.
+     *
+     * @param field the field's index in the header list
+     * @param reader the reader to position
+     * @return whether the field is there and not null
      */
     public boolean positionOnHeaderField(int field, AmqpReader reader) {
         if (field < 0) {
@@ -336,6 +378,10 @@ public final class MessageView {
      * Positions {@code reader} on properties field {@code field} (see the {@link Properties} field constants),
      * ready for its getters; false when there is no properties section or the field is absent or null. The
      * fields are indexed on the first call, so each later call is a jump.
+     *
+     * @param field the field's index in the properties list
+     * @param reader the reader to position
+     * @return whether the field is there and not null
      */
     public boolean positionOnPropertiesField(int field, AmqpReader reader) {
         if (field < 0) {
@@ -371,7 +417,12 @@ public final class MessageView {
 
     // ------------------------------------------------------------------------------------------ sections decoded
 
-    /** Decodes the header into {@code header}; without a header section, clears it to the defaults. Returns whether present. */
+    /**
+     * Decodes the header into {@code header}; without a header section, clears it to the defaults. Returns whether present.
+     *
+     * @param header the holder to decode into
+     * @return whether the message has a header section
+     */
     public boolean readHeader(Header header) {
         if (!positionOnSection(MessageSection.HEADER, own)) {
             header.clear();
@@ -381,7 +432,12 @@ public final class MessageView {
         return true;
     }
 
-    /** Decodes the properties into {@code properties}; without a properties section, clears it. Returns whether present. */
+    /**
+     * Decodes the properties into {@code properties}; without a properties section, clears it. Returns whether present.
+     *
+     * @param properties the holder to decode into
+     * @return whether the message has a properties section
+     */
     public boolean readProperties(Properties properties) {
         if (!positionOnSection(MessageSection.PROPERTIES, own)) {
             properties.clear();
@@ -396,6 +452,10 @@ public final class MessageView {
     /**
      * Copies a string, symbol or binary properties field into {@code dst} (validating text); returns false and
      * clears {@code dst} when the field is absent or null.
+     *
+     * @param field the field's index in the properties list
+     * @param dst where to copy the value
+     * @return whether a value was copied
      */
     public boolean propertiesField(int field, MutableBytes dst) {
         if (!positionOnPropertiesField(field, own)) {
@@ -406,17 +466,31 @@ public final class MessageView {
         return true;
     }
 
-    /** A string or symbol properties field as a String (allocates), or null. */
+    /**
+     * {@return a string or symbol properties field as a String (allocates), or null}
+     *
+     * @param field the field's index in the properties list
+     */
     public String propertiesFieldAsString(int field) {
         return positionOnPropertiesField(field, own) ? own.getString() : null;
     }
 
-    /** Reads message-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent. */
+    /**
+     * Reads message-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
+     *
+     * @param dst the holder to read into
+     * @return whether the message has a message-id
+     */
     public boolean messageId(MessageId dst) {
         return readId(Properties.MESSAGE_ID, dst);
     }
 
-    /** Reads correlation-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent. */
+    /**
+     * Reads correlation-id into {@code dst}, keeping its type; false (and {@code dst} cleared) when absent.
+     *
+     * @param dst the holder to read into
+     * @return whether the message has a correlation-id
+     */
     public boolean correlationId(MessageId dst) {
         return readId(Properties.CORRELATION_ID, dst);
     }
@@ -430,52 +504,77 @@ public final class MessageView {
         return true;
     }
 
-    /** Copies {@code to} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code to} into {@code dst}; false when absent.
+     *
+     * @param dst where to copy the value
+     * @return whether the field is there
+     */
     public boolean to(MutableBytes dst) {
         return propertiesField(Properties.TO, dst);
     }
 
-    /** Copies {@code subject} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code subject} into {@code dst}; false when absent.
+     *
+     * @param dst where to copy the value
+     * @return whether the field is there
+     */
     public boolean subject(MutableBytes dst) {
         return propertiesField(Properties.SUBJECT, dst);
     }
 
-    /** Copies {@code reply-to} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code reply-to} into {@code dst}; false when absent.
+     *
+     * @param dst where to copy the value
+     * @return whether the field is there
+     */
     public boolean replyTo(MutableBytes dst) {
         return propertiesField(Properties.REPLY_TO, dst);
     }
 
-    /** Copies {@code content-type} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code content-type} into {@code dst}; false when absent.
+     *
+     * @param dst where to copy the value
+     * @return whether the field is there
+     */
     public boolean contentType(MutableBytes dst) {
         return propertiesField(Properties.CONTENT_TYPE, dst);
     }
 
-    /** Copies {@code content-encoding} into {@code dst}; false when absent. */
+    /**
+     * Copies {@code content-encoding} into {@code dst}; false when absent.
+     *
+     * @param dst where to copy the value
+     * @return whether the field is there
+     */
     public boolean contentEncoding(MutableBytes dst) {
         return propertiesField(Properties.CONTENT_ENCODING, dst);
     }
 
-    /** {@code to} as a String (allocates), or null. */
+    /** {@return {@code to} as a String (allocates), or null} */
     public String toAsString() {
         return propertiesFieldAsString(Properties.TO);
     }
 
-    /** {@code subject} as a String (allocates), or null. */
+    /** {@return {@code subject} as a String (allocates), or null} */
     public String subjectAsString() {
         return propertiesFieldAsString(Properties.SUBJECT);
     }
 
-    /** {@code reply-to} as a String (allocates), or null. */
+    /** {@return {@code reply-to} as a String (allocates), or null} */
     public String replyToAsString() {
         return propertiesFieldAsString(Properties.REPLY_TO);
     }
 
-    /** {@code content-type} as a String (allocates), or null. */
+    /** {@return {@code content-type} as a String (allocates), or null} */
     public String contentTypeAsString() {
         return propertiesFieldAsString(Properties.CONTENT_TYPE);
     }
 
-    /** {@code content-encoding} as a String (allocates), or null. */
+    /** {@return {@code content-encoding} as a String (allocates), or null} */
     public String contentEncodingAsString() {
         return propertiesFieldAsString(Properties.CONTENT_ENCODING);
     }
@@ -486,12 +585,24 @@ public final class MessageView {
      * Positions {@code reader} on the value of the application property named {@code name} (string keys,
      * AMQP 1.0 §3.2.5), reading past the other entries without decoding them. The value may be null. Returns
      * false when there is no such property.
+     *
+     * @param name the property's name
+     * @param reader the reader to position
+     * @return whether the property is there (the reader is then on its value)
      */
     public boolean positionOnApplicationProperty(CharSequence name, AmqpReader reader) {
         return find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, reader);
     }
 
-    /** Like {@link #positionOnApplicationProperty(CharSequence, AmqpReader)} with the name as UTF-8 bytes. */
+    /**
+     * Like {@link #positionOnApplicationProperty(CharSequence, AmqpReader)}, with the name as UTF-8 bytes.
+     *
+     * @param utf8Name holds the property's name in UTF-8
+     * @param nameOffset where it starts in {@code utf8Name}
+     * @param nameLength its length in bytes
+     * @param reader the reader to position
+     * @return whether the property is there (the reader is then on its value)
+     */
     public boolean positionOnApplicationProperty(byte[] utf8Name, int nameOffset, int nameLength, AmqpReader reader) {
         return find(MessageSection.APPLICATION_PROPERTIES, true, null, utf8Name, nameOffset, nameLength, reader);
     }
@@ -500,17 +611,33 @@ public final class MessageView {
      * Copies the string (or symbol) value of the application property {@code name} into {@code dst}; returns
      * false and clears {@code dst} when the property is absent, null, or not text (use
      * {@link #positionOnApplicationProperty(CharSequence, AmqpReader)} for other types).
+     *
+     * @param name the property's name
+     * @param dst where to copy the value
+     * @return whether a text value was copied into {@code dst}
      */
     public boolean applicationProperty(CharSequence name, MutableBytes dst) {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own), dst);
     }
 
-    /** Like {@link #applicationProperty(CharSequence, MutableBytes)} with the name as UTF-8 bytes. */
+    /**
+     * Like {@link #applicationProperty(CharSequence, MutableBytes)}, with the name as UTF-8 bytes.
+     *
+     * @param utf8Name holds the property's name in UTF-8
+     * @param nameOffset where it starts in {@code utf8Name}
+     * @param nameLength its length in bytes
+     * @param dst where to copy the value
+     * @return whether a text value was copied into {@code dst}
+     */
     public boolean applicationProperty(byte[] utf8Name, int nameOffset, int nameLength, MutableBytes dst) {
         return textValue(find(MessageSection.APPLICATION_PROPERTIES, true, null, utf8Name, nameOffset, nameLength, own), dst);
     }
 
-    /** The string value of the application property {@code name} (allocates), or null when absent or not text. */
+    /**
+     * {@return the string value of the application property {@code name} (allocates), or null when absent or not text}
+     *
+     * @param name the property's name
+     */
     public String applicationPropertyAsString(CharSequence name) {
         if (!find(MessageSection.APPLICATION_PROPERTIES, true, name, null, 0, 0, own)) {
             return null;
@@ -530,19 +657,37 @@ public final class MessageView {
         return false;
     }
 
-    /** Positions {@code reader} on the value of message annotation {@code key} (symbol keys); false when absent. */
+    /**
+     * Positions {@code reader} on the value of message annotation {@code key} (symbol keys); false when absent.
+     *
+     * @param key the annotation's key
+     * @param reader the reader to position
+     * @return whether the annotation is there
+     */
     public boolean positionOnMessageAnnotation(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.MESSAGE_ANNOTATIONS, false, null, k, 0, k.length, reader);
     }
 
-    /** Positions {@code reader} on the value of delivery annotation {@code key}; false when absent. */
+    /**
+     * Positions {@code reader} on the value of delivery annotation {@code key}; false when absent.
+     *
+     * @param key the annotation's key
+     * @param reader the reader to position
+     * @return whether the annotation is there
+     */
     public boolean positionOnDeliveryAnnotation(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.DELIVERY_ANNOTATIONS, false, null, k, 0, k.length, reader);
     }
 
-    /** Positions {@code reader} on the value of footer entry {@code key}; false when absent. */
+    /**
+     * Positions {@code reader} on the value of footer entry {@code key}; false when absent.
+     *
+     * @param key the entry's key
+     * @param reader the reader to position
+     * @return whether the entry is there
+     */
     public boolean positionOnFooterEntry(Symbol key, AmqpReader reader) {
         byte[] k = key.bytes();
         return find(MessageSection.FOOTER, false, null, k, 0, k.length, reader);
@@ -575,22 +720,42 @@ public final class MessageView {
         return false;
     }
 
-    /** Opens {@code cursor} on the application-properties; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the application-properties; false (cursor empty) when absent or empty.
+     *
+     * @param cursor the cursor to open
+     * @return whether there is at least one entry
+     */
     public boolean openApplicationProperties(MapCursor cursor) {
         return open(MessageSection.APPLICATION_PROPERTIES, cursor);
     }
 
-    /** Opens {@code cursor} on the message-annotations; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the message-annotations; false (cursor empty) when absent or empty.
+     *
+     * @param cursor the cursor to open
+     * @return whether there is at least one entry
+     */
     public boolean openMessageAnnotations(MapCursor cursor) {
         return open(MessageSection.MESSAGE_ANNOTATIONS, cursor);
     }
 
-    /** Opens {@code cursor} on the delivery-annotations; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the delivery-annotations; false (cursor empty) when absent or empty.
+     *
+     * @param cursor the cursor to open
+     * @return whether there is at least one entry
+     */
     public boolean openDeliveryAnnotations(MapCursor cursor) {
         return open(MessageSection.DELIVERY_ANNOTATIONS, cursor);
     }
 
-    /** Opens {@code cursor} on the footer; false (cursor empty) when absent or empty. */
+    /**
+     * Opens {@code cursor} on the footer; false (cursor empty) when absent or empty.
+     *
+     * @param cursor the cursor to open
+     * @return whether there is at least one entry
+     */
     public boolean openFooter(MapCursor cursor) {
         return open(MessageSection.FOOTER, cursor);
     }

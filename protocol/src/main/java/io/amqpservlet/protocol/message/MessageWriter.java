@@ -36,7 +36,16 @@ public final class MessageWriter {
     // Offset of the reserved vbin32 header of a data section opened by startData(), or -1.
     private int openDataAt = -1;
 
-    /** Starts a message at the writer's current position. */
+    /** Creates an empty {@code MessageWriter}. */
+    public MessageWriter() {
+    }
+
+    /**
+     * Starts a message at the writer's current position.
+     *
+     * @param writer the writer the message is encoded into
+     * @return this, for chaining
+     */
     public MessageWriter wrap(AmqpWriter writer) {
         this.out = writer;
         this.last = null;
@@ -46,13 +55,15 @@ public final class MessageWriter {
         return this;
     }
 
-    /** The underlying writer, for values the typed calls do not cover (after a key, or inside an amqp-value). */
+    /** {@return the underlying writer, for values the typed calls do not cover (after a key, or inside an amqp-value)} */
     public AmqpWriter writer() {
         return out;
     }
 
     /**
      * Finishes the message: checks that no section is left open and returns the message's length in bytes.
+     *
+     * @return the message's length in bytes
      */
     public int end() {
         if (open != null) {
@@ -93,7 +104,12 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ header
 
-    /** Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0. */
+    /**
+     * Writes a header with only durable set (AMQP 1.0 §3.2.1); a non-durable default header is written as list0.
+     *
+     * @param durable the header's durable
+     * @return this, for chaining
+     */
     public MessageWriter header(boolean durable) {
         begin(MessageSection.HEADER);
         out.startList();
@@ -107,6 +123,13 @@ public final class MessageWriter {
     /**
      * Writes a header; defaults (priority 4, ttl -1 meaning none, delivery-count 0, false flags) become nulls
      * and trailing nulls are omitted.
+     *
+     * @param durable the header's durable
+     * @param priority its priority, 0 to 255
+     * @param ttlMillis its ttl in milliseconds
+     * @param firstAcquirer its first-acquirer
+     * @param deliveryCount its delivery-count
+     * @return this, for chaining
      */
     public MessageWriter header(boolean durable, int priority, long ttlMillis, boolean firstAcquirer, long deliveryCount) {
         if (priority < 0 || priority > 255) {
@@ -154,7 +177,12 @@ public final class MessageWriter {
         }
     }
 
-    /** Writes {@code header}. */
+    /**
+     * Writes {@code header}.
+     *
+     * @param header the header to write
+     * @return this, for chaining
+     */
     public MessageWriter header(Header header) {
         order(MessageSection.HEADER);
         header.encode(out); // writes its own descriptor
@@ -163,17 +191,29 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ annotations
 
-    /** Opens the delivery-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the delivery-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startDeliveryAnnotations() {
         return startMap(MessageSection.DELIVERY_ANNOTATIONS);
     }
 
-    /** Opens the message-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the message-annotations section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startMessageAnnotations() {
         return startMap(MessageSection.MESSAGE_ANNOTATIONS);
     }
 
-    /** Opens the footer section; add entries with {@code annotation}, close with {@link #endAnnotations()}. */
+    /**
+     * Opens the footer section; add entries with {@code annotation}, close with {@link #endAnnotations()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startFooter() {
         return startMap(MessageSection.FOOTER);
     }
@@ -192,42 +232,75 @@ public final class MessageWriter {
         }
     }
 
-    /** Writes an annotation key; the caller writes its value next with {@link #writer()}. */
+    /**
+     * Writes an annotation key; the caller writes its value next with {@link #writer()}.
+     *
+     * @param key the annotation's key
+     * @return this, for chaining
+     */
     public MessageWriter annotationKey(Symbol key) {
         expectAnnotations();
         out.writeSymbol(key);
         return this;
     }
 
-    /** Adds an annotation with a string value. */
+    /**
+     * Adds an annotation with a string value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a string
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, CharSequence value) {
         annotationKey(key);
         out.writeString(value);
         return this;
     }
 
-    /** Adds an annotation with a symbol value. */
+    /**
+     * Adds an annotation with a symbol value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a symbol
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, Symbol value) {
         annotationKey(key);
         out.writeSymbol(value);
         return this;
     }
 
-    /** Adds an annotation with a long value. */
+    /**
+     * Adds an annotation with a long value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a long
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, long value) {
         annotationKey(key);
         out.writeLong(value);
         return this;
     }
 
-    /** Adds an annotation with a boolean value. */
+    /**
+     * Adds an annotation with a boolean value.
+     *
+     * @param key the annotation's key
+     * @param value its value, a boolean
+     * @return this, for chaining
+     */
     public MessageWriter annotation(Symbol key, boolean value) {
         annotationKey(key);
         out.writeBoolean(value);
         return this;
     }
 
-    /** Closes the open annotations section (delivery-annotations, message-annotations or footer). */
+    /**
+     * Closes the open annotations section (delivery-annotations, message-annotations or footer).
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endAnnotations() {
         expectAnnotations();
         out.endMap();
@@ -237,7 +310,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ properties
 
-    /** Opens the properties section; write fields in field order, close with {@link #endProperties()}. */
+    /**
+     * Opens the properties section; write fields in field order, close with {@link #endProperties()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startProperties() {
         begin(MessageSection.PROPERTIES);
         out.startList();
@@ -260,147 +337,254 @@ public final class MessageWriter {
         nextField = field + 1;
     }
 
-    /** Sets message-id to a string. */
+    /**
+     * Sets message-id to a string.
+     *
+     * @param id the message-id, a string
+     * @return this, for chaining
+     */
     public MessageWriter messageId(CharSequence id) {
         field(Properties.MESSAGE_ID);
         out.writeString(id);
         return this;
     }
 
-    /** Sets message-id to a ulong. */
+    /**
+     * Sets message-id to a ulong.
+     *
+     * @param id the message-id, a ulong
+     * @return this, for chaining
+     */
     public MessageWriter messageId(long id) {
         field(Properties.MESSAGE_ID);
         out.writeULong(id);
         return this;
     }
 
-    /** Sets message-id to a uuid. */
+    /**
+     * Sets message-id to a uuid.
+     *
+     * @param mostSignificantBits the uuid's most significant 64 bits
+     * @param leastSignificantBits its least significant 64 bits
+     * @return this, for chaining
+     */
     public MessageWriter messageIdUuid(long mostSignificantBits, long leastSignificantBits) {
         field(Properties.MESSAGE_ID);
         out.writeUuid(mostSignificantBits, leastSignificantBits);
         return this;
     }
 
-    /** Sets message-id from a holder, keeping its type. */
+    /**
+     * Sets message-id from a holder, keeping its type.
+     *
+     * @param id the message-id, of any of its types
+     * @return this, for chaining
+     */
     public MessageWriter messageId(MessageId id) {
         field(Properties.MESSAGE_ID);
         id.write(out);
         return this;
     }
 
-    /** Sets user-id (binary). */
+    /**
+     * Sets user-id (binary).
+     *
+     * @param bytes holds the user-id
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
+     * @return this, for chaining
+     */
     public MessageWriter userId(byte[] bytes, int offset, int length) {
         field(Properties.USER_ID);
         out.writeBinary(bytes, offset, length);
         return this;
     }
 
-    /** Sets to. */
+    /**
+     * Sets to.
+     *
+     * @param address the {@code to} address
+     * @return this, for chaining
+     */
     public MessageWriter to(CharSequence address) {
         field(Properties.TO);
         out.writeString(address);
         return this;
     }
 
-    /** Sets to from a holder of UTF-8 bytes. */
+    /**
+     * Sets to from a holder of UTF-8 bytes.
+     *
+     * @param address the {@code to} address
+     * @return this, for chaining
+     */
     public MessageWriter to(MutableBytes address) {
         field(Properties.TO);
         address.writeString(out);
         return this;
     }
 
-    /** Sets subject. */
+    /**
+     * Sets subject.
+     *
+     * @param subject the {@code subject}
+     * @return this, for chaining
+     */
     public MessageWriter subject(CharSequence subject) {
         field(Properties.SUBJECT);
         out.writeString(subject);
         return this;
     }
 
-    /** Sets reply-to. */
+    /**
+     * Sets reply-to.
+     *
+     * @param address the {@code reply-to} address
+     * @return this, for chaining
+     */
     public MessageWriter replyTo(CharSequence address) {
         field(Properties.REPLY_TO);
         out.writeString(address);
         return this;
     }
 
-    /** Sets reply-to from a holder of UTF-8 bytes. */
+    /**
+     * Sets reply-to from a holder of UTF-8 bytes.
+     *
+     * @param address the {@code reply-to} address
+     * @return this, for chaining
+     */
     public MessageWriter replyTo(MutableBytes address) {
         field(Properties.REPLY_TO);
         address.writeString(out);
         return this;
     }
 
-    /** Sets correlation-id to a string. */
+    /**
+     * Sets correlation-id to a string.
+     *
+     * @param id the correlation-id, a string
+     * @return this, for chaining
+     */
     public MessageWriter correlationId(CharSequence id) {
         field(Properties.CORRELATION_ID);
         out.writeString(id);
         return this;
     }
 
-    /** Sets correlation-id from a holder, keeping its type. */
+    /**
+     * Sets correlation-id from a holder, keeping its type.
+     *
+     * @param id the correlation-id, of any of its types
+     * @return this, for chaining
+     */
     public MessageWriter correlationId(MessageId id) {
         field(Properties.CORRELATION_ID);
         id.write(out);
         return this;
     }
 
-    /** Sets content-type (a symbol; MIME types are ASCII). */
+    /**
+     * Sets content-type (a symbol; MIME types are ASCII).
+     *
+     * @param mimeType the content-type
+     * @return this, for chaining
+     */
     public MessageWriter contentType(CharSequence mimeType) {
         field(Properties.CONTENT_TYPE);
         out.writeSymbol(mimeType);
         return this;
     }
 
-    /** Sets content-type from a symbol constant. */
+    /**
+     * Sets content-type from a symbol constant.
+     *
+     * @param mimeType the content-type
+     * @return this, for chaining
+     */
     public MessageWriter contentType(Symbol mimeType) {
         field(Properties.CONTENT_TYPE);
         out.writeSymbol(mimeType);
         return this;
     }
 
-    /** Sets content-encoding (a symbol). */
+    /**
+     * Sets content-encoding (a symbol).
+     *
+     * @param encoding the content-encoding
+     * @return this, for chaining
+     */
     public MessageWriter contentEncoding(CharSequence encoding) {
         field(Properties.CONTENT_ENCODING);
         out.writeSymbol(encoding);
         return this;
     }
 
-    /** Sets absolute-expiry-time in milliseconds since the epoch. */
+    /**
+     * Sets absolute-expiry-time in milliseconds since the epoch.
+     *
+     * @param epochMillis milliseconds since the Unix epoch
+     * @return this, for chaining
+     */
     public MessageWriter absoluteExpiryTime(long epochMillis) {
         field(Properties.ABSOLUTE_EXPIRY_TIME);
         out.writeTimestamp(epochMillis);
         return this;
     }
 
-    /** Sets creation-time in milliseconds since the epoch. */
+    /**
+     * Sets creation-time in milliseconds since the epoch.
+     *
+     * @param epochMillis milliseconds since the Unix epoch
+     * @return this, for chaining
+     */
     public MessageWriter creationTime(long epochMillis) {
         field(Properties.CREATION_TIME);
         out.writeTimestamp(epochMillis);
         return this;
     }
 
-    /** Sets group-id. */
+    /**
+     * Sets group-id.
+     *
+     * @param groupId the group-id
+     * @return this, for chaining
+     */
     public MessageWriter groupId(CharSequence groupId) {
         field(Properties.GROUP_ID);
         out.writeString(groupId);
         return this;
     }
 
-    /** Sets group-sequence (a uint). */
+    /**
+     * Sets group-sequence (a uint).
+     *
+     * @param sequence the group-sequence
+     * @return this, for chaining
+     */
     public MessageWriter groupSequence(long sequence) {
         field(Properties.GROUP_SEQUENCE);
         out.writeUInt(sequence);
         return this;
     }
 
-    /** Sets reply-to-group-id. */
+    /**
+     * Sets reply-to-group-id.
+     *
+     * @param groupId the reply-to-group-id
+     * @return this, for chaining
+     */
     public MessageWriter replyToGroupId(CharSequence groupId) {
         field(Properties.REPLY_TO_GROUP_ID);
         out.writeString(groupId);
         return this;
     }
 
-    /** Closes the properties section; fields not written after the last one are omitted. */
+    /**
+     * Closes the properties section; fields not written after the last one are omitted.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endProperties() {
         expectOpen(MessageSection.PROPERTIES);
         out.endList();
@@ -408,7 +592,12 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Writes a whole properties section from {@code properties}. */
+    /**
+     * Writes a whole properties section from {@code properties}.
+     *
+     * @param properties the properties to write
+     * @return this, for chaining
+     */
     public MessageWriter properties(Properties properties) {
         order(MessageSection.PROPERTIES);
         properties.encode(out); // writes its own descriptor
@@ -417,7 +606,11 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ application-properties
 
-    /** Opens application-properties; add entries with {@code put}, close with {@link #endApplicationProperties()}. */
+    /**
+     * Opens application-properties; add entries with {@code put}, close with {@link #endApplicationProperties()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startApplicationProperties() {
         begin(MessageSection.APPLICATION_PROPERTIES);
         out.startMap();
@@ -425,7 +618,12 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}. */
+    /**
+     * Writes a key (AMQP 1.0 §3.2.5: keys are strings); the caller writes a simple value next with {@link #writer()}.
+     *
+     * @param key the property's name
+     * @return this, for chaining
+     */
     public MessageWriter putKey(CharSequence key) {
         expectOpen(MessageSection.APPLICATION_PROPERTIES);
         if (key == null) {
@@ -435,42 +633,76 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Adds a string property. */
+    /**
+     * Adds a string property.
+     *
+     * @param key the property's name
+     * @param value its value, a string
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, CharSequence value) {
         putKey(key);
         out.writeString(value);
         return this;
     }
 
-    /** Adds a string property from a holder of UTF-8 bytes (null when the holder is null). */
+    /**
+     * Adds a string property from a holder of UTF-8 bytes (null when the holder is null).
+     *
+     * @param key the property's name
+     * @param value its value as UTF-8 bytes, written as a string
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, MutableBytes value) {
         putKey(key);
         value.writeString(out);
         return this;
     }
 
-    /** Adds a long property. */
+    /**
+     * Adds a long property.
+     *
+     * @param key the property's name
+     * @param value its value, a long
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, long value) {
         putKey(key);
         out.writeLong(value);
         return this;
     }
 
-    /** Adds an int property. */
+    /**
+     * Adds an int property.
+     *
+     * @param key the property's name
+     * @param value its value, an int
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, int value) {
         putKey(key);
         out.writeInt(value);
         return this;
     }
 
-    /** Adds a boolean property. */
+    /**
+     * Adds a boolean property.
+     *
+     * @param key the property's name
+     * @param value its value, a boolean
+     * @return this, for chaining
+     */
     public MessageWriter put(CharSequence key, boolean value) {
         putKey(key);
         out.writeBoolean(value);
         return this;
     }
 
-    /** Closes application-properties. */
+    /**
+     * Closes application-properties.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endApplicationProperties() {
         expectOpen(MessageSection.APPLICATION_PROPERTIES);
         out.endMap();
@@ -480,7 +712,14 @@ public final class MessageWriter {
 
     // ------------------------------------------------------------------------------------------ body
 
-    /** Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections. */
+    /**
+     * Adds a data section with {@code bytes[offset, offset + length)}; call again for more sections.
+     *
+     * @param bytes holds the section's content
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
+     * @return this, for chaining
+     */
     public MessageWriter data(byte[] bytes, int offset, int length) {
         begin(MessageSection.DATA);
         out.writeBinary(bytes, offset, length);
@@ -492,6 +731,8 @@ public final class MessageWriter {
      * {@link #appendData(ByteBuffer)} (as many times as they arrive) and {@link #endData()} backfills the size.
      * One section however many pieces: some clients (proton-j based, such as Qpid JMS) keep only the last data
      * section of a message.
+     *
+     * @return this, for chaining
      */
     public MessageWriter startData() {
         begin(MessageSection.DATA);
@@ -500,7 +741,12 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position. */
+    /**
+     * Appends the remaining bytes of {@code bytes} to the data section {@link #startData()} opened, without changing its position.
+     *
+     * @param bytes the bytes to append: the buffer's remaining bytes
+     * @return this, for chaining
+     */
     public MessageWriter appendData(ByteBuffer bytes) {
         requireOpenData();
         int n = bytes.remaining();
@@ -509,7 +755,14 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened. */
+    /**
+     * Appends {@code bytes[offset, offset + length)} to the data section {@link #startData()} opened.
+     *
+     * @param bytes holds the bytes to append
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public MessageWriter appendData(byte[] bytes, int offset, int length) {
         requireOpenData();
         int at = out.reserve(length);
@@ -517,7 +770,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Ends the data section {@link #startData()} opened, backfilling its size. */
+    /**
+     * Ends the data section {@link #startData()} opened, backfilling its size.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endData() {
         requireOpenData();
         int size = out.position() - openDataAt - 5;
@@ -536,34 +793,59 @@ public final class MessageWriter {
         }
     }
 
-    /** Adds a data section with the remaining bytes of {@code bytes}, without changing its position. */
+    /**
+     * Adds a data section with the remaining bytes of {@code bytes}, without changing its position.
+     *
+     * @param bytes the section's content: the buffer's remaining bytes
+     * @return this, for chaining
+     */
     public MessageWriter data(ByteBuffer bytes) {
         begin(MessageSection.DATA);
         out.writeBinary(bytes);
         return this;
     }
 
-    /** Writes an amqp-value body holding a string. */
+    /**
+     * Writes an amqp-value body holding a string.
+     *
+     * @param text the value, a string
+     * @return this, for chaining
+     */
     public MessageWriter amqpValue(CharSequence text) {
         begin(MessageSection.AMQP_VALUE);
         out.writeString(text);
         return this;
     }
 
-    /** Writes an amqp-value body holding a binary. */
+    /**
+     * Writes an amqp-value body holding a binary.
+     *
+     * @param bytes holds the value, a binary
+     * @param offset where it starts in {@code bytes}
+     * @param length its length in bytes
+     * @return this, for chaining
+     */
     public MessageWriter amqpValueBinary(byte[] bytes, int offset, int length) {
         begin(MessageSection.AMQP_VALUE);
         out.writeBinary(bytes, offset, length);
         return this;
     }
 
-    /** Starts an amqp-value body: the next value written with {@link #writer()} is the body. */
+    /**
+     * Starts an amqp-value body: the next value written with {@link #writer()} is the body.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startAmqpValue() {
         begin(MessageSection.AMQP_VALUE);
         return this;
     }
 
-    /** Opens an amqp-sequence section: write its elements with {@link #writer()}, then {@link #endAmqpSequence()}. */
+    /**
+     * Opens an amqp-sequence section: write its elements with {@link #writer()}, then {@link #endAmqpSequence()}.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter startAmqpSequence() {
         begin(MessageSection.AMQP_SEQUENCE);
         out.startList();
@@ -571,7 +853,11 @@ public final class MessageWriter {
         return this;
     }
 
-    /** Closes the amqp-sequence section. */
+    /**
+     * Closes the amqp-sequence section.
+     *
+     * @return this, for chaining
+     */
     public MessageWriter endAmqpSequence() {
         expectOpen(MessageSection.AMQP_SEQUENCE);
         out.endList();

@@ -24,10 +24,19 @@ public final class SectionScanner {
         /**
          * A section begins at {@code position} (counted from the first byte fed since {@link #reset()}). Called
          * once the descriptor is read, which may be in a later slice than the section's first byte.
+         *
+         * @param section the section's kind
+         * @param position its offset from the start of the message
          */
         void onSection(MessageSection section, long position);
 
-        /** Bytes of a data section's binary, in order; valid only during the call. */
+        /**
+         * Bytes of a data section's binary, in order; valid only during the call.
+         *
+         * @param bytes holds the data bytes
+         * @param offset where they start in {@code bytes}
+         * @param length their length in bytes
+         */
         void onData(byte[] bytes, int offset, int length);
     }
 
@@ -58,6 +67,10 @@ public final class SectionScanner {
     private int symbolLength;
     private boolean dataValue;
 
+    /** Creates an empty {@code SectionScanner}. */
+    public SectionScanner() {
+    }
+
     /** Forgets everything: the next byte fed is the first of a message. */
     public void reset() {
         state = SECTION;
@@ -66,17 +79,17 @@ public final class SectionScanner {
         pendingValues = 0;
     }
 
-    /** The section being read, or null before the first descriptor. */
+    /** {@return the section being read, or null before the first descriptor} */
     public MessageSection section() {
         return section;
     }
 
-    /** How many bytes were fed since {@link #reset()}. */
+    /** {@return how many bytes were fed since {@link #reset()}} */
     public long position() {
         return position;
     }
 
-    /** Whether the bytes fed so far end exactly between two sections (a message may end here). */
+    /** {@return whether the bytes fed so far end exactly between two sections (a message may end here)} */
     public boolean atSectionBoundary() {
         return state == SECTION;
     }
@@ -85,6 +98,10 @@ public final class SectionScanner {
      * Scans {@code length} bytes, calling {@code listener} for every section start and data section payload in
      * them.
      *
+     * @param b holds the next bytes of the message
+     * @param offset where they start in {@code b}
+     * @param length their length in bytes
+     * @param listener told about each section and data bytes as they are found
      * @throws InvalidEncodingException when a byte cannot start or continue a section (its offset in the message
      *         is reported, clipped to int)
      */

@@ -40,6 +40,10 @@ public final class AdaptiveBuffer {
     /**
      * A buffer of {@code initialCapacity} bytes that may grow to {@code maxCapacity} bytes, and shrinks back after
      * {@code shrinkAfterIdleNanos} without needing more than the initial capacity.
+     *
+     * @param initialCapacity the first size, and the size it shrinks back to, in bytes
+     * @param maxCapacity the largest size it may grow to, in bytes
+     * @param shrinkAfterIdleNanos how long it must not need more than the initial capacity before it shrinks
      */
     public AdaptiveBuffer(int initialCapacity, int maxCapacity, long shrinkAfterIdleNanos) {
         if (initialCapacity < 1 || maxCapacity < initialCapacity) {
@@ -59,48 +63,48 @@ public final class AdaptiveBuffer {
         view = ByteBuffer.wrap(newArray);
     }
 
-    /** The backing array; valid until the next {@link #ensureWritable}, {@link #compact} or {@link #maybeShrink}. */
+    /** {@return the backing array; valid until the next {@link #ensureWritable}, {@link #compact} or {@link #maybeShrink}} */
     public byte[] array() {
         return array;
     }
 
-    /** Offset of the first unread byte. */
+    /** {@return offset of the first unread byte} */
     public int readIndex() {
         return readIndex;
     }
 
-    /** Offset after the last unread byte, where the next byte written goes. */
+    /** {@return offset after the last unread byte, where the next byte written goes} */
     public int writeIndex() {
         return writeIndex;
     }
 
-    /** Unread bytes. */
+    /** {@return unread bytes} */
     public int readable() {
         return writeIndex - readIndex;
     }
 
-    /** Free bytes after {@link #writeIndex()}. */
+    /** {@return free bytes after {@link #writeIndex()}} */
     public int writable() {
         return array.length - writeIndex;
     }
 
-    /** The current size of the array. */
+    /** {@return the current size of the array} */
     public int capacity() {
         return array.length;
     }
 
-    /** The size the buffer starts with and shrinks back to. */
+    /** {@return the size the buffer starts with and shrinks back to} */
     public int initialCapacity() {
         return initialCapacity;
     }
 
-    /** The size beyond which {@link #ensureWritable} refuses to grow. */
+    /** {@return the size beyond which {@link #ensureWritable} refuses to grow} */
     public int maxCapacity() {
         return maxCapacity;
     }
 
     /**
-     * A view for filling from a NIO channel: position at {@link #writeIndex()}, limit at the capacity. Report
+     * {@return a view for filling from a NIO channel: position at {@link #writeIndex()}, limit at the capacity} Report
      * what was read with {@link #commitWrite(int)}.
      */
     public ByteBuffer fillModeView() {
@@ -109,8 +113,8 @@ public final class AdaptiveBuffer {
     }
 
     /**
-     * A view in Jetty's flush mode ({@code BufferUtil}'s rule): position at {@link #readIndex()}, limit at
-     * {@link #writeIndex()}; {@code EndPoint.fill} appends after the limit. Report what was filled with
+     * {@return a view in Jetty's flush mode ({@code BufferUtil}'s rule): position at {@link #readIndex()}, limit at
+     * {@link #writeIndex()}; {@code EndPoint.fill} appends after the limit} Report what was filled with
      * {@link #commitWrite(int)}.
      */
     public ByteBuffer flushModeView() {
@@ -118,7 +122,11 @@ public final class AdaptiveBuffer {
         return view;
     }
 
-    /** Records that {@code n} bytes were written at {@link #writeIndex()} (a negative n, end of stream, is ignored). */
+    /**
+     * Records that {@code n} bytes were written at {@link #writeIndex()} (a negative n, end of stream, is ignored).
+     *
+     * @param n how many bytes were written
+     */
     public void commitWrite(int n) {
         if (n <= 0) {
             return;
@@ -132,7 +140,11 @@ public final class AdaptiveBuffer {
         }
     }
 
-    /** Records that {@code n} unread bytes were parsed and are no longer needed. */
+    /**
+     * Records that {@code n} unread bytes were parsed and are no longer needed.
+     *
+     * @param n how many bytes were read
+     */
     public void consume(int n) {
         if (n < 0 || n > readable()) {
             throw new IndexOutOfBoundsException("consumed " + n + " bytes with " + readable() + " readable");
@@ -158,6 +170,7 @@ public final class AdaptiveBuffer {
      * Makes room for {@code n} more bytes after the unread ones: compacts if that is enough, otherwise grows to
      * the next power of two that holds them, up to {@link #maxCapacity()}.
      *
+     * @param n how many bytes must fit
      * @throws IllegalStateException if unread plus {@code n} bytes exceed the max capacity; the buffer is left as
      *                               it was
      */
@@ -191,6 +204,7 @@ public final class AdaptiveBuffer {
      * capacity for the idle delay, and its unread bytes fit (they are copied). Call it with the current time after
      * each read cycle or from an idle check; the first call after a large use records that time.
      *
+     * @param nowNanos the current {@link System#nanoTime()}
      * @return whether it shrank
      */
     public boolean maybeShrink(long nowNanos) {
@@ -211,7 +225,7 @@ public final class AdaptiveBuffer {
         return true;
     }
 
-    /** Nanosecond time (as passed to {@link #maybeShrink}) when the buffer was last seen needing its large size. */
+    /** {@return nanosecond time (as passed to {@link #maybeShrink}) when the buffer was last seen needing its large size} */
     public long lastNeededLargeNanos() {
         return lastNeededLargeNanos;
     }

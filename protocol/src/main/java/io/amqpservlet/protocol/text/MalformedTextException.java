@@ -7,22 +7,29 @@ package io.amqpservlet.protocol.text;
  * {@link Utf8StringBuilder}, bytes appended since the last reset).
  */
 public final class MalformedTextException extends IllegalArgumentException {
+    /** What is wrong, without the position. */
     private final String reason;
+    /** Where the problem was found. */
     private final long offset;
 
-    /** An error described by {@code reason}, found at {@code offset}. */
+    /**
+     * An error described by {@code reason}, found at {@code offset}.
+     *
+     * @param reason what is wrong, without the position
+     * @param offset where the problem was found
+     */
     public MalformedTextException(String reason, long offset) {
         super(reason + " at offset " + offset);
         this.reason = reason;
         this.offset = offset;
     }
 
-    /** What is wrong, without the position. */
+    /** {@return what is wrong, without the position} */
     public String reason() {
         return reason;
     }
 
-    /** Where the problem was found. */
+    /** {@return where the problem was found} */
     public long offset() {
         return offset;
     }

@@ -18,6 +18,8 @@ public final class PercentDecoder {
     /**
      * Decodes {@code text}; returns {@code text} itself when it holds no {@code %}.
      *
+     * @param text the text to decode
+     * @return the decoded text
      * @throws MalformedTextException at a bad escape or invalid UTF-8
      */
     public static String decode(String text) {
@@ -33,6 +35,8 @@ public final class PercentDecoder {
      * Decodes form data ({@code +} is a space); returns {@code text} itself when it holds neither {@code %} nor
      * {@code +}.
      *
+     * @param text the text to decode
+     * @return the decoded text
      * @throws MalformedTextException at a bad escape or invalid UTF-8
      */
     public static String decodeForm(String text) {
@@ -44,12 +48,22 @@ public final class PercentDecoder {
         return out.toString();
     }
 
-    /** Appends the decoded form of {@code text} to {@code out}, which must not hold a partial sequence. */
+    /**
+     * Appends the decoded form of {@code text} to {@code out}, which must not hold a partial sequence.
+     *
+     * @param text the text to decode
+     * @param out where the result goes
+     */
     public static void decode(CharSequence text, Utf8StringBuilder out) {
         decode(text, false, out);
     }
 
-    /** As {@link #decode(CharSequence, Utf8StringBuilder)}, with {@code +} read as a space. */
+    /**
+     * As {@link #decode(CharSequence, Utf8StringBuilder)}, with {@code +} read as a space.
+     *
+     * @param text the text to decode
+     * @param out where the result goes
+     */
     public static void decodeForm(CharSequence text, Utf8StringBuilder out) {
         decode(text, true, out);
     }
@@ -84,13 +98,24 @@ public final class PercentDecoder {
      * Appends the decoded form of the bytes {@code src[offset, offset + length)} (raw bytes are UTF-8, escapes
      * give more bytes) to {@code out}.
      *
+     * @param src holds the bytes to decode
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
+     * @param out where the result goes
      * @throws MalformedTextException naming the offset in {@code src}
      */
     public static void decode(byte[] src, int offset, int length, Utf8StringBuilder out) {
         decode(src, offset, length, false, out);
     }
 
-    /** As {@link #decode(byte[], int, int, Utf8StringBuilder)}, with {@code +} read as a space. */
+    /**
+     * As {@link #decode(byte[], int, int, Utf8StringBuilder)}, with {@code +} read as a space.
+     *
+     * @param src holds the bytes to decode
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
+     * @param out where the result goes
+     */
     public static void decodeForm(byte[] src, int offset, int length, Utf8StringBuilder out) {
         decode(src, offset, length, true, out);
     }

@@ -51,17 +51,31 @@ public final class PercentEncoder {
         }
     }
 
-    /** Whether this encoder keeps the ASCII character {@code c} as it is (never true for {@code %}). */
+    /**
+     * {@return whether this encoder keeps the ASCII character {@code c} as it is (never true for {@code %})}
+     *
+     * @param c the char to check
+     */
     public boolean keeps(char c) {
         return c < 128 && keep[c] != 0;
     }
 
-    /** Whether {@link #encode(String)} would change {@code text}. */
+    /**
+     * {@return whether {@link #encode(String)} would change {@code text}}
+     *
+     * @param text the text to check
+     */
     public boolean needsEncoding(CharSequence text) {
         return firstToEncode(text) >= 0;
     }
 
-    /** Whether {@link #encode(byte[], int, int, StringBuilder)} would change the bytes. */
+    /**
+     * {@return whether {@link #encode(byte[], int, int, StringBuilder)} would change the bytes}
+     *
+     * @param utf8 holds the UTF-8 bytes to check
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
+     */
     public boolean needsEncoding(byte[] utf8, int offset, int length) {
         return firstToEncode(utf8, offset, length) >= 0;
     }
@@ -101,6 +115,8 @@ public final class PercentEncoder {
     /**
      * Encodes {@code text}; returns {@code text} itself when nothing needs encoding.
      *
+     * @param text the text to encode
+     * @return the encoded text
      * @throws MalformedTextException for an unpaired UTF-16 surrogate, which has no UTF-8 form
      */
     public String encode(String text) {
@@ -117,6 +133,8 @@ public final class PercentEncoder {
     /**
      * Appends {@code text}, encoded, to {@code out}; nothing is allocated once {@code out} has room.
      *
+     * @param text the text to encode
+     * @param out where the result goes
      * @throws MalformedTextException for an unpaired UTF-16 surrogate
      */
     public void encode(CharSequence text, StringBuilder out) {
@@ -157,6 +175,11 @@ public final class PercentEncoder {
      * Appends the UTF-8 text {@code utf8[offset, offset + length)}, encoded, to {@code out}: the form in which
      * AMQP strings arrive (see {@code MutableBytes}). Non-ASCII bytes are escaped one by one, so the bytes are
      * not checked for being valid UTF-8; a decoder will check them.
+     *
+     * @param utf8 holds the UTF-8 bytes to encode
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
+     * @param out where the result goes
      */
     public void encode(byte[] utf8, int offset, int length, StringBuilder out) {
         int end = offset + length;
@@ -172,7 +195,13 @@ public final class PercentEncoder {
         }
     }
 
-    /** The number of bytes {@link #encode(byte[], int, int, byte[], int)} writes for these bytes. */
+    /**
+     * {@return the number of bytes {@link #encode(byte[], int, int, byte[], int)} writes for these bytes}
+     *
+     * @param utf8 holds the UTF-8 bytes to measure
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
+     */
     public int encodedLength(byte[] utf8, int offset, int length) {
         int end = offset + length;
         int n = length;
@@ -190,6 +219,11 @@ public final class PercentEncoder {
      * Writes the encoded form of {@code utf8[offset, offset + length)} into {@code dst} at {@code dstOffset},
      * which has room for {@link #encodedLength} bytes.
      *
+     * @param utf8 holds the UTF-8 bytes to encode
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
+     * @param dst the array to write into
+     * @param dstOffset where in {@code dst} the first byte goes
      * @return the offset after the last byte written
      */
     public int encode(byte[] utf8, int offset, int length, byte[] dst, int dstOffset) {

@@ -134,19 +134,19 @@ public final class StringCache {
         return new int[] {longest, total};
     }
 
-    /** A builder for a custom cache. */
+    /** {@return a builder for a custom cache} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** How many distinct strings the cache holds. */
+    /** {@return how many distinct strings the cache holds} */
     public int size() {
         return size;
     }
 
     /**
-     * The most slots a lookup probes past the home slot (0 when every key sits in its own home slot); for tests
-     * and diagnostics.
+     * {@return the most slots a lookup probes past the home slot (0 when every key sits in its own home slot); for tests
+     * and diagnostics}
      */
     public int maxDisplacement() {
         return maxDisplacement;
@@ -208,7 +208,14 @@ public final class StringCache {
         return (int) (h ^ (h >>> 32) ^ (h >>> 47));
     }
 
-    /** The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null. */
+    /**
+     * The cached String whose UTF-8 form is exactly {@code bytes[offset, offset + length)}, or null.
+     *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @return the cached String, or null
+     */
     public String lookup(byte[] bytes, int offset, int length) {
         if (length > maxKeyLength) {
             return null;
@@ -239,6 +246,11 @@ public final class StringCache {
     /**
      * The cached all-lowercase String that equals {@code bytes[offset, offset + length)} ignoring ASCII case, or
      * null: {@code Content-Type} and {@code CONTENT-TYPE} both give the cached {@code content-type}.
+     *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @return the cached String, or null
      */
     public String lookupIgnoreCase(byte[] bytes, int offset, int length) {
         if (length > maxKeyLength) {
@@ -276,8 +288,11 @@ public final class StringCache {
     }
 
     /**
-     * The cached String for these bytes, or a new one decoded as strict UTF-8 on a miss.
+     * {@return the cached String for these bytes, or a new one decoded as strict UTF-8 on a miss}
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
     public String get(byte[] bytes, int offset, int length) {
@@ -286,9 +301,12 @@ public final class StringCache {
     }
 
     /**
-     * The cached lowercase String for these bytes ignoring ASCII case, or on a miss a new String decoded as strict
-     * UTF-8 and lowercased (ASCII letters only, as HTTP field names are; RFC 9110 §5.1).
+     * {@return the cached lowercase String for these bytes ignoring ASCII case, or on a miss a new String decoded as strict
+     * UTF-8 and lowercased (ASCII letters only, as HTTP field names are; RFC 9110 §5.1)}
      *
+     * @param bytes holds the bytes to look up
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws IllegalArgumentException on a miss whose bytes are not valid UTF-8
      */
     public String getLowerCase(byte[] bytes, int offset, int length) {
@@ -320,7 +338,12 @@ public final class StringCache {
         private Builder() {
         }
 
-        /** Adds a string (duplicates are kept once); the cache will return this very instance. */
+        /**
+         * Adds a string (duplicates are kept once); the cache will return this very instance.
+         *
+         * @param value the string to cache
+         * @return this builder
+         */
         public Builder add(String value) {
             if (value == null) {
                 throw new NullPointerException("value");
@@ -329,7 +352,12 @@ public final class StringCache {
             return this;
         }
 
-        /** Adds each string of {@code values}. */
+        /**
+         * Adds each string of {@code values}.
+         *
+         * @param values the strings to cache
+         * @return this builder
+         */
         public Builder addAll(String[] values) {
             for (String value : values) {
                 add(value);
@@ -337,7 +365,12 @@ public final class StringCache {
             return this;
         }
 
-        /** Adds every string of another cache (for extending {@link KnownStrings#CACHE}). */
+        /**
+         * Adds every string of another cache (for extending {@link KnownStrings#CACHE}).
+         *
+         * @param cache the cache whose strings to add
+         * @return this builder
+         */
         public Builder addAll(StringCache cache) {
             for (String value : cache.values) {
                 if (value != null) {
@@ -347,7 +380,7 @@ public final class StringCache {
             return this;
         }
 
-        /** The immutable cache. */
+        /** {@return the immutable cache} */
         public StringCache build() {
             return new StringCache(strings);
         }

@@ -18,8 +18,12 @@ public final class Utf8 {
     }
 
     /**
-     * The offset of the first byte at or after {@code from} (and before {@code end}) that is not ASCII, or
-     * {@code end}: eight bytes per step while they are all ASCII, which protocol text almost always is.
+     * {@return the offset of the first byte at or after {@code from} (and before {@code end}) that is not ASCII, or
+     * {@code end}: eight bytes per step while they are all ASCII, which protocol text almost always is}
+     *
+     * @param bytes holds the bytes to scan
+     * @param from where to start
+     * @param end where to stop
      */
     public static int skipAscii(byte[] bytes, int from, int end) {
         int i = from;
@@ -35,6 +39,11 @@ public final class Utf8 {
     /**
      * Returns the offset of the first byte that is not part of a valid UTF-8 sequence, or {@code -1} if
      * {@code bytes[offset, offset + length)} is valid UTF-8.
+     *
+     * @param bytes holds the bytes to check
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @return the offset of the first invalid byte, or -1
      */
     public static int firstInvalid(byte[] bytes, int offset, int length) {
         int end = offset + length;
@@ -87,7 +96,13 @@ public final class Utf8 {
         return (b & 0xC0) == 0x80;
     }
 
-    /** Whether every byte is below 0x80. */
+    /**
+     * {@return whether every byte is below 0x80}
+     *
+     * @param bytes holds the bytes to check
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     */
     public static boolean isAscii(byte[] bytes, int offset, int length) {
         int end = offset + length;
         return skipAscii(bytes, offset, end) == end;
@@ -96,6 +111,10 @@ public final class Utf8 {
     /**
      * Decodes valid UTF-8 into a String.
      *
+     * @param bytes holds the bytes to decode
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
+     * @return the decoded text
      * @throws IllegalArgumentException naming the offset of the first invalid byte
      */
     public static String decode(byte[] bytes, int offset, int length) {
@@ -113,7 +132,11 @@ public final class Utf8 {
         return new String(bytes, offset, length, StandardCharsets.UTF_8);
     }
 
-    /** The number of bytes {@link #encode} writes for {@code text}; unpaired surrogates count as '?' (1 byte). */
+    /**
+     * {@return the number of bytes {@link #encode} writes for {@code text}; unpaired surrogates count as '?' (1 byte)}
+     *
+     * @param text the text to encode
+     */
     public static int encodedLength(CharSequence text) {
         int n = text.length();
         int bytes = n;
@@ -139,6 +162,9 @@ public final class Utf8 {
      * Encodes {@code text} as UTF-8 into {@code dst} at {@code offset}; the caller has made room for
      * {@link #encodedLength} bytes. Unpaired surrogates become '?', as in {@link String#getBytes}.
      *
+     * @param text the text to encode
+     * @param dst the array to write into
+     * @param offset where in {@code dst} the first byte goes
      * @return the offset after the last byte written
      */
     public static int encode(CharSequence text, byte[] dst, int offset) {

@@ -31,12 +31,20 @@ public final class Utf8StringBuilder implements CharSequence {
         this(64);
     }
 
-    /** A builder with room for {@code initialCapacity} chars before it grows. */
+    /**
+     * A builder with room for {@code initialCapacity} chars before it grows.
+     *
+     * @param initialCapacity the first size in bytes
+     */
     public Utf8StringBuilder(int initialCapacity) {
         chars = new char[Math.max(8, initialCapacity)];
     }
 
-    /** Empties the builder, keeping its char array, and forgets any partial sequence or error. */
+    /**
+     * Empties the builder, keeping its char array, and forgets any partial sequence or error.
+     *
+     * @return this, for chaining
+     */
     public Utf8StringBuilder reset() {
         length = 0;
         bytesIn = 0;
@@ -69,12 +77,12 @@ public final class Utf8StringBuilder implements CharSequence {
         return new String(chars, start, end - start);
     }
 
-    /** Whether no multi-byte sequence is left unfinished. */
+    /** {@return whether no multi-byte sequence is left unfinished} */
     public boolean isComplete() {
         return pending == 0;
     }
 
-    /** Bytes appended since the last reset. */
+    /** {@return bytes appended since the last reset} */
     public long bytesAppended() {
         return bytesIn;
     }
@@ -83,7 +91,11 @@ public final class Utf8StringBuilder implements CharSequence {
      * Appends the UTF-8 bytes {@code bytes[offset, offset + length)}; they may start or end in the middle of a
      * sequence.
      *
+     * @param bytes holds the bytes to append
+     * @param offset where they start in {@code bytes}
+     * @param length their length in bytes
      * @throws MalformedTextException at the first byte that cannot continue valid UTF-8
+     * @return this, for chaining
      */
     public Utf8StringBuilder append(byte[] bytes, int offset, int length) {
         // Each byte yields at most one char, except the last byte of a 4-byte sequence that yields two, and only
@@ -138,7 +150,12 @@ public final class Utf8StringBuilder implements CharSequence {
         return this;
     }
 
-    /** Appends one byte of UTF-8. */
+    /**
+     * Appends one byte of UTF-8.
+     *
+     * @param b the byte to append
+     * @return this, for chaining
+     */
     public Utf8StringBuilder append(byte b) {
         ensureCapacity(length + 2);
         if (pending == 0 && b >= 0) {
@@ -153,7 +170,9 @@ public final class Utf8StringBuilder implements CharSequence {
     /**
      * Appends a char of already-decoded text (for mixing decoded text with raw bytes, as percent-decoding does).
      *
+     * @param c the char to append
      * @throws MalformedTextException if a multi-byte sequence is unfinished, since the char cannot continue it
+     * @return this, for chaining
      */
     public Utf8StringBuilder append(char c) {
         if (pending != 0) {
@@ -164,7 +183,12 @@ public final class Utf8StringBuilder implements CharSequence {
         return this;
     }
 
-    /** Appends already-decoded text; see {@link #append(char)}. */
+    /**
+     * Appends already-decoded text; see {@link #append(char)}.
+     *
+     * @param text the text to append
+     * @return this, for chaining
+     */
     public Utf8StringBuilder append(CharSequence text) {
         if (pending != 0) {
             throw incomplete(bytesIn);
@@ -265,7 +289,7 @@ public final class Utf8StringBuilder implements CharSequence {
     }
 
     /**
-     * The text as a new String, after {@link #checkComplete()}.
+     * {@return the text as a new String, after {@link #checkComplete()}}
      *
      * @throws MalformedTextException when a multi-byte sequence dangles
      */
@@ -274,7 +298,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return new String(chars, 0, length);
     }
 
-    /** Whether the decoded text equals {@code text}, without making a String. */
+    /**
+     * {@return whether the decoded text equals {@code text}, without making a String}
+     *
+     * @param text the text to compare with
+     */
     public boolean contentEquals(CharSequence text) {
         if (text.length() != length) {
             return false;
@@ -287,7 +315,11 @@ public final class Utf8StringBuilder implements CharSequence {
         return true;
     }
 
-    /** Makes room for {@code capacity} chars; only the first appends of a larger text allocate. */
+    /**
+     * Makes room for {@code capacity} chars; only the first appends of a larger text allocate.
+     *
+     * @param capacity the least capacity in bytes
+     */
     public void ensureCapacity(int capacity) {
         if (capacity > chars.length) {
             chars = Arrays.copyOf(chars, Math.max(capacity, chars.length * 2));

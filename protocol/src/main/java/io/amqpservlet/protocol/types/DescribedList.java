@@ -21,10 +21,10 @@ public abstract class DescribedList {
     /** Null fields seen since the last present one: written only if a present field follows. */
     private int pendingNulls;
 
-    /** The numeric descriptor code of this type (AMQP 1.0 §1.5), or 0 while a union type holds no value. */
+    /** {@return the numeric descriptor code of this type (AMQP 1.0 §1.5), or 0 while a union type holds no value} */
     public abstract long descriptor();
 
-    /** The type's name as the spec writes it ({@code open}, {@code source}), for errors and traces. */
+    /** {@return the type's name as the spec writes it ({@code open}, {@code source}), for errors and traces} */
     public abstract String typeName();
 
     /**
@@ -32,25 +32,42 @@ public abstract class DescribedList {
      * {@code next()} or {@code nextField()}) into this object, replacing every field. On return the reader is
      * positioned after the value.
      *
+     * @param reader the reader to decode from
      * @throws io.amqpservlet.protocol.codec.DecodeException when the value is not this type, is not a list,
      *         lacks a mandatory field or holds a field of the wrong type
      */
     public abstract void decode(AmqpReader reader);
 
-    /** Encodes this value: numeric descriptor, then the fields as a list without trailing absent fields. */
+    /**
+     * Encodes this value: numeric descriptor, then the fields as a list without trailing absent fields.
+     *
+     * @param writer the writer to encode into
+     */
     public abstract void encode(AmqpWriter writer);
 
-    /** Resets every field to its default (absent, or the spec's default value). */
+    /**
+     * Resets every field to its default (absent, or the spec's default value).
+     *
+     * @return this, for chaining
+     */
     public abstract DescribedList clear();
 
-    /** Whether this value is absent when held as a field of another type. Performatives never are. */
+    /** For subclasses: a composite type with every field at its default. */
+    protected DescribedList() {
+    }
+
+    /** {@return whether this value is absent when held as a field of another type} Performatives never are. */
     public boolean isNull() {
         return false;
     }
 
     // ------------------------------------------------------------------------------------------ decoding
 
-    /** Checks that the reader is on this type's described value and steps into its list of fields. */
+    /**
+     * Checks that the reader is on this type's described value and steps into its list of fields.
+     *
+     * @param reader the reader to decode from
+     */
     protected final void enterFields(AmqpReader reader) {
         if (reader.formatCode() != FormatCode.DESCRIBED) {
             throw new UnexpectedTypeException("expected described " + typeName() + " but found "
@@ -68,6 +85,8 @@ public abstract class DescribedList {
     /**
      * Steps into a described value whose descriptor was already checked, and into its list of fields.
      *
+     * @param reader the reader to decode from
+     * @param typeName the type's name, for the error message
      * @throws UnexpectedTypeException when the described value is not a list
      */
     protected static void enterBody(AmqpReader reader, String typeName) {
@@ -81,12 +100,21 @@ public abstract class DescribedList {
         reader.enter();
     }
 
-    /** Leaves the list, skipping fields a later spec version may have added (and with it the described value). */
+    /**
+     * Leaves the list, skipping fields a later spec version may have added (and with it the described value).
+     *
+     * @param reader the reader to decode from
+     */
     protected static void exitFields(AmqpReader reader) {
         reader.exit();
     }
 
-    /** Throws if the field just read with {@code nextField()} is null although the spec makes it mandatory. */
+    /**
+     * Throws if the field just read with {@code nextField()} is null although the spec makes it mandatory.
+     *
+     * @param reader the reader to decode from
+     * @param field the field's name, for the error message
+     */
     protected final void requireField(AmqpReader reader, String field) {
         if (reader.isNull()) {
             throw new InvalidEncodingException(typeName() + ": mandatory field " + field + " is null",
@@ -94,7 +122,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** The current field as a ushort (0 to 65535). */
+    /**
+     * {@return the current field as a ushort (0 to 65535)}
+     *
+     * @param reader the reader to decode from
+     * @param field the field's name, for the error message
+     */
     protected final int readUShort(AmqpReader reader, String field) {
         int v = reader.getInt();
         if ((v & 0xFFFF0000) != 0) {
@@ -104,7 +137,12 @@ public abstract class DescribedList {
         return v;
     }
 
-    /** The current field as a ubyte (0 to 255). */
+    /**
+     * {@return the current field as a ubyte (0 to 255)}
+     *
+     * @param reader the reader to decode from
+     * @param field the field's name, for the error message
+     */
     protected final int readUByte(AmqpReader reader, String field) {
         int v = reader.getInt();
         if ((v & 0xFFFFFF00) != 0) {
@@ -120,14 +158,22 @@ public abstract class DescribedList {
 
     // ------------------------------------------------------------------------------------------ encoding
 
-    /** Writes the numeric descriptor and opens the list of fields. */
+    /**
+     * Writes the numeric descriptor and opens the list of fields.
+     *
+     * @param writer the writer to encode into
+     */
     protected final void startFields(AmqpWriter writer) {
         writer.writeDescriptor(descriptor());
         writer.startList();
         pendingNulls = 0;
     }
 
-    /** Closes the list; trailing absent fields are never written (AMQP 1.0 §1.4). */
+    /**
+     * Closes the list; trailing absent fields are never written (AMQP 1.0 §1.4).
+     *
+     * @param writer the writer to encode into
+     */
     protected final void endFields(AmqpWriter writer) {
         pendingNulls = 0;
         writer.endList();
@@ -144,37 +190,67 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a uint field from its 32 bits. */
+    /**
+     * Writes a uint field from its 32 bits.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void uintField(AmqpWriter writer, int value) {
         flushNulls(writer);
         writer.writeUInt(value);
     }
 
-    /** Writes a ulong field. */
+    /**
+     * Writes a ulong field.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void ulongField(AmqpWriter writer, long value) {
         flushNulls(writer);
         writer.writeULong(value);
     }
 
-    /** Writes a ushort field. */
+    /**
+     * Writes a ushort field.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void ushortField(AmqpWriter writer, int value) {
         flushNulls(writer);
         writer.writeUShort(value);
     }
 
-    /** Writes a ubyte field. */
+    /**
+     * Writes a ubyte field.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void ubyteField(AmqpWriter writer, int value) {
         flushNulls(writer);
         writer.writeUByte(value);
     }
 
-    /** Writes a boolean field. */
+    /**
+     * Writes a boolean field.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void booleanField(AmqpWriter writer, boolean value) {
         flushNulls(writer);
         writer.writeBoolean(value);
     }
 
-    /** Writes a boolean field whose default is false: absent when false. */
+    /**
+     * Writes a boolean field whose default is false: absent when false.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void flagField(AmqpWriter writer, boolean value) {
         if (value) {
             booleanField(writer, true);
@@ -183,7 +259,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a string field, absent when null. */
+    /**
+     * Writes a string field, absent when null.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void stringField(AmqpWriter writer, MutableBytes value) {
         if (value.isNull()) {
             skipField();
@@ -193,7 +274,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a symbol field, absent when null. */
+    /**
+     * Writes a symbol field, absent when null.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void symbolField(AmqpWriter writer, MutableBytes value) {
         if (value.isNull()) {
             skipField();
@@ -203,13 +289,23 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a constant symbol field. */
+    /**
+     * Writes a constant symbol field.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void symbolField(AmqpWriter writer, Symbol value) {
         flushNulls(writer);
         writer.writeSymbol(value);
     }
 
-    /** Writes a binary field, absent when null. */
+    /**
+     * Writes a binary field, absent when null.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void binaryField(AmqpWriter writer, MutableBytes value) {
         if (value.isNull()) {
             skipField();
@@ -219,7 +315,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a multiple-symbol field, absent when null. */
+    /**
+     * Writes a multiple-symbol field, absent when null.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void symbolsField(AmqpWriter writer, SymbolArray value) {
         if (value.isNull()) {
             skipField();
@@ -229,7 +330,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a field kept as its encoded bytes, absent when null. */
+    /**
+     * Writes a field kept as its encoded bytes, absent when null.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void encodedField(AmqpWriter writer, EncodedValue value) {
         if (value.isNull()) {
             skipField();
@@ -239,7 +345,12 @@ public abstract class DescribedList {
         }
     }
 
-    /** Writes a nested composite field, absent when {@link #isNull()}. */
+    /**
+     * Writes a nested composite field, absent when {@link #isNull()}.
+     *
+     * @param writer the writer to encode into
+     * @param value the field's value
+     */
     protected final void compositeField(AmqpWriter writer, DescribedList value) {
         if (value.isNull()) {
             skipField();
@@ -249,19 +360,32 @@ public abstract class DescribedList {
         }
     }
 
-    /** The exception for encoding a value whose mandatory field is not set. */
+    /**
+     * {@return the exception for encoding a value whose mandatory field is not set}
+     *
+     * @param field the field's name, for the error message
+     */
     protected final IllegalStateException missing(String field) {
         return new IllegalStateException(typeName() + ": mandatory field " + field + " is not set");
     }
 
     // ------------------------------------------------------------------------------------------ tracing
 
-    /** Starts a Proton-style trace: {@code @open(16) [}. */
+    /**
+     * Starts a Proton-style trace: {@code @open(16) [}.
+     *
+     * @return the trace so far, for the fields to be appended
+     */
     protected final StringBuilder traceStart() {
         return new StringBuilder(64).append('@').append(typeName()).append('(').append(descriptor()).append(") [");
     }
 
-    /** Ends a trace started with {@link #traceStart()}. */
+    /**
+     * Ends a trace started with {@link #traceStart()}.
+     *
+     * @param sb the trace being built
+     * @return the finished trace
+     */
     protected static String traceEnd(StringBuilder sb) {
         return sb.append(']').toString();
     }
@@ -273,43 +397,85 @@ public abstract class DescribedList {
         return sb.append(name).append('=');
     }
 
-    /** Appends {@code name=value}. */
+    /**
+     * Appends {@code name=value}.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void trace(StringBuilder sb, String name, long value) {
         name(sb, name).append(value);
     }
 
-    /** Appends {@code name=value} with the 32 bits read as unsigned. */
+    /**
+     * Appends {@code name=value} with the 32 bits read as unsigned.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceUInt(StringBuilder sb, String name, int value) {
         name(sb, name).append(Integer.toUnsignedLong(value));
     }
 
-    /** Appends {@code name=value}. */
+    /**
+     * Appends {@code name=value}.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void trace(StringBuilder sb, String name, boolean value) {
         name(sb, name).append(value);
     }
 
-    /** Appends {@code name=text} when {@code text} is not null. */
+    /**
+     * Appends {@code name=text} when {@code text} is not null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param text the field's value, as text
+     */
     protected static void trace(StringBuilder sb, String name, Object text) {
         if (text != null) {
             name(sb, name).append(text);
         }
     }
 
-    /** Appends {@code name="text"} unless the holder is null. */
+    /**
+     * Appends {@code name="text"} unless the holder is null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceString(StringBuilder sb, String name, MutableBytes value) {
         if (!value.isNull()) {
             name(sb, name).append('"').append(value).append('"');
         }
     }
 
-    /** Appends {@code name=:symbol} unless the holder is null. */
+    /**
+     * Appends {@code name=:symbol} unless the holder is null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceSymbol(StringBuilder sb, String name, MutableBytes value) {
         if (!value.isNull()) {
             name(sb, name).append(':').append(value);
         }
     }
 
-    /** Appends {@code name=b"\x01..."} unless the holder is null: printable ASCII as is, other bytes escaped. */
+    /**
+     * Appends {@code name=b"\x01..."} unless the holder is null: printable ASCII as is, other bytes escaped.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceBinary(StringBuilder sb, String name, MutableBytes value) {
         if (value.isNull()) {
             return;
@@ -327,21 +493,39 @@ public abstract class DescribedList {
         sb.append('"');
     }
 
-    /** Appends {@code name=[a, b]} unless the holder is null. */
+    /**
+     * Appends {@code name=[a, b]} unless the holder is null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceSymbols(StringBuilder sb, String name, SymbolArray value) {
         if (!value.isNull()) {
             name(sb, name).append(value);
         }
     }
 
-    /** Appends {@code name=<n bytes encoded>} unless the holder is null. */
+    /**
+     * Appends {@code name=<n bytes encoded>} unless the holder is null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceEncoded(StringBuilder sb, String name, EncodedValue value) {
         if (!value.isNull()) {
             name(sb, name).append('<').append(value.length()).append(" bytes encoded>");
         }
     }
 
-    /** Appends {@code name=@type(...) [...]} unless the composite is null. */
+    /**
+     * Appends {@code name=@type(...) [...]} unless the composite is null.
+     *
+     * @param sb the trace being built
+     * @param name the field's name
+     * @param value the field's value
+     */
     protected static void traceComposite(StringBuilder sb, String name, DescribedList value) {
         if (!value.isNull()) {
             name(sb, name).append(value);

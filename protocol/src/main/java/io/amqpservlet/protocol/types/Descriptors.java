@@ -10,56 +10,96 @@ public final class Descriptors {
     }
 
     // AMQP 1.0 §2.7: transport performatives.
+    /** The descriptor code of {@code open}. */
     public static final long OPEN = 0x10;
+    /** The descriptor code of {@code begin}. */
     public static final long BEGIN = 0x11;
+    /** The descriptor code of {@code attach}. */
     public static final long ATTACH = 0x12;
+    /** The descriptor code of {@code flow}. */
     public static final long FLOW = 0x13;
+    /** The descriptor code of {@code transfer}. */
     public static final long TRANSFER = 0x14;
+    /** The descriptor code of {@code disposition}. */
     public static final long DISPOSITION = 0x15;
+    /** The descriptor code of {@code detach}. */
     public static final long DETACH = 0x16;
+    /** The descriptor code of {@code end}. */
     public static final long END = 0x17;
+    /** The descriptor code of {@code close}. */
     public static final long CLOSE = 0x18;
     // AMQP 1.0 §2.8.14
+    /** The descriptor code of {@code error}. */
     public static final long ERROR = 0x1d;
 
     // AMQP 1.0 §3.4: delivery states.
+    /** The descriptor code of {@code received}. */
     public static final long RECEIVED = 0x23;
+    /** The descriptor code of {@code accepted}. */
     public static final long ACCEPTED = 0x24;
+    /** The descriptor code of {@code rejected}. */
     public static final long REJECTED = 0x25;
+    /** The descriptor code of {@code released}. */
     public static final long RELEASED = 0x26;
+    /** The descriptor code of {@code modified}. */
     public static final long MODIFIED = 0x27;
     // AMQP 1.0 §3.5: source and target.
+    /** The descriptor code of {@code source}. */
     public static final long SOURCE = 0x28;
+    /** The descriptor code of {@code target}. */
     public static final long TARGET = 0x29;
     // AMQP 1.0 §3.5.9-3.5.11: lifetime policies.
+    /** The descriptor code of {@code delete-on-close}. */
     public static final long DELETE_ON_CLOSE = 0x2b;
+    /** The descriptor code of {@code delete-on-no-links}. */
     public static final long DELETE_ON_NO_LINKS = 0x2c;
+    /** The descriptor code of {@code delete-on-no-messages}. */
     public static final long DELETE_ON_NO_MESSAGES = 0x2d;
+    /** The descriptor code of {@code delete-on-no-links-or-messages}. */
     public static final long DELETE_ON_NO_LINKS_OR_MESSAGES = 0x2e;
 
     // AMQP 1.0 §4.5: transactions (recognised, not implemented).
+    /** The descriptor code of {@code coordinator}. */
     public static final long COORDINATOR = 0x30;
+    /** The descriptor code of {@code declare}. */
     public static final long DECLARE = 0x31;
+    /** The descriptor code of {@code discharge}. */
     public static final long DISCHARGE = 0x32;
+    /** The descriptor code of {@code declared}. */
     public static final long DECLARED = 0x33;
+    /** The descriptor code of {@code transactional-state}. */
     public static final long TRANSACTIONAL_STATE = 0x34;
 
     // AMQP 1.0 §5.3: SASL frames.
+    /** The descriptor code of {@code sasl-mechanisms}. */
     public static final long SASL_MECHANISMS = 0x40;
+    /** The descriptor code of {@code sasl-init}. */
     public static final long SASL_INIT = 0x41;
+    /** The descriptor code of {@code sasl-challenge}. */
     public static final long SASL_CHALLENGE = 0x42;
+    /** The descriptor code of {@code sasl-response}. */
     public static final long SASL_RESPONSE = 0x43;
+    /** The descriptor code of {@code sasl-outcome}. */
     public static final long SASL_OUTCOME = 0x44;
 
     // AMQP 1.0 §3.2: message sections.
+    /** The descriptor code of {@code header}. */
     public static final long HEADER = 0x70;
+    /** The descriptor code of {@code delivery-annotations}. */
     public static final long DELIVERY_ANNOTATIONS = 0x71;
+    /** The descriptor code of {@code message-annotations}. */
     public static final long MESSAGE_ANNOTATIONS = 0x72;
+    /** The descriptor code of {@code properties}. */
     public static final long PROPERTIES = 0x73;
+    /** The descriptor code of {@code application-properties}. */
     public static final long APPLICATION_PROPERTIES = 0x74;
+    /** The descriptor code of {@code data}. */
     public static final long DATA = 0x75;
+    /** The descriptor code of {@code amqp-sequence}. */
     public static final long AMQP_SEQUENCE = 0x76;
+    /** The descriptor code of {@code amqp-value}. */
     public static final long AMQP_VALUE = 0x77;
+    /** The descriptor code of {@code footer}. */
     public static final long FOOTER = 0x78;
 
     private static final Symbol[] SYMBOLIC = new Symbol[0x79];
@@ -111,14 +151,20 @@ public final class Descriptors {
         SYMBOLIC[(int) code] = Symbol.of(symbol);
     }
 
-    /** The symbolic descriptor for a numeric code of this class, or null. */
+    /**
+     * {@return the symbolic descriptor for a numeric code of this class, or null}
+     *
+     * @param code a descriptor code
+     */
     public static Symbol symbolOf(long code) {
         return code >= 0 && code < SYMBOLIC.length ? SYMBOLIC[(int) code] : null;
     }
 
     /**
-     * The numeric code of the described value under the reader's cursor, whether its descriptor is numeric or one
-     * of the symbolic names above; -1 for any other descriptor. Allocates nothing.
+     * {@return the numeric code of the described value under the reader's cursor, whether its descriptor is numeric or one
+     * of the symbolic names above; -1 for any other descriptor} Allocates nothing.
+     *
+     * @param reader the reader to decode from
      */
     public static long codeOf(io.amqpservlet.protocol.codec.AmqpReader reader) {
         long code = reader.descriptorCode();
@@ -135,10 +181,11 @@ public final class Descriptors {
     }
 
     /**
-     * The numeric code of the descriptor the reader last stepped over ({@code nextDescribed()},
+     * {@return the numeric code of the descriptor the reader last stepped over ({@code nextDescribed()},
      * {@code unwrapDescribed()}, {@code enterDescribedList()}), found by matching its symbolic form against the names
-     * above when it was not numeric; -1 for any other descriptor. Allocates nothing.
+     * above when it was not numeric; -1 for any other descriptor} Allocates nothing.
      *
+     * @param reader the reader that stepped over the descriptor
      * @param numeric what the stepping call returned
      */
     public static long codeOfStepped(io.amqpservlet.protocol.codec.AmqpReader reader, long numeric) {

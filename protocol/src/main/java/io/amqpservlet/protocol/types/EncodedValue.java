@@ -19,28 +19,47 @@ public final class EncodedValue {
     private byte[] bytes = NO_BYTES;
     private int length;
 
-    /** Whether the field is absent (no bytes, or an encoded null). */
+    /** Creates an empty {@code EncodedValue}. */
+    public EncodedValue() {
+    }
+
+    /** {@return whether the field is absent (no bytes, or an encoded null)} */
     public boolean isNull() {
         return length == 0 || (length == 1 && (bytes[0] & 0xFF) == FormatCode.NULL);
     }
 
-    /** The encoded length in bytes (0 when absent). */
+    /** {@return the encoded length in bytes (0 when absent)} */
     public int length() {
         return length;
     }
 
-    /** The holder's array; bytes {@code [0, length())} are the encoded value. */
+    /**
+     * The holder's array; bytes {@code [0, length())} are the encoded value.
+     *
+     * @return the array holding the encoded value
+     */
     public byte[] array() {
         return bytes;
     }
 
-    /** Makes the field absent. */
+    /**
+     * Makes the field absent.
+     *
+     * @return this, for chaining
+     */
     public EncodedValue clear() {
         length = 0;
         return this;
     }
 
-    /** Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}. */
+    /**
+     * Sets the value to a copy of the complete encoded value {@code src[offset, offset + length)}.
+     *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public EncodedValue set(byte[] src, int offset, int length) {
         if (bytes.length < length) {
             bytes = new byte[Math.max(length, Math.min(Integer.MAX_VALUE - 16, bytes.length * 2))];
@@ -50,12 +69,22 @@ public final class EncodedValue {
         return this;
     }
 
-    /** Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer. */
+    /**
+     * Sets the value from the writer's output {@code [start(), position())}: build it with a scratch writer.
+     *
+     * @param writer a scratch writer holding the encoded value
+     * @return this, for chaining
+     */
     public EncodedValue set(AmqpWriter writer) {
         return set(writer.array(), writer.start(), writer.length());
     }
 
-    /** Copies the reader's current value, whatever its type; an encoded null makes the field absent. */
+    /**
+     * Copies the reader's current value, whatever its type; an encoded null makes the field absent.
+     *
+     * @param reader the reader to decode from
+     * @return this, for chaining
+     */
     public EncodedValue read(AmqpReader reader) {
         if (reader.isNull()) {
             return clear();
@@ -63,7 +92,11 @@ public final class EncodedValue {
         return set(reader.buffer(), reader.valueStart(), reader.valueEnd() - reader.valueStart());
     }
 
-    /** Writes the value, or null when absent. */
+    /**
+     * Writes the value, or null when absent.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         if (length == 0) {
             writer.writeNull();
@@ -72,7 +105,12 @@ public final class EncodedValue {
         }
     }
 
-    /** Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}. */
+    /**
+     * Points {@code reader} at the held bytes and moves it to the value, ready for its getters or {@code enter()}.
+     *
+     * @param reader the reader to position on the held value
+     * @return {@code reader}, on the held value
+     */
     public AmqpReader reader(AmqpReader reader) {
         if (length == 0) {
             throw new IllegalStateException("no value");
@@ -82,12 +120,16 @@ public final class EncodedValue {
         return reader;
     }
 
-    /** Whether both hold the same bytes. */
+    /**
+     * {@return whether both hold the same bytes}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(EncodedValue other) {
         return Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }
 
-    /** A copy of the encoded bytes (allocates). */
+    /** {@return a copy of the encoded bytes (allocates)} */
     public byte[] toByteArray() {
         return Arrays.copyOf(bytes, length);
     }

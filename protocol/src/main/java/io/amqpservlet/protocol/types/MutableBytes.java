@@ -27,22 +27,34 @@ public final class MutableBytes {
     private boolean isNull = true;
     private String text;
 
-    /** Whether the field is absent (null). */
+    /** Creates an empty {@code MutableBytes}. */
+    public MutableBytes() {
+    }
+
+    /** {@return whether the field is absent (null)} */
     public boolean isNull() {
         return isNull;
     }
 
-    /** The number of bytes held (0 when null). */
+    /** {@return the number of bytes held (0 when null)} */
     public int length() {
         return length;
     }
 
-    /** The holder's array; bytes {@code [0, length())} are the value. Do not keep it across changes. */
+    /**
+     * The holder's array; bytes {@code [0, length())} are the value. Do not keep it across changes.
+     *
+     * @return the array holding the value
+     */
     public byte[] array() {
         return bytes;
     }
 
-    /** Makes the field null. */
+    /**
+     * Makes the field null.
+     *
+     * @return this, for chaining
+     */
     public MutableBytes clear() {
         isNull = true;
         length = 0;
@@ -52,7 +64,14 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to a copy of {@code src[offset, offset + length)}. */
+    /**
+     * Sets the value to a copy of {@code src[offset, offset + length)}.
+     *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public MutableBytes set(byte[] src, int offset, int length) {
         if (bytes.length < length) {
             bytes = new byte[Math.max(length, Math.min(Integer.MAX_VALUE - 16, bytes.length * 2))];
@@ -64,7 +83,12 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to the UTF-8 bytes of {@code value} (or null); the String is kept for {@link #toString()}. */
+    /**
+     * Sets the value to the UTF-8 bytes of {@code value} (or null); the String is kept for {@link #toString()}.
+     *
+     * @param value the text to copy
+     * @return this, for chaining
+     */
     public MutableBytes set(String value) {
         if (value == null) {
             return clear();
@@ -75,7 +99,12 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value to a symbol's bytes. */
+    /**
+     * Sets the value to a symbol's bytes.
+     *
+     * @param value the text to copy
+     * @return this, for chaining
+     */
     public MutableBytes set(Symbol value) {
         if (value == null) {
             return clear();
@@ -85,7 +114,12 @@ public final class MutableBytes {
         return this;
     }
 
-    /** Sets the value from another holder. */
+    /**
+     * Sets the value from another holder.
+     *
+     * @param other the value to copy
+     * @return this, for chaining
+     */
     public MutableBytes set(MutableBytes other) {
         if (other.isNull) {
             return clear();
@@ -99,6 +133,9 @@ public final class MutableBytes {
      * Sets the value from the reader's current value: null, or the content of a binary, string or symbol.
      * Strings are checked to be UTF-8 and symbols ASCII, so that a decoded holder is always valid text when it
      * came from text.
+     *
+     * @param reader the reader to decode from
+     * @return this, for chaining
      */
     public MutableBytes read(AmqpReader reader) {
         if (reader.isNull()) {
@@ -113,7 +150,11 @@ public final class MutableBytes {
         return set(reader.buffer(), reader.valueOffset(), reader.valueLength());
     }
 
-    /** Writes the value as a string, or null. */
+    /**
+     * Writes the value as a string, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeString(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -122,7 +163,11 @@ public final class MutableBytes {
         }
     }
 
-    /** Writes the value as a symbol, or null. */
+    /**
+     * Writes the value as a symbol, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeSymbol(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -131,7 +176,11 @@ public final class MutableBytes {
         }
     }
 
-    /** Writes the value as a binary, or null. */
+    /**
+     * Writes the value as a binary, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void writeBinary(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();
@@ -140,12 +189,20 @@ public final class MutableBytes {
         }
     }
 
-    /** Whether the value is exactly the bytes of {@code symbol}. */
+    /**
+     * {@return whether the value is exactly the bytes of {@code symbol}}
+     *
+     * @param symbol the symbol to compare with
+     */
     public boolean contentEquals(Symbol symbol) {
         return !isNull && symbol.matches(bytes, 0, length);
     }
 
-    /** Whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII. */
+    /**
+     * {@return whether the value is exactly the UTF-8 bytes of {@code value} (null matches a null field); allocates nothing for ASCII}
+     *
+     * @param value the text to compare with
+     */
     public boolean contentEquals(String value) {
         if (value == null || isNull) {
             return value == null && isNull;
@@ -166,12 +223,16 @@ public final class MutableBytes {
         return n < length && toString().equals(value);
     }
 
-    /** Whether two holders hold the same bytes (both null counts as equal). */
+    /**
+     * {@return whether two holders hold the same bytes (both null counts as equal)}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(MutableBytes other) {
         return isNull == other.isNull && Arrays.equals(bytes, 0, length, other.bytes, 0, other.length);
     }
 
-    /** A copy of the bytes, or null (allocates). */
+    /** {@return a copy of the bytes, or null (allocates)} */
     public byte[] toByteArray() {
         return isNull ? null : Arrays.copyOf(bytes, length);
     }

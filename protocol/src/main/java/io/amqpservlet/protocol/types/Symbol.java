@@ -20,8 +20,9 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
     }
 
     /**
-     * The symbol for {@code text}.
+     * {@return the symbol for {@code text}}
      *
+     * @param text the text
      * @throws IllegalArgumentException if {@code text} is not ASCII
      */
     public static Symbol of(String text) {
@@ -33,12 +34,19 @@ public final class Symbol implements CharSequence, Comparable<Symbol> {
         return new Symbol(text);
     }
 
-    /** The encoded bytes; do not modify. */
+    /** {@return the encoded bytes; do not modify} */
     public byte[] bytes() {
         return ascii;
     }
 
-    /** Whether {@code buf[offset, offset + length)} holds exactly this symbol's bytes. */
+    /**
+     * Whether {@code buf[offset, offset + length)} holds exactly this symbol's bytes.
+     *
+     * @param buf holds the bytes to compare
+     * @param offset where they start in {@code buf}
+     * @param length their length in bytes
+     * @return whether the bytes match
+     */
     public boolean matches(byte[] buf, int offset, int length) {
         return length == ascii.length && Arrays.equals(ascii, 0, length, buf, offset, offset + length);
     }

@@ -22,24 +22,37 @@ public final class SymbolArray {
     private int size;
     private boolean isNull = true;
 
-    /** Whether the field is absent. An empty array that was sent on the wire is not null. */
+    /** Creates an empty {@code SymbolArray}. */
+    public SymbolArray() {
+    }
+
+    /** {@return whether the field is absent} An empty array that was sent on the wire is not null. */
     public boolean isNull() {
         return isNull;
     }
 
-    /** The number of symbols. */
+    /** {@return the number of symbols} */
     public int size() {
         return size;
     }
 
-    /** Makes the field null. */
+    /**
+     * Makes the field null.
+     *
+     * @return this, for chaining
+     */
     public SymbolArray clear() {
         size = 0;
         isNull = true;
         return this;
     }
 
-    /** Appends a symbol; the field is no longer null. */
+    /**
+     * Appends a symbol; the field is no longer null.
+     *
+     * @param symbol the symbol to add
+     * @return this, for chaining
+     */
     public SymbolArray add(Symbol symbol) {
         byte[] b = symbol.bytes();
         return add(b, 0, b.length);
@@ -59,7 +72,12 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Replaces the content with {@code symbols} (none: an empty, non-null array). */
+    /**
+     * Replaces the content with {@code symbols} (none: an empty, non-null array).
+     *
+     * @param symbols the symbols to hold
+     * @return this, for chaining
+     */
     public SymbolArray set(Symbol... symbols) {
         clear();
         isNull = false;
@@ -69,7 +87,12 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Replaces the content with the other holder's. */
+    /**
+     * Replaces the content with the other holder's.
+     *
+     * @param other the value to copy
+     * @return this, for chaining
+     */
     public SymbolArray set(SymbolArray other) {
         clear();
         if (!other.isNull) {
@@ -82,7 +105,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Whether {@code symbol} is one of the symbols. */
+    /**
+     * {@return whether {@code symbol} is one of the symbols}
+     *
+     * @param symbol the symbol to look for
+     */
     public boolean contains(Symbol symbol) {
         int start = 0;
         for (int i = 0; i < size; i++) {
@@ -95,7 +122,11 @@ public final class SymbolArray {
         return false;
     }
 
-    /** Symbol {@code index} as a String (allocates). */
+    /**
+     * {@return symbol {@code index} as a String (allocates)}
+     *
+     * @param index which symbol, from 0
+     */
     public String get(int index) {
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException(index + " of " + size);
@@ -107,6 +138,9 @@ public final class SymbolArray {
     /**
      * Reads the reader's current value: null, one symbol, or an array of symbols. Each symbol is checked to be
      * ASCII.
+     *
+     * @param reader the reader to decode from
+     * @return this, for chaining
      */
     public SymbolArray read(AmqpReader reader) {
         clear();
@@ -139,7 +173,11 @@ public final class SymbolArray {
         return this;
     }
 
-    /** Writes null, or an array of symbols. */
+    /**
+     * Writes null, or an array of symbols.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         if (isNull) {
             writer.writeNull();

@@ -19,7 +19,11 @@ public final class Utf8String implements CharSequence {
         this.utf8 = text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The pre-encoded form of {@code text}. */
+    /**
+     * {@return the pre-encoded form of {@code text}}
+     *
+     * @param text the text
+     */
     public static Utf8String of(String text) {
         if (text == null) {
             throw new NullPointerException("text");
@@ -27,12 +31,19 @@ public final class Utf8String implements CharSequence {
         return new Utf8String(text);
     }
 
-    /** The UTF-8 bytes; do not modify. */
+    /** {@return the UTF-8 bytes; do not modify} */
     public byte[] bytes() {
         return utf8;
     }
 
-    /** Whether {@code buf[offset, offset + length)} holds exactly this string's UTF-8 bytes. */
+    /**
+     * Whether {@code buf[offset, offset + length)} holds exactly this string's UTF-8 bytes.
+     *
+     * @param buf holds the bytes to compare
+     * @param offset where they start in {@code buf}
+     * @param length their length in bytes
+     * @return whether the bytes match
+     */
     public boolean matches(byte[] buf, int offset, int length) {
         return length == utf8.length && Arrays.equals(utf8, 0, length, buf, offset, offset + length);
     }

@@ -278,15 +278,15 @@ class ProtonJ2ClientInteropTest {
         replies.creditStateUpdateHandler(r -> creditUpdates[0]++);
         wire.pump();
         Link ourSender = server.link("replies");
-        assertEquals(5, ourSender.credit().credit());
+        assertEquals(5, ourSender.linkCredit());
 
         assertTrue(replies.drain(), "protonj2 started a drain");
         wire.pump();
         assertFalse(replies.isDraining(), "our flow ended the drain");
         assertEquals(0, replies.getCredit());
         assertTrue(creditUpdates[0] > 0);
-        assertEquals(0, ourSender.credit().credit());
-        assertEquals(5, ourSender.credit().deliveryCount(), "delivery-count advanced by the unused credit");
+        assertEquals(0, ourSender.linkCredit());
+        assertEquals(5, ourSender.deliveryCount(), "delivery-count advanced by the unused credit");
     }
 
     @Test
@@ -307,8 +307,8 @@ class ProtonJ2ClientInteropTest {
         ourReceiver.drain();
         wire.pump();
         assertEquals(1, server.drained, "our handler heard the drain complete");
-        assertEquals(0, ourReceiver.credit().credit());
-        assertEquals(7, ourReceiver.credit().deliveryCount());
+        assertEquals(0, ourReceiver.linkCredit());
+        assertEquals(7, ourReceiver.deliveryCount());
         assertEquals(0, requests.getCredit());
     }
 

@@ -101,7 +101,7 @@ class ProtonJ2ServerInteropTest {
         assertEquals("pj2-dynamic-1", replies.source().address().toString(), "we took the address protonj2 made");
         assertTrue(server.senders.get(0).getRemoteSource().isDynamic(), "our attach asked for a dynamic source");
         assertEquals("/echo", requests.target().address().toString());
-        assertTrue(requests.credit().canSend());
+        assertTrue(requests.canSend());
 
         byte[] req = request("req-1", "/echo", "POST", "pj2-dynamic-1", "hello".getBytes());
         assertNotNull(requests.send(req, 0, req.length, false));
@@ -177,13 +177,13 @@ class ProtonJ2ServerInteropTest {
         Receiver peerSide = server.receivers.get(0);
         peerSide.addCredit(6);
         wire.pump();
-        assertEquals(6, requests.credit().credit());
+        assertEquals(6, requests.linkCredit());
         assertTrue(peerSide.drain());
         wire.pump();
         assertFalse(peerSide.isDraining(), "protonj2 saw its drain answered");
         assertEquals(0, peerSide.getCredit());
-        assertEquals(0, requests.credit().credit());
-        assertEquals(6, requests.credit().deliveryCount());
+        assertEquals(0, requests.linkCredit());
+        assertEquals(6, requests.deliveryCount());
     }
 
     @Test
@@ -196,8 +196,8 @@ class ProtonJ2ServerInteropTest {
         replies.drain();
         wire.pump();
         assertEquals(1, client.drained, "our handler heard the drain complete");
-        assertEquals(0, replies.credit().credit());
-        assertEquals(4, replies.credit().deliveryCount());
+        assertEquals(0, replies.linkCredit());
+        assertEquals(4, replies.deliveryCount());
         assertEquals(0, server.senders.get(0).getCredit());
     }
 
@@ -284,7 +284,7 @@ class ProtonJ2ServerInteropTest {
             assertNotNull(requests.send(req, 0, req.length, false));
             ids.add("200 id-" + i);
         }
-        assertEquals(100, requests.credit().deliveryCount(), "all 100 sent before any answer");
+        assertEquals(100, requests.deliveryCount(), "all 100 sent before any answer");
         wire.pump();
         assertEquals(100, server.requests.size());
         assertEquals(100, client.responses.size());

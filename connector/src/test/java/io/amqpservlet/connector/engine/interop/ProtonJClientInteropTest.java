@@ -235,14 +235,14 @@ class ProtonJClientInteropTest {
         Receiver replies = replyReceiver(session, 5);
         wire.pump();
         Link ourSender = server.link("replies");
-        assertEquals(5, ourSender.credit().credit());
+        assertEquals(5, ourSender.linkCredit());
         replies.drain(0);
         assertTrue(replies.draining());
         wire.pump();
         assertFalse(replies.draining(), "our flow ended the drain");
         assertEquals(0, replies.getCredit());
-        assertEquals(0, ourSender.credit().credit());
-        assertEquals(5, ourSender.credit().deliveryCount());
+        assertEquals(0, ourSender.linkCredit());
+        assertEquals(5, ourSender.deliveryCount());
     }
 
     @Test
@@ -263,8 +263,8 @@ class ProtonJClientInteropTest {
         ourReceiver.drain();
         wire.pump();
         assertEquals(1, server.drained);
-        assertEquals(0, ourReceiver.credit().credit());
-        assertEquals(7, ourReceiver.credit().deliveryCount());
+        assertEquals(0, ourReceiver.linkCredit());
+        assertEquals(7, ourReceiver.deliveryCount());
         assertEquals(0, requests.getCredit());
     }
 

@@ -105,7 +105,7 @@ class ProtonJServerInteropTest {
         assertEquals("pj-dynamic-1", replies.source().address().toString(), "we took the address proton-j made");
         assertTrue(((Source) server.senders.get(0).getRemoteSource()).getDynamic(), "our attach asked for a dynamic source");
         assertEquals("/echo", requests.target().address().toString());
-        assertTrue(requests.credit().canSend());
+        assertTrue(requests.canSend());
 
         byte[] req = request("req-1", "/echo", "POST", "pj-dynamic-1", "hello".getBytes());
         assertNotNull(requests.send(req, 0, req.length, false));
@@ -181,14 +181,14 @@ class ProtonJServerInteropTest {
         Receiver peerSide = server.receivers.get(0);
         peerSide.flow(6);
         pump();
-        assertEquals(6, requests.credit().credit());
+        assertEquals(6, requests.linkCredit());
         peerSide.drain(0);
         assertTrue(peerSide.draining());
         pump();
         assertFalse(peerSide.draining(), "proton-j saw its drain answered");
         assertEquals(0, peerSide.getCredit());
-        assertEquals(0, requests.credit().credit());
-        assertEquals(6, requests.credit().deliveryCount());
+        assertEquals(0, requests.linkCredit());
+        assertEquals(6, requests.deliveryCount());
     }
 
     @Test
@@ -201,8 +201,8 @@ class ProtonJServerInteropTest {
         replies.drain();
         pump();
         assertEquals(1, client.drained, "our handler heard the drain complete");
-        assertEquals(0, replies.credit().credit());
-        assertEquals(4, replies.credit().deliveryCount());
+        assertEquals(0, replies.linkCredit());
+        assertEquals(4, replies.deliveryCount());
         assertEquals(0, server.senders.get(0).getCredit());
     }
 
@@ -290,7 +290,7 @@ class ProtonJServerInteropTest {
             assertNotNull(requests.send(req, 0, req.length, false));
             ids.add("200 id-" + i);
         }
-        assertEquals(100, requests.credit().deliveryCount(), "all 100 sent before any answer");
+        assertEquals(100, requests.deliveryCount(), "all 100 sent before any answer");
         pump();
         assertEquals(100, server.requests.size());
         assertEquals(100, client.responses.size());

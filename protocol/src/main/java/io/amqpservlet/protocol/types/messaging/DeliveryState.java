@@ -20,12 +20,19 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 public final class DeliveryState extends DescribedList {
     /** No state: the field is absent. */
     public static final int NONE = 0;
+    /** {@link #kind()} of the received state (AMQP 1.0 §3.4.1). */
     public static final int RECEIVED = (int) Descriptors.RECEIVED;
+    /** {@link #kind()} of the accepted state (AMQP 1.0 §3.4.2). */
     public static final int ACCEPTED = (int) Descriptors.ACCEPTED;
+    /** {@link #kind()} of the rejected state (AMQP 1.0 §3.4.3). */
     public static final int REJECTED = (int) Descriptors.REJECTED;
+    /** {@link #kind()} of the released state (AMQP 1.0 §3.4.4). */
     public static final int RELEASED = (int) Descriptors.RELEASED;
+    /** {@link #kind()} of the modified state (AMQP 1.0 §3.4.5). */
     public static final int MODIFIED = (int) Descriptors.MODIFIED;
+    /** {@link #kind()} of the declared state (AMQP 1.0 §4.5.5). */
     public static final int DECLARED = (int) Descriptors.DECLARED;
+    /** {@link #kind()} of the transactional state (AMQP 1.0 §4.5.8). */
     public static final int TRANSACTIONAL = (int) Descriptors.TRANSACTIONAL_STATE;
 
     private int kind;
@@ -37,6 +44,10 @@ public final class DeliveryState extends DescribedList {
     private final EncodedValue messageAnnotations = new EncodedValue();
     private final MutableBytes txnId = new MutableBytes();
     private final EncodedValue transactional = new EncodedValue();
+
+    /** Creates an empty {@code DeliveryState}. */
+    public DeliveryState() {
+    }
 
     /** The descriptor code of the held state, or 0 for none. */
     @Override
@@ -70,12 +81,12 @@ public final class DeliveryState extends DescribedList {
         return kind(NONE);
     }
 
-    /** The descriptor code of the held state ({@link #ACCEPTED} ...), or {@link #NONE}. */
+    /** {@return the descriptor code of the held state ({@link #ACCEPTED} ...), or {@link #NONE}} */
     public int kind() {
         return kind;
     }
 
-    /** Whether a terminal outcome is held: accepted, rejected, released or modified (AMQP 1.0 §3.4). */
+    /** {@return whether a terminal outcome is held: accepted, rejected, released or modified (AMQP 1.0 §3.4)} */
     public boolean isOutcome() {
         return kind >= ACCEPTED && kind <= MODIFIED;
     }
@@ -96,7 +107,13 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the received state with where to resume (section-number uint, section-offset ulong). */
+    /**
+     * Holds the received state with where to resume (section-number uint, section-offset ulong).
+     *
+     * @param sectionNumber the section to resume at (unsigned)
+     * @param sectionOffset the offset within that section
+     * @return this, for chaining
+     */
     public DeliveryState received(int sectionNumber, long sectionOffset) {
         kind(RECEIVED);
         this.sectionNumber = sectionNumber;
@@ -104,22 +121,40 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the accepted outcome. */
+    /**
+     * Holds the accepted outcome.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState accepted() {
         return kind(ACCEPTED);
     }
 
-    /** Holds the rejected outcome without an error; set one through {@link #error()}. */
+    /**
+     * Holds the rejected outcome without an error; set one through {@link #error()}.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState rejected() {
         return kind(REJECTED);
     }
 
-    /** Holds the released outcome. */
+    /**
+     * Holds the released outcome.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState released() {
         return kind(RELEASED);
     }
 
-    /** Holds the modified outcome; message-annotations may be set through {@link #messageAnnotations()}. */
+    /**
+     * Holds the modified outcome; message-annotations may be set through {@link #messageAnnotations()}.
+     *
+     * @param deliveryFailed whether the delivery-count should be incremented
+     * @param undeliverableHere whether the message must not be redelivered to this link
+     * @return this, for chaining
+     */
     public DeliveryState modified(boolean deliveryFailed, boolean undeliverableHere) {
         kind(MODIFIED);
         this.deliveryFailed = deliveryFailed;
@@ -127,12 +162,21 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Holds the declared state; set the transaction id through {@link #txnId()}. */
+    /**
+     * Holds the declared state; set the transaction id through {@link #txnId()}.
+     *
+     * @return this, for chaining
+     */
     public DeliveryState declared() {
         return kind(DECLARED);
     }
 
-    /** Copies another holder's state. */
+    /**
+     * Copies another holder's state.
+     *
+     * @param other the value to copy
+     * @return this, for chaining
+     */
     public DeliveryState set(DeliveryState other) {
         kind(other.kind);
         sectionNumber = other.sectionNumber;
@@ -150,42 +194,42 @@ public final class DeliveryState extends DescribedList {
         return this;
     }
 
-    /** Received: the section to resume at (unsigned). */
+    /** {@return received: the section to resume at (unsigned)} */
     public int sectionNumber() {
         return sectionNumber;
     }
 
-    /** Received: the offset within that section. */
+    /** {@return received: the offset within that section} */
     public long sectionOffset() {
         return sectionOffset;
     }
 
-    /** Rejected: the error, absent when none was given. */
+    /** {@return rejected: the error, absent when none was given} */
     public ErrorCondition error() {
         return error;
     }
 
-    /** Modified: whether the delivery-count should be incremented. */
+    /** {@return modified: whether the delivery-count should be incremented} */
     public boolean deliveryFailed() {
         return deliveryFailed;
     }
 
-    /** Modified: whether the message must not be redelivered to this link. */
+    /** {@return modified: whether the message must not be redelivered to this link} */
     public boolean undeliverableHere() {
         return undeliverableHere;
     }
 
-    /** Modified: annotations to merge into the message, kept encoded. */
+    /** {@return modified: annotations to merge into the message, kept encoded} */
     public EncodedValue messageAnnotations() {
         return messageAnnotations;
     }
 
-    /** Declared: the transaction id. */
+    /** {@return declared: the transaction id} */
     public MutableBytes txnId() {
         return txnId;
     }
 
-    /** Transactional-state: the whole described value as received. */
+    /** {@return transactional-state: the whole described value as received} */
     public EncodedValue transactional() {
         return transactional;
     }

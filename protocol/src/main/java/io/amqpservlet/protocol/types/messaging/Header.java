@@ -36,7 +36,15 @@ public final class Header {
     private boolean firstAcquirer;
     private long deliveryCount;
 
-    /** Restores every field to its default. */
+    /** Creates an empty {@code Header}. */
+    public Header() {
+    }
+
+    /**
+     * Restores every field to its default.
+     *
+     * @return this, for chaining
+     */
     public Header clear() {
         durable = false;
         priority = DEFAULT_PRIORITY;
@@ -46,23 +54,33 @@ public final class Header {
         return this;
     }
 
-    /** Whether the message must survive an intermediary's restart. */
+    /** {@return whether the message must survive an intermediary's restart} */
     public boolean durable() {
         return durable;
     }
 
-    /** Sets durable. */
+    /**
+     * Sets durable.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Header durable(boolean value) {
         durable = value;
         return this;
     }
 
-    /** The relative priority, 0-255 (ubyte); 4 by default. */
+    /** {@return the relative priority, 0-255 (ubyte); 4 by default} */
     public int priority() {
         return priority;
     }
 
-    /** Sets priority, 0-255. */
+    /**
+     * Sets priority, 0-255.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Header priority(int value) {
         if (value < 0 || value > 255) {
             throw new IllegalArgumentException("priority is a ubyte: " + value);
@@ -71,17 +89,22 @@ public final class Header {
         return this;
     }
 
-    /** Whether a time to live is set. */
+    /** {@return whether a time to live is set} */
     public boolean hasTtl() {
         return ttlMillis >= 0;
     }
 
-    /** The time to live in milliseconds (a uint), or -1 when not set. */
+    /** {@return the time to live in milliseconds (a uint), or -1 when not set} */
     public long ttlMillis() {
         return ttlMillis;
     }
 
-    /** Sets the time to live in milliseconds, 0 to 2^32-1; -1 removes it. */
+    /**
+     * Sets the time to live in milliseconds, 0 to 2^32-1; -1 removes it.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Header ttlMillis(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("ttl is a uint of milliseconds: " + value);
@@ -90,23 +113,33 @@ public final class Header {
         return this;
     }
 
-    /** Whether this message has not been acquired by any other link. */
+    /** {@return whether this message has not been acquired by any other link} */
     public boolean firstAcquirer() {
         return firstAcquirer;
     }
 
-    /** Sets first-acquirer. */
+    /**
+     * Sets first-acquirer.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Header firstAcquirer(boolean value) {
         firstAcquirer = value;
         return this;
     }
 
-    /** The number of unsuccessful earlier delivery attempts (a uint, in a long). */
+    /** {@return the number of unsuccessful earlier delivery attempts (a uint, in a long)} */
     public long deliveryCount() {
         return deliveryCount;
     }
 
-    /** Sets delivery-count, 0 to 2^32-1. */
+    /**
+     * Sets delivery-count, 0 to 2^32-1.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Header deliveryCount(long value) {
         if (value < 0 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("delivery-count is a uint: " + value);
@@ -118,6 +151,9 @@ public final class Header {
     /**
      * Reads the header section the reader is positioned on (the described value, numeric or symbolic
      * descriptor) and leaves the reader after it. Absent and null fields take their defaults.
+     *
+     * @param reader the reader to decode from
+     * @return this, for chaining
      */
     public Header decode(AmqpReader reader) {
         SectionDescriptor.enter(reader, Descriptors.HEADER, "header", true);
@@ -140,7 +176,11 @@ public final class Header {
         return this;
     }
 
-    /** Writes the header section with the smallest encoding: defaults as null, trailing nulls omitted. */
+    /**
+     * Writes the header section with the smallest encoding: defaults as null, trailing nulls omitted.
+     *
+     * @param writer the writer to encode into
+     */
     public void encode(AmqpWriter writer) {
         int last = deliveryCount != 0 ? DELIVERY_COUNT
                 : firstAcquirer ? FIRST_ACQUIRER

@@ -37,24 +37,37 @@ public final class MessageId {
     // Scratch for encoding a CharSequence without a String.getBytes allocation; grows only for longer ids.
     private byte[] scratch = new byte[64];
 
-    /** Which member of the union is held. */
+    /** Creates an empty {@code MessageId}. */
+    public MessageId() {
+    }
+
+    /** {@return which member of the union is held} */
     public Kind kind() {
         return kind;
     }
 
-    /** Whether no id is held. */
+    /** {@return whether no id is held} */
     public boolean isNull() {
         return kind == Kind.NULL;
     }
 
-    /** Makes the id absent. */
+    /**
+     * Makes the id absent.
+     *
+     * @return this, for chaining
+     */
     public MessageId clear() {
         kind = Kind.NULL;
         bytes.clear();
         return this;
     }
 
-    /** Holds a ulong id (the 64 bits read as unsigned). */
+    /**
+     * Holds a ulong id (the 64 bits read as unsigned).
+     *
+     * @param value the message-id, a ulong (its 64 bits read as unsigned)
+     * @return this, for chaining
+     */
     public MessageId setULong(long value) {
         kind = Kind.ULONG;
         ulong = value;
@@ -62,7 +75,13 @@ public final class MessageId {
         return this;
     }
 
-    /** Holds a uuid id from its two halves. */
+    /**
+     * Holds a uuid id from its two halves.
+     *
+     * @param mostSignificantBits the uuid's most significant 64 bits
+     * @param leastSignificantBits its least significant 64 bits
+     * @return this, for chaining
+     */
     public MessageId setUuid(long mostSignificantBits, long leastSignificantBits) {
         kind = Kind.UUID;
         uuidMsb = mostSignificantBits;
@@ -71,21 +90,40 @@ public final class MessageId {
         return this;
     }
 
-    /** Holds a binary id copied from {@code src[offset, offset + length)}. */
+    /**
+     * Holds a binary id copied from {@code src[offset, offset + length)}.
+     *
+     * @param src holds the bytes to copy
+     * @param offset where they start in {@code src}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public MessageId setBinary(byte[] src, int offset, int length) {
         kind = Kind.BINARY;
         bytes.set(src, offset, length);
         return this;
     }
 
-    /** Holds a string id from bytes that are already UTF-8 (not checked). */
+    /**
+     * Holds a string id from bytes that are already UTF-8 (not checked).
+     *
+     * @param utf8 holds the bytes to copy
+     * @param offset where they start in {@code utf8}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public MessageId setStringUtf8(byte[] utf8, int offset, int length) {
         kind = Kind.STRING;
         bytes.set(utf8, offset, length);
         return this;
     }
 
-    /** Holds a string id; {@code null} clears. Allocates nothing once the scratch array is large enough. */
+    /**
+     * Holds a string id; {@code null} clears. Allocates nothing once the scratch array is large enough.
+     *
+     * @param text the message-id, a string
+     * @return this, for chaining
+     */
     public MessageId setString(CharSequence text) {
         if (text == null) {
             return clear();
@@ -98,7 +136,12 @@ public final class MessageId {
         return setStringUtf8(scratch, 0, end);
     }
 
-    /** Copies another id, keeping its kind. */
+    /**
+     * Copies another id, keeping its kind.
+     *
+     * @param other the value to copy
+     * @return this, for chaining
+     */
     public MessageId set(MessageId other) {
         kind = other.kind;
         ulong = other.ulong;
@@ -108,25 +151,25 @@ public final class MessageId {
         return this;
     }
 
-    /** The ulong id; only meaningful when {@link #kind()} is {@link Kind#ULONG}. */
+    /** {@return the ulong id; only meaningful when {@link #kind()} is {@link Kind#ULONG}} */
     public long ulongValue() {
         requireKind(Kind.ULONG);
         return ulong;
     }
 
-    /** The uuid's most significant bits; only when {@link #kind()} is {@link Kind#UUID}. */
+    /** {@return the uuid's most significant bits; only when {@link #kind()} is {@link Kind#UUID}} */
     public long uuidMostSignificantBits() {
         requireKind(Kind.UUID);
         return uuidMsb;
     }
 
-    /** The uuid's least significant bits; only when {@link #kind()} is {@link Kind#UUID}. */
+    /** {@return the uuid's least significant bits; only when {@link #kind()} is {@link Kind#UUID}} */
     public long uuidLeastSignificantBits() {
         requireKind(Kind.UUID);
         return uuidLsb;
     }
 
-    /** The bytes of a binary or string id (UTF-8 for a string); a null holder for the other kinds. Do not modify. */
+    /** {@return the bytes of a binary or string id (UTF-8 for a string); a null holder for the other kinds} Do not modify. */
     public MutableBytes bytes() {
         return bytes;
     }
@@ -141,7 +184,9 @@ public final class MessageId {
      * Reads the reader's current value: null, ulong (any unsigned long encoding), uuid, binary or string.
      * Strings are checked to be UTF-8.
      *
+     * @param reader the reader to decode from
      * @throws UnexpectedTypeException for any other type (AMQP 1.0 §3.2.11: the union has only these members)
+     * @return this, for chaining
      */
     public MessageId read(AmqpReader reader) {
         int code = reader.formatCode();
@@ -170,7 +215,11 @@ public final class MessageId {
         }
     }
 
-    /** Writes the id with the AMQP type it holds, or null. */
+    /**
+     * Writes the id with the AMQP type it holds, or null.
+     *
+     * @param writer the writer to encode into
+     */
     public void write(AmqpWriter writer) {
         switch (kind) {
             case ULONG:
@@ -190,7 +239,11 @@ public final class MessageId {
         }
     }
 
-    /** Whether both hold the same kind and value. */
+    /**
+     * {@return whether both hold the same kind and value}
+     *
+     * @param other the value to compare with
+     */
     public boolean contentEquals(MessageId other) {
         if (kind != other.kind) {
             return false;

@@ -61,7 +61,15 @@ public final class Properties {
     private long groupSequence = -1;
     private final MutableBytes replyToGroupId = new MutableBytes();
 
-    /** Makes every field null. */
+    /** Creates an empty {@code Properties}. */
+    public Properties() {
+    }
+
+    /**
+     * Makes every field null.
+     *
+     * @return this, for chaining
+     */
     public Properties clear() {
         messageId.clear();
         userId.clear();
@@ -81,110 +89,133 @@ public final class Properties {
         return this;
     }
 
-    /** The message-id holder; set it in place. */
+    /** {@return the message-id holder; set it in place} */
     public MessageId messageId() {
         return messageId;
     }
 
-    /** The user-id holder (binary); set it in place. */
+    /** {@return the user-id holder (binary); set it in place} */
     public MutableBytes userId() {
         return userId;
     }
 
-    /** The to holder (address string); set it in place. */
+    /** {@return the to holder (address string); set it in place} */
     public MutableBytes to() {
         return to;
     }
 
-    /** The subject holder (string); set it in place. */
+    /** {@return the subject holder (string); set it in place} */
     public MutableBytes subject() {
         return subject;
     }
 
-    /** The reply-to holder (address string); set it in place. */
+    /** {@return the reply-to holder (address string); set it in place} */
     public MutableBytes replyTo() {
         return replyTo;
     }
 
-    /** The correlation-id holder; set it in place. */
+    /** {@return the correlation-id holder; set it in place} */
     public MessageId correlationId() {
         return correlationId;
     }
 
-    /** The content-type holder (symbol, a MIME type); set it in place. */
+    /** {@return the content-type holder (symbol, a MIME type); set it in place} */
     public MutableBytes contentType() {
         return contentType;
     }
 
-    /** The content-encoding holder (symbol); set it in place. */
+    /** {@return the content-encoding holder (symbol); set it in place} */
     public MutableBytes contentEncoding() {
         return contentEncoding;
     }
 
-    /** Whether absolute-expiry-time is set. */
+    /** {@return whether absolute-expiry-time is set} */
     public boolean hasAbsoluteExpiryTime() {
         return hasAbsoluteExpiryTime;
     }
 
-    /** The absolute expiry time in milliseconds since the epoch; meaningful only when set. */
+    /** {@return the absolute expiry time in milliseconds since the epoch; meaningful only when set} */
     public long absoluteExpiryTime() {
         return absoluteExpiryTime;
     }
 
-    /** Sets absolute-expiry-time in milliseconds since the epoch. */
+    /**
+     * Sets absolute-expiry-time in milliseconds since the epoch.
+     *
+     * @param epochMillis the new value
+     * @return this, for chaining
+     */
     public Properties absoluteExpiryTime(long epochMillis) {
         hasAbsoluteExpiryTime = true;
         absoluteExpiryTime = epochMillis;
         return this;
     }
 
-    /** Makes absolute-expiry-time null. */
+    /**
+     * Makes absolute-expiry-time null.
+     *
+     * @return this, for chaining
+     */
     public Properties clearAbsoluteExpiryTime() {
         hasAbsoluteExpiryTime = false;
         absoluteExpiryTime = 0;
         return this;
     }
 
-    /** Whether creation-time is set. */
+    /** {@return whether creation-time is set} */
     public boolean hasCreationTime() {
         return hasCreationTime;
     }
 
-    /** The creation time in milliseconds since the epoch; meaningful only when set. */
+    /** {@return the creation time in milliseconds since the epoch; meaningful only when set} */
     public long creationTime() {
         return creationTime;
     }
 
-    /** Sets creation-time in milliseconds since the epoch. */
+    /**
+     * Sets creation-time in milliseconds since the epoch.
+     *
+     * @param epochMillis the new value
+     * @return this, for chaining
+     */
     public Properties creationTime(long epochMillis) {
         hasCreationTime = true;
         creationTime = epochMillis;
         return this;
     }
 
-    /** Makes creation-time null. */
+    /**
+     * Makes creation-time null.
+     *
+     * @return this, for chaining
+     */
     public Properties clearCreationTime() {
         hasCreationTime = false;
         creationTime = 0;
         return this;
     }
 
-    /** The group-id holder (string); set it in place. */
+    /** {@return the group-id holder (string); set it in place} */
     public MutableBytes groupId() {
         return groupId;
     }
 
-    /** Whether group-sequence is set. */
+    /** {@return whether group-sequence is set} */
     public boolean hasGroupSequence() {
         return groupSequence >= 0;
     }
 
-    /** The group-sequence (a uint sequence number), or -1 when null. */
+    /** {@return the group-sequence (a uint sequence number), or -1 when null} */
     public long groupSequence() {
         return groupSequence;
     }
 
-    /** Sets group-sequence, 0 to 2^32-1; -1 makes it null. */
+    /**
+     * Sets group-sequence, 0 to 2^32-1; -1 makes it null.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Properties groupSequence(long value) {
         if (value < -1 || value > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("group-sequence is a uint: " + value);
@@ -193,7 +224,7 @@ public final class Properties {
         return this;
     }
 
-    /** The reply-to-group-id holder (string); set it in place. */
+    /** {@return the reply-to-group-id holder (string); set it in place} */
     public MutableBytes replyToGroupId() {
         return replyToGroupId;
     }
@@ -201,6 +232,9 @@ public final class Properties {
     /**
      * Reads the properties section the reader is positioned on and leaves the reader after it. Text fields
      * are validated (UTF-8 strings, ASCII symbols) as they are copied.
+     *
+     * @param reader the reader to decode from
+     * @return this, for chaining
      */
     public Properties decode(AmqpReader reader) {
         SectionDescriptor.enter(reader, Descriptors.PROPERTIES, "properties", true);
@@ -279,7 +313,11 @@ public final class Properties {
         return messageId.isNull() ? -1 : MESSAGE_ID;
     }
 
-    /** Writes the properties section, omitting trailing null fields. */
+    /**
+     * Writes the properties section, omitting trailing null fields.
+     *
+     * @param writer the writer to encode into
+     */
     public void encode(AmqpWriter writer) {
         int last = lastNonNullField();
         writer.writeDescriptor(Descriptors.PROPERTIES);

@@ -47,17 +47,17 @@ public final class Source extends Terminus {
         return this;
     }
 
-    /** The distribution-mode symbol ({@code move}, {@code copy}), or a null holder. */
+    /** {@return the distribution-mode symbol ({@code move}, {@code copy}), or a null holder} */
     public MutableBytes distributionMode() {
         return distributionMode;
     }
 
-    /** The filter-set map, kept encoded. */
+    /** {@return the filter-set map, kept encoded} */
     public EncodedValue filter() {
         return filter;
     }
 
-    /** The default outcome for unsettled transfers, absent when not given. */
+    /** {@return the default outcome for unsettled transfers, absent when not given} */
     public DeliveryState defaultOutcome() {
         DeliveryState d = defaultOutcome;
         if (d == null) {
@@ -67,7 +67,7 @@ public final class Source extends Terminus {
         return d;
     }
 
-    /** The outcomes the source supports (symbols, descriptor names such as {@code amqp:accepted:list}). */
+    /** {@return the outcomes the source supports (symbols, descriptor names such as {@code amqp:accepted:list})} */
     public SymbolArray outcomes() {
         return outcomes;
     }

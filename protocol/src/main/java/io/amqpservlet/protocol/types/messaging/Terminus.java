@@ -34,7 +34,12 @@ public abstract class Terminus extends DescribedList {
         return !present;
     }
 
-    /** Makes the terminus present or absent without changing its fields. */
+    /**
+     * Makes the terminus present or absent without changing its fields.
+     *
+     * @param value whether the terminus is present
+     * @return this, for chaining
+     */
     public Terminus present(boolean value) {
         present = value;
         return this;
@@ -52,36 +57,51 @@ public abstract class Terminus extends DescribedList {
         capabilities.clear();
     }
 
-    /** The address, or a null holder (a dynamic terminus before the node is created). */
+    /** {@return the address, or a null holder (a dynamic terminus before the node is created)} */
     public MutableBytes address() {
         return address;
     }
 
-    /** Sets the address (null clears it) and makes the terminus present. */
+    /**
+     * Sets the address (null clears it) and makes the terminus present.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Terminus address(String value) {
         address.set(value);
         present = true;
         return this;
     }
 
-    /** What is retained durably: a {@link TerminusDurability} constant (default none). */
+    /** {@return what is retained durably: a {@link TerminusDurability} constant (default none)} */
     public int durable() {
         return durable;
     }
 
-    /** Sets durable and makes the terminus present. */
+    /**
+     * Sets durable and makes the terminus present.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Terminus durable(int value) {
         durable = value;
         present = true;
         return this;
     }
 
-    /** When the expiry timer starts: a {@link TerminusExpiryPolicy} constant (default session-end). */
+    /** {@return when the expiry timer starts: a {@link TerminusExpiryPolicy} constant (default session-end)} */
     public int expiryPolicy() {
         return expiryPolicy;
     }
 
-    /** Sets expiry-policy and makes the terminus present. */
+    /**
+     * Sets expiry-policy and makes the terminus present.
+     *
+     * @param policy the new value
+     * @return this, for chaining
+     */
     public Terminus expiryPolicy(int policy) {
         TerminusExpiryPolicy.symbol(policy); // range check
         expiryPolicy = policy;
@@ -89,12 +109,17 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** The expiry timeout in seconds (unsigned 32-bit; default 0). */
+    /** {@return the expiry timeout in seconds (unsigned 32-bit; default 0)} */
     public long timeoutSeconds() {
         return timeoutSeconds;
     }
 
-    /** Sets timeout and makes the terminus present. */
+    /**
+     * Sets timeout and makes the terminus present.
+     *
+     * @param seconds the new value
+     * @return this, for chaining
+     */
     public Terminus timeoutSeconds(long seconds) {
         if ((seconds & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("timeout out of uint range: " + seconds);
@@ -104,29 +129,38 @@ public abstract class Terminus extends DescribedList {
         return this;
     }
 
-    /** Whether the peer is asked to create the node (default false). */
+    /** {@return whether the peer is asked to create the node (default false)} */
     public boolean dynamic() {
         return dynamic;
     }
 
-    /** Sets dynamic and makes the terminus present. */
+    /**
+     * Sets dynamic and makes the terminus present.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Terminus dynamic(boolean value) {
         dynamic = value;
         present = true;
         return this;
     }
 
-    /** The dynamic-node-properties map, kept encoded. */
+    /** {@return the dynamic-node-properties map, kept encoded} */
     public EncodedValue dynamicNodeProperties() {
         return dynamicNodeProperties;
     }
 
-    /** The capabilities, such as {@code temporary-queue}. */
+    /** {@return the capabilities, such as {@code temporary-queue}} */
     public SymbolArray capabilities() {
         return capabilities;
     }
 
-    /** Decodes the six leading shared fields; the reader is inside the list. */
+    /**
+     * Decodes the six leading shared fields; the reader is inside the list.
+     *
+     * @param reader the reader to decode from
+     */
     protected final void decodeLeadingFields(AmqpReader reader) {
         present = true;
         reader.nextField();
@@ -150,7 +184,11 @@ public abstract class Terminus extends DescribedList {
         dynamicNodeProperties.read(reader);
     }
 
-    /** Encodes the six leading shared fields; a list is open. */
+    /**
+     * Encodes the six leading shared fields; a list is open.
+     *
+     * @param writer the writer to encode into
+     */
     protected final void encodeLeadingFields(AmqpWriter writer) {
         // AMQP 1.0 §3.5.3: address is an address-string in practice; written as a string.
         stringField(writer, address);
@@ -173,7 +211,11 @@ public abstract class Terminus extends DescribedList {
         encodedField(writer, dynamicNodeProperties);
     }
 
-    /** Traces the six leading shared fields. */
+    /**
+     * Traces the six leading shared fields.
+     *
+     * @param sb the trace being built
+     */
     protected final void traceLeadingFields(StringBuilder sb) {
         traceString(sb, "address", address);
         trace(sb, "durable", durable);

@@ -25,14 +25,19 @@ public final class TerminusExpiryPolicy {
         Symbol.of("link-detach"), Symbol.of("session-end"), Symbol.of("connection-close"), Symbol.of("never"),
     };
 
-    /** The symbol for a policy constant. */
+    /**
+     * {@return the symbol for a policy constant}
+     *
+     * @param policy one of the policy constants
+     */
     public static Symbol symbol(int policy) {
         return SYMBOLS[policy];
     }
 
     /**
-     * The policy constant for the symbol under the reader's cursor.
+     * {@return the policy constant for the symbol under the reader's cursor}
      *
+     * @param reader the reader to decode from
      * @throws InvalidEncodingException for a symbol the spec does not define
      */
     public static int read(AmqpReader reader) {

@@ -9,6 +9,10 @@ import io.amqpservlet.protocol.types.MutableBytes;
 public final class SaslChallenge extends SaslFrame {
     private final MutableBytes challenge = new MutableBytes();
 
+    /** Creates an empty {@code SaslChallenge}. */
+    public SaslChallenge() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_CHALLENGE;
@@ -25,7 +29,7 @@ public final class SaslChallenge extends SaslFrame {
         return this;
     }
 
-    /** The challenge bytes (mandatory). */
+    /** {@return the challenge bytes (mandatory)} */
     public MutableBytes challenge() {
         return challenge;
     }

@@ -17,10 +17,16 @@ public final class SaslFrames {
     private final SaslResponse response = new SaslResponse();
     private final SaslOutcome outcome = new SaslOutcome();
 
+    /** Creates an empty {@code SaslFrames}. */
+    public SaslFrames() {
+    }
+
     /**
      * Reads the next value of {@code reader} (positioned at the start of a SASL frame body) and decodes it into
      * the instance of its type, which it returns.
      *
+     * @param reader the reader to decode from
+     * @return this set's instance of the SASL frame read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a SASL frame or does not decode
      */
     public SaslFrame decode(AmqpReader reader) {
@@ -44,7 +50,11 @@ public final class SaslFrames {
         return frame;
     }
 
-    /** The instance for a descriptor code, or null when the code is not a SASL frame's. */
+    /**
+     * {@return the instance for a descriptor code, or null when the code is not a SASL frame's}
+     *
+     * @param descriptorCode a descriptor code
+     */
     public SaslFrame forCode(long descriptorCode) {
         if (descriptorCode == Descriptors.SASL_MECHANISMS) {
             return mechanisms;
@@ -60,27 +70,27 @@ public final class SaslFrames {
         return null;
     }
 
-    /** The reusable sasl-mechanisms. */
+    /** {@return the reusable sasl-mechanisms} */
     public SaslMechanisms mechanisms() {
         return mechanisms;
     }
 
-    /** The reusable sasl-init. */
+    /** {@return the reusable sasl-init} */
     public SaslInit init() {
         return init;
     }
 
-    /** The reusable sasl-challenge. */
+    /** {@return the reusable sasl-challenge} */
     public SaslChallenge challenge() {
         return challenge;
     }
 
-    /** The reusable sasl-response. */
+    /** {@return the reusable sasl-response} */
     public SaslResponse response() {
         return response;
     }
 
-    /** The reusable sasl-outcome. */
+    /** {@return the reusable sasl-outcome} */
     public SaslOutcome outcome() {
         return outcome;
     }

@@ -12,6 +12,10 @@ public final class SaslInit extends SaslFrame {
     private final MutableBytes initialResponse = new MutableBytes();
     private final MutableBytes hostname = new MutableBytes();
 
+    /** Creates an empty {@code SaslInit}. */
+    public SaslInit() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_INIT;
@@ -30,23 +34,28 @@ public final class SaslInit extends SaslFrame {
         return this;
     }
 
-    /** The selected mechanism symbol (mandatory). */
+    /** {@return the selected mechanism symbol (mandatory)} */
     public MutableBytes mechanism() {
         return mechanism;
     }
 
-    /** Sets the mechanism. */
+    /**
+     * Sets the mechanism.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public SaslInit mechanism(Symbol value) {
         mechanism.set(value);
         return this;
     }
 
-    /** The initial response bytes (for PLAIN: NUL authzid NUL authcid NUL password), or a null holder. */
+    /** {@return the initial response bytes (for PLAIN: NUL authzid NUL authcid NUL password), or a null holder} */
     public MutableBytes initialResponse() {
         return initialResponse;
     }
 
-    /** The hostname the client connects to, or a null holder. */
+    /** {@return the hostname the client connects to, or a null holder} */
     public MutableBytes hostname() {
         return hostname;
     }

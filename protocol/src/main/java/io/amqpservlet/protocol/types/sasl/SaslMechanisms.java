@@ -12,6 +12,10 @@ import io.amqpservlet.protocol.types.SymbolArray;
 public final class SaslMechanisms extends SaslFrame {
     private final SymbolArray mechanisms = new SymbolArray();
 
+    /** Creates an empty {@code SaslMechanisms}. */
+    public SaslMechanisms() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_MECHANISMS;
@@ -28,7 +32,7 @@ public final class SaslMechanisms extends SaslFrame {
         return this;
     }
 
-    /** The sasl-server-mechanisms (mandatory), such as {@code PLAIN} or {@code ANONYMOUS}. */
+    /** {@return the sasl-server-mechanisms (mandatory), such as {@code PLAIN} or {@code ANONYMOUS}} */
     public SymbolArray mechanisms() {
         return mechanisms;
     }

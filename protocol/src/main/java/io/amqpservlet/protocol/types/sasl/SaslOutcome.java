@@ -21,6 +21,10 @@ public final class SaslOutcome extends SaslFrame {
     private int code;
     private final MutableBytes additionalData = new MutableBytes();
 
+    /** Creates an empty {@code SaslOutcome}. */
+    public SaslOutcome() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_OUTCOME;
@@ -38,12 +42,17 @@ public final class SaslOutcome extends SaslFrame {
         return this;
     }
 
-    /** The sasl-code: {@link #OK}, {@link #AUTH}, {@link #SYS}, {@link #SYS_PERM} or {@link #SYS_TEMP}. */
+    /** {@return the sasl-code: {@link #OK}, {@link #AUTH}, {@link #SYS}, {@link #SYS_PERM} or {@link #SYS_TEMP}} */
     public int code() {
         return code;
     }
 
-    /** Sets the code (a ubyte). */
+    /**
+     * Sets the code (a ubyte).
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public SaslOutcome code(int value) {
         if ((value & 0xFFFFFF00) != 0) {
             throw new IllegalArgumentException("sasl-code out of ubyte range: " + value);
@@ -52,7 +61,7 @@ public final class SaslOutcome extends SaslFrame {
         return this;
     }
 
-    /** Additional data for the client, or a null holder. */
+    /** {@return additional data for the client, or a null holder} */
     public MutableBytes additionalData() {
         return additionalData;
     }

@@ -9,6 +9,10 @@ import io.amqpservlet.protocol.types.MutableBytes;
 public final class SaslResponse extends SaslFrame {
     private final MutableBytes response = new MutableBytes();
 
+    /** Creates an empty {@code SaslResponse}. */
+    public SaslResponse() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.SASL_RESPONSE;
@@ -25,7 +29,7 @@ public final class SaslResponse extends SaslFrame {
         return this;
     }
 
-    /** The response bytes (mandatory). */
+    /** {@return the response bytes (mandatory)} */
     public MutableBytes response() {
         return response;
     }

@@ -34,6 +34,10 @@ public final class Attach extends Performative {
     private final SymbolArray desiredCapabilities = new SymbolArray();
     private final EncodedValue properties = new EncodedValue();
 
+    /** Creates an empty {@code Attach}. */
+    public Attach() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.ATTACH;
@@ -66,151 +70,199 @@ public final class Attach extends Performative {
         return this;
     }
 
-    /** The link name (mandatory). */
+    /** {@return the link name (mandatory)} */
     public MutableBytes name() {
         return name;
     }
 
-    /** Sets the link name. */
+    /**
+     * Sets the link name.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach name(String value) {
         name.set(value);
         return this;
     }
 
-    /** The handle (unsigned). */
+    /** {@return the handle (unsigned)} */
     public int handle() {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach handle(int value) {
         handle = value;
         return this;
     }
 
-    /** The role of the sender of this attach. */
+    /** {@return the role of the sender of this attach} */
     public Role role() {
         return role;
     }
 
-    /** Sets the role. */
+    /**
+     * Sets the role.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach role(Role value) {
         role = value;
         return this;
     }
 
-    /** The sender settle mode (default mixed). */
+    /** {@return the sender settle mode (default mixed)} */
     public SenderSettleMode sndSettleMode() {
         return sndSettleMode;
     }
 
-    /** Sets snd-settle-mode. */
+    /**
+     * Sets snd-settle-mode.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach sndSettleMode(SenderSettleMode value) {
         sndSettleMode = value;
         return this;
     }
 
-    /** The receiver settle mode (default first). */
+    /** {@return the receiver settle mode (default first)} */
     public ReceiverSettleMode rcvSettleMode() {
         return rcvSettleMode;
     }
 
-    /** Sets rcv-settle-mode. */
+    /**
+     * Sets rcv-settle-mode.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach rcvSettleMode(ReceiverSettleMode value) {
         rcvSettleMode = value;
         return this;
     }
 
-    /** The source, absent when {@link Source#isNull()}. */
+    /** {@return the source, absent when {@link Source#isNull()}} */
     public Source source() {
         return source;
     }
 
-    /** The target, absent when {@link Target#isNull()} (and when the target is a coordinator). */
+    /** {@return the target, absent when {@link Target#isNull()} (and when the target is a coordinator)} */
     public Target target() {
         return target;
     }
 
-    /** A coordinator target's raw encoding, or absent. */
+    /** {@return a coordinator target's raw encoding, or absent} */
     public EncodedValue coordinator() {
         return coordinator;
     }
 
-    /** The unsettled map (delivery-tag to delivery-state), kept encoded. */
+    /** {@return the unsettled map (delivery-tag to delivery-state), kept encoded} */
     public EncodedValue unsettled() {
         return unsettled;
     }
 
-    /** Whether the unsettled map is incomplete (default false). */
+    /** {@return whether the unsettled map is incomplete (default false)} */
     public boolean incompleteUnsettled() {
         return incompleteUnsettled;
     }
 
-    /** Sets incomplete-unsettled. */
+    /**
+     * Sets incomplete-unsettled.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach incompleteUnsettled(boolean value) {
         incompleteUnsettled = value;
         return this;
     }
 
-    /** Whether initial-delivery-count is set (a sender must set it). */
+    /** {@return whether initial-delivery-count is set (a sender must set it)} */
     public boolean hasInitialDeliveryCount() {
         return hasInitialDeliveryCount;
     }
 
-    /** The sender's initial delivery-count (a serial number); 0 when absent. */
+    /** {@return the sender's initial delivery-count (a serial number); 0 when absent} */
     public int initialDeliveryCount() {
         return initialDeliveryCount;
     }
 
-    /** Sets initial-delivery-count. */
+    /**
+     * Sets initial-delivery-count.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Attach initialDeliveryCount(int value) {
         initialDeliveryCount = value;
         hasInitialDeliveryCount = true;
         return this;
     }
 
-    /** Removes initial-delivery-count. */
+    /**
+     * Removes initial-delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Attach clearInitialDeliveryCount() {
         initialDeliveryCount = 0;
         hasInitialDeliveryCount = false;
         return this;
     }
 
-    /** Whether max-message-size is set. */
+    /** {@return whether max-message-size is set} */
     public boolean hasMaxMessageSize() {
         return hasMaxMessageSize;
     }
 
-    /** The largest message accepted, in bytes (a ulong, unsigned); 0 when absent or unlimited. */
+    /** {@return the largest message accepted, in bytes (a ulong, unsigned); 0 when absent or unlimited} */
     public long maxMessageSize() {
         return maxMessageSize;
     }
 
-    /** Sets max-message-size (0 means no limit, AMQP 1.0 §2.7.3). */
+    /**
+     * Sets max-message-size (0 means no limit, AMQP 1.0 §2.7.3).
+     *
+     * @param bytes the new value
+     * @return this, for chaining
+     */
     public Attach maxMessageSize(long bytes) {
         maxMessageSize = bytes;
         hasMaxMessageSize = true;
         return this;
     }
 
-    /** Removes max-message-size. */
+    /**
+     * Removes max-message-size.
+     *
+     * @return this, for chaining
+     */
     public Attach clearMaxMessageSize() {
         maxMessageSize = 0;
         hasMaxMessageSize = false;
         return this;
     }
 
-    /** The offered-capabilities. */
+    /** {@return the offered-capabilities} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The link properties map, kept encoded. */
+    /** {@return the link properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

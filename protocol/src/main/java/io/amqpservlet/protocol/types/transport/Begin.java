@@ -54,17 +54,22 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** Whether remote-channel is set (it is in a begin that answers the peer's begin). */
+    /** {@return whether remote-channel is set (it is in a begin that answers the peer's begin)} */
     public boolean hasRemoteChannel() {
         return hasRemoteChannel;
     }
 
-    /** The channel of the peer's begin this answers; meaningful only when {@link #hasRemoteChannel()}. */
+    /** {@return the channel of the peer's begin this answers; meaningful only when {@link #hasRemoteChannel()}} */
     public int remoteChannel() {
         return remoteChannel;
     }
 
-    /** Sets remote-channel, a ushort. */
+    /**
+     * Sets remote-channel, a ushort.
+     *
+     * @param channel the new value
+     * @return this, for chaining
+     */
     public Begin remoteChannel(int channel) {
         if ((channel & 0xFFFF0000) != 0) {
             throw new IllegalArgumentException("remote-channel out of ushort range: " + channel);
@@ -74,68 +79,92 @@ public final class Begin extends Performative {
         return this;
     }
 
-    /** Removes remote-channel. */
+    /**
+     * Removes remote-channel.
+     *
+     * @return this, for chaining
+     */
     public Begin clearRemoteChannel() {
         remoteChannel = 0;
         hasRemoteChannel = false;
         return this;
     }
 
-    /** The transfer-id of the next outgoing transfer (unsigned). */
+    /** {@return the transfer-id of the next outgoing transfer (unsigned)} */
     public int nextOutgoingId() {
         return nextOutgoingId;
     }
 
-    /** Sets next-outgoing-id. */
+    /**
+     * Sets next-outgoing-id.
+     *
+     * @param transferId the new value
+     * @return this, for chaining
+     */
     public Begin nextOutgoingId(int transferId) {
         nextOutgoingId = transferId;
         return this;
     }
 
-    /** The incoming window in transfer frames (unsigned). */
+    /** {@return the incoming window in transfer frames (unsigned)} */
     public int incomingWindow() {
         return incomingWindow;
     }
 
-    /** Sets incoming-window. */
+    /**
+     * Sets incoming-window.
+     *
+     * @param frames the new value
+     * @return this, for chaining
+     */
     public Begin incomingWindow(int frames) {
         incomingWindow = frames;
         return this;
     }
 
-    /** The outgoing window in transfer frames (unsigned). */
+    /** {@return the outgoing window in transfer frames (unsigned)} */
     public int outgoingWindow() {
         return outgoingWindow;
     }
 
-    /** Sets outgoing-window. */
+    /**
+     * Sets outgoing-window.
+     *
+     * @param frames the new value
+     * @return this, for chaining
+     */
     public Begin outgoingWindow(int frames) {
         outgoingWindow = frames;
         return this;
     }
 
-    /** The highest handle the sender of this begin accepts (unsigned; default 4294967295, i.e. -1). */
+    /** {@return the highest handle the sender of this begin accepts (unsigned; default 4294967295, i.e. -1)} */
     public int handleMax() {
         return handleMax;
     }
 
-    /** Sets handle-max. */
+    /**
+     * Sets handle-max.
+     *
+     * @param handle the new value
+     * @return this, for chaining
+     */
     public Begin handleMax(int handle) {
         handleMax = handle;
         return this;
     }
 
-    /** The offered-capabilities. */
+    /** {@return the offered-capabilities} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The session properties map, kept encoded. */
+    /** {@return the session properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

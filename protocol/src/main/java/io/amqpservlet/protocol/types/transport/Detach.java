@@ -11,6 +11,10 @@ public final class Detach extends Performative {
     private boolean closed;
     private final ErrorCondition error = new ErrorCondition();
 
+    /** Creates an empty {@code Detach}. */
+    public Detach() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.DETACH;
@@ -29,29 +33,39 @@ public final class Detach extends Performative {
         return this;
     }
 
-    /** The link's handle (unsigned). */
+    /** {@return the link's handle (unsigned)} */
     public int handle() {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Detach handle(int value) {
         handle = value;
         return this;
     }
 
-    /** Whether the link is closed rather than only detached (default false). */
+    /** {@return whether the link is closed rather than only detached (default false)} */
     public boolean closed() {
         return closed;
     }
 
-    /** Sets closed. */
+    /**
+     * Sets closed.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Detach closed(boolean value) {
         closed = value;
         return this;
     }
 
-    /** The error, absent for a clean detach. */
+    /** {@return the error, absent for a clean detach} */
     public ErrorCondition error() {
         return error;
     }

@@ -20,6 +20,10 @@ public final class Disposition extends Performative {
     private final DeliveryState state = new DeliveryState();
     private boolean batchable;
 
+    /** Creates an empty {@code Disposition}. */
+    public Disposition() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.DISPOSITION;
@@ -42,74 +46,103 @@ public final class Disposition extends Performative {
         return this;
     }
 
-    /** The role of the sender of this disposition. */
+    /** {@return the role of the sender of this disposition} */
     public Role role() {
         return role;
     }
 
-    /** Sets the role. */
+    /**
+     * Sets the role.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Disposition role(Role value) {
         role = value;
         return this;
     }
 
-    /** The first delivery-id of the range. */
+    /** {@return the first delivery-id of the range} */
     public int first() {
         return first;
     }
 
-    /** Sets first. */
+    /**
+     * Sets first.
+     *
+     * @param deliveryId the new value
+     * @return this, for chaining
+     */
     public Disposition first(int deliveryId) {
         first = deliveryId;
         return this;
     }
 
-    /** Whether last was sent. */
+    /** {@return whether last was sent} */
     public boolean hasLast() {
         return hasLast;
     }
 
-    /** The last delivery-id of the range: {@link #first()} when absent (AMQP 1.0 §2.7.6). */
+    /** {@return the last delivery-id of the range: {@link #first()} when absent (AMQP 1.0 §2.7.6)} */
     public int last() {
         return hasLast ? last : first;
     }
 
-    /** Sets last. */
+    /**
+     * Sets last.
+     *
+     * @param deliveryId the new value
+     * @return this, for chaining
+     */
     public Disposition last(int deliveryId) {
         last = deliveryId;
         hasLast = true;
         return this;
     }
 
-    /** Removes last, making the range the single delivery {@code first}. */
+    /**
+     * Removes last, making the range the single delivery {@code first}.
+     *
+     * @return this, for chaining
+     */
     public Disposition clearLast() {
         last = 0;
         hasLast = false;
         return this;
     }
 
-    /** Whether the deliveries are settled (default false). */
+    /** {@return whether the deliveries are settled (default false)} */
     public boolean settled() {
         return settled;
     }
 
-    /** Sets settled. */
+    /**
+     * Sets settled.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Disposition settled(boolean value) {
         settled = value;
         return this;
     }
 
-    /** The delivery state, absent when {@link DeliveryState#isNull()}. */
+    /** {@return the delivery state, absent when {@link DeliveryState#isNull()}} */
     public DeliveryState state() {
         return state;
     }
 
-    /** Whether the peer may delay acting on this disposition (default false). */
+    /** {@return whether the peer may delay acting on this disposition (default false)} */
     public boolean batchable() {
         return batchable;
     }
 
-    /** Sets batchable. */
+    /**
+     * Sets batchable.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Disposition batchable(boolean value) {
         batchable = value;
         return this;

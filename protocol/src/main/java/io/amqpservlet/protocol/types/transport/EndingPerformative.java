@@ -21,7 +21,7 @@ public abstract class EndingPerformative extends Performative {
         return this;
     }
 
-    /** The error, absent ({@link ErrorCondition#isNull()}) when the endpoint ends cleanly; set its condition to send one. */
+    /** {@return the error, absent ({@link ErrorCondition#isNull()}) when the endpoint ends cleanly; set its condition to send one} */
     public ErrorCondition error() {
         return error;
     }

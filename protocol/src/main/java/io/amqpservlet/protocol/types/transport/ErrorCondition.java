@@ -18,6 +18,10 @@ public final class ErrorCondition extends DescribedList {
     private final MutableBytes description = new MutableBytes();
     private final EncodedValue info = new EncodedValue();
 
+    /** Creates an empty {@code ErrorCondition}. */
+    public ErrorCondition() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.ERROR;
@@ -42,39 +46,58 @@ public final class ErrorCondition extends DescribedList {
         return this;
     }
 
-    /** The condition symbol, e.g. {@code amqp:decode-error} (see {@link ErrorConditions}). */
+    /** {@return the condition symbol, e.g. {@code amqp:decode-error} (see {@link ErrorConditions})} */
     public MutableBytes condition() {
         return condition;
     }
 
-    /** Sets the condition; the error is then present. */
+    /**
+     * Sets the condition; the error is then present.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public ErrorCondition condition(Symbol value) {
         condition.set(value);
         return this;
     }
 
-    /** Whether the condition is exactly {@code symbol}; allocates nothing. */
+    /**
+     * {@return whether the condition is exactly {@code symbol}; allocates nothing}
+     *
+     * @param symbol the condition to compare with
+     */
     public boolean is(Symbol symbol) {
         return condition.contentEquals(symbol);
     }
 
-    /** The human-readable description, or a null holder. */
+    /** {@return the human-readable description, or a null holder} */
     public MutableBytes description() {
         return description;
     }
 
-    /** Sets the description (null clears it). */
+    /**
+     * Sets the description (null clears it).
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public ErrorCondition description(String value) {
         description.set(value);
         return this;
     }
 
-    /** The info map ({@code fields}), kept encoded. */
+    /** {@return the info map ({@code fields}), kept encoded} */
     public EncodedValue info() {
         return info;
     }
 
-    /** Sets condition, description and info to those of {@code other}. */
+    /**
+     * Sets condition, description and info to those of {@code other}.
+     *
+     * @param other the value to copy
+     * @return this, for chaining
+     */
     public ErrorCondition set(ErrorCondition other) {
         condition.set(other.condition);
         description.set(other.description);

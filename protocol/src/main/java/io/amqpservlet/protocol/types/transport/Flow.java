@@ -29,6 +29,10 @@ public final class Flow extends Performative {
     private boolean echo;
     private final EncodedValue properties = new EncodedValue();
 
+    /** Creates an empty {@code Flow}. */
+    public Flow() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.FLOW;
@@ -60,182 +64,252 @@ public final class Flow extends Performative {
         return this;
     }
 
-    /** Whether next-incoming-id is set (absent before the peer's begin was seen). */
+    /** {@return whether next-incoming-id is set (absent before the peer's begin was seen)} */
     public boolean hasNextIncomingId() {
         return hasNextIncomingId;
     }
 
-    /** The next transfer-id expected from the peer; 0 when absent. */
+    /** {@return the next transfer-id expected from the peer; 0 when absent} */
     public int nextIncomingId() {
         return nextIncomingId;
     }
 
-    /** Sets next-incoming-id. */
+    /**
+     * Sets next-incoming-id.
+     *
+     * @param transferId the new value
+     * @return this, for chaining
+     */
     public Flow nextIncomingId(int transferId) {
         nextIncomingId = transferId;
         hasNextIncomingId = true;
         return this;
     }
 
-    /** Removes next-incoming-id. */
+    /**
+     * Removes next-incoming-id.
+     *
+     * @return this, for chaining
+     */
     public Flow clearNextIncomingId() {
         nextIncomingId = 0;
         hasNextIncomingId = false;
         return this;
     }
 
-    /** The incoming window in transfer frames. */
+    /** {@return the incoming window in transfer frames} */
     public int incomingWindow() {
         return incomingWindow;
     }
 
-    /** Sets incoming-window. */
+    /**
+     * Sets incoming-window.
+     *
+     * @param frames the new value
+     * @return this, for chaining
+     */
     public Flow incomingWindow(int frames) {
         incomingWindow = frames;
         return this;
     }
 
-    /** The next transfer-id this side will send. */
+    /** {@return the next transfer-id this side will send} */
     public int nextOutgoingId() {
         return nextOutgoingId;
     }
 
-    /** Sets next-outgoing-id. */
+    /**
+     * Sets next-outgoing-id.
+     *
+     * @param transferId the new value
+     * @return this, for chaining
+     */
     public Flow nextOutgoingId(int transferId) {
         nextOutgoingId = transferId;
         return this;
     }
 
-    /** The outgoing window in transfer frames. */
+    /** {@return the outgoing window in transfer frames} */
     public int outgoingWindow() {
         return outgoingWindow;
     }
 
-    /** Sets outgoing-window. */
+    /**
+     * Sets outgoing-window.
+     *
+     * @param frames the new value
+     * @return this, for chaining
+     */
     public Flow outgoingWindow(int frames) {
         outgoingWindow = frames;
         return this;
     }
 
-    /** Whether the flow is about a link (handle set) rather than only the session. */
+    /** {@return whether the flow is about a link (handle set) rather than only the session} */
     public boolean hasHandle() {
         return hasHandle;
     }
 
-    /** The link handle; 0 when absent. */
+    /** {@return the link handle; 0 when absent} */
     public int handle() {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow handle(int value) {
         handle = value;
         hasHandle = true;
         return this;
     }
 
-    /** Removes the handle, making this a session flow. */
+    /**
+     * Removes the handle, making this a session flow.
+     *
+     * @return this, for chaining
+     */
     public Flow clearHandle() {
         handle = 0;
         hasHandle = false;
         return this;
     }
 
-    /** Whether delivery-count is set. */
+    /** {@return whether delivery-count is set} */
     public boolean hasDeliveryCount() {
         return hasDeliveryCount;
     }
 
-    /** The link's delivery-count (a serial number); 0 when absent. */
+    /** {@return the link's delivery-count (a serial number); 0 when absent} */
     public int deliveryCount() {
         return deliveryCount;
     }
 
-    /** Sets delivery-count. */
+    /**
+     * Sets delivery-count.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow deliveryCount(int value) {
         deliveryCount = value;
         hasDeliveryCount = true;
         return this;
     }
 
-    /** Removes delivery-count. */
+    /**
+     * Removes delivery-count.
+     *
+     * @return this, for chaining
+     */
     public Flow clearDeliveryCount() {
         deliveryCount = 0;
         hasDeliveryCount = false;
         return this;
     }
 
-    /** Whether link-credit is set. */
+    /** {@return whether link-credit is set} */
     public boolean hasLinkCredit() {
         return hasLinkCredit;
     }
 
-    /** The link credit; 0 when absent. */
+    /** {@return the link credit; 0 when absent} */
     public int linkCredit() {
         return linkCredit;
     }
 
-    /** Sets link-credit. */
+    /**
+     * Sets link-credit.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow linkCredit(int value) {
         linkCredit = value;
         hasLinkCredit = true;
         return this;
     }
 
-    /** Removes link-credit. */
+    /**
+     * Removes link-credit.
+     *
+     * @return this, for chaining
+     */
     public Flow clearLinkCredit() {
         linkCredit = 0;
         hasLinkCredit = false;
         return this;
     }
 
-    /** Whether available is set. */
+    /** {@return whether available is set} */
     public boolean hasAvailable() {
         return hasAvailable;
     }
 
-    /** The number of messages the sender has available; 0 when absent. */
+    /** {@return the number of messages the sender has available; 0 when absent} */
     public int available() {
         return available;
     }
 
-    /** Sets available. */
+    /**
+     * Sets available.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow available(int value) {
         available = value;
         hasAvailable = true;
         return this;
     }
 
-    /** Removes available. */
+    /**
+     * Removes available.
+     *
+     * @return this, for chaining
+     */
     public Flow clearAvailable() {
         available = 0;
         hasAvailable = false;
         return this;
     }
 
-    /** Whether the sender is asked to use up its credit (AMQP 1.0 §2.6.7; default false). */
+    /** {@return whether the sender is asked to use up its credit (AMQP 1.0 §2.6.7; default false)} */
     public boolean drain() {
         return drain;
     }
 
-    /** Sets drain. */
+    /**
+     * Sets drain.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow drain(boolean value) {
         drain = value;
         return this;
     }
 
-    /** Whether the receiver of this flow must answer with its own flow (default false). */
+    /** {@return whether the receiver of this flow must answer with its own flow (default false)} */
     public boolean echo() {
         return echo;
     }
 
-    /** Sets echo. */
+    /**
+     * Sets echo.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Flow echo(boolean value) {
         echo = value;
         return this;
     }
 
-    /** The link state properties map, kept encoded. */
+    /** {@return the link state properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

@@ -61,34 +61,49 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The container-id (mandatory). */
+    /** {@return the container-id (mandatory)} */
     public MutableBytes containerId() {
         return containerId;
     }
 
-    /** Sets the container-id. */
+    /**
+     * Sets the container-id.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Open containerId(String value) {
         containerId.set(value);
         return this;
     }
 
-    /** The hostname the peer wants to reach, or a null holder. */
+    /** {@return the hostname the peer wants to reach, or a null holder} */
     public MutableBytes hostname() {
         return hostname;
     }
 
-    /** Sets the hostname (null clears it). */
+    /**
+     * Sets the hostname (null clears it).
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Open hostname(String value) {
         hostname.set(value);
         return this;
     }
 
-    /** The largest frame the sender of this open accepts, in bytes (default 4294967295). */
+    /** {@return the largest frame the sender of this open accepts, in bytes (default 4294967295)} */
     public long maxFrameSize() {
         return maxFrameSize;
     }
 
-    /** Sets max-frame-size, an unsigned 32-bit value. */
+    /**
+     * Sets max-frame-size, an unsigned 32-bit value.
+     *
+     * @param bytes the new value
+     * @return this, for chaining
+     */
     public Open maxFrameSize(long bytes) {
         if ((bytes & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("max-frame-size out of uint range: " + bytes);
@@ -97,12 +112,17 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** The highest channel number the sender of this open may use (default 65535). */
+    /** {@return the highest channel number the sender of this open may use (default 65535)} */
     public int channelMax() {
         return channelMax;
     }
 
-    /** Sets channel-max, a ushort. */
+    /**
+     * Sets channel-max, a ushort.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Open channelMax(int value) {
         if ((value & 0xFFFF0000) != 0) {
             throw new IllegalArgumentException("channel-max out of ushort range: " + value);
@@ -111,17 +131,22 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** Whether idle-time-out is set. */
+    /** {@return whether idle-time-out is set} */
     public boolean hasIdleTimeOut() {
         return hasIdleTimeOut;
     }
 
-    /** The idle time-out in milliseconds, 0 when absent (no time-out). */
+    /** {@return the idle time-out in milliseconds, 0 when absent (no time-out)} */
     public long idleTimeOutMillis() {
         return idleTimeOutMillis;
     }
 
-    /** Sets idle-time-out, an unsigned 32-bit number of milliseconds. */
+    /**
+     * Sets idle-time-out, an unsigned 32-bit number of milliseconds.
+     *
+     * @param millis the new value
+     * @return this, for chaining
+     */
     public Open idleTimeOutMillis(long millis) {
         if ((millis & 0xFFFFFFFF00000000L) != 0) {
             throw new IllegalArgumentException("idle-time-out out of uint range: " + millis);
@@ -131,34 +156,38 @@ public final class Open extends Performative {
         return this;
     }
 
-    /** Removes idle-time-out. */
+    /**
+     * Removes idle-time-out.
+     *
+     * @return this, for chaining
+     */
     public Open clearIdleTimeOut() {
         idleTimeOutMillis = 0;
         hasIdleTimeOut = false;
         return this;
     }
 
-    /** The outgoing-locales (symbols). */
+    /** {@return the outgoing-locales (symbols)} */
     public SymbolArray outgoingLocales() {
         return outgoingLocales;
     }
 
-    /** The incoming-locales (symbols). */
+    /** {@return the incoming-locales (symbols)} */
     public SymbolArray incomingLocales() {
         return incomingLocales;
     }
 
-    /** The offered-capabilities, such as {@code ANONYMOUS-RELAY}. */
+    /** {@return the offered-capabilities, such as {@code ANONYMOUS-RELAY}} */
     public SymbolArray offeredCapabilities() {
         return offeredCapabilities;
     }
 
-    /** The desired-capabilities. */
+    /** {@return the desired-capabilities} */
     public SymbolArray desiredCapabilities() {
         return desiredCapabilities;
     }
 
-    /** The connection properties map, kept encoded. */
+    /** {@return the connection properties map, kept encoded} */
     public EncodedValue properties() {
         return properties;
     }

@@ -31,10 +31,16 @@ public final class Performatives {
     private final End end = new End();
     private final Close close = new Close();
 
+    /** Creates an empty {@code Performatives}. */
+    public Performatives() {
+    }
+
     /**
      * Reads the next value of {@code reader} (positioned at the start of a frame body) and decodes it into the
      * instance of its type, which it returns; the reader is left just after the performative.
      *
+     * @param reader the reader to decode from
+     * @return this set's instance of the performative read, filled
      * @throws io.amqpservlet.protocol.codec.DecodeException when the body is not a known performative or
      *         does not decode
      */
@@ -59,7 +65,11 @@ public final class Performatives {
         return p;
     }
 
-    /** The instance for a descriptor code, or null when the code is not a performative's. */
+    /**
+     * {@return the instance for a descriptor code, or null when the code is not a performative's}
+     *
+     * @param descriptorCode a descriptor code
+     */
     public Performative forCode(long descriptorCode) {
         if (descriptorCode < Descriptors.OPEN || descriptorCode > Descriptors.CLOSE) {
             return null;
@@ -77,47 +87,47 @@ public final class Performatives {
         }
     }
 
-    /** The reusable open. */
+    /** {@return the reusable open} */
     public Open open() {
         return open;
     }
 
-    /** The reusable begin. */
+    /** {@return the reusable begin} */
     public Begin begin() {
         return begin;
     }
 
-    /** The reusable attach. */
+    /** {@return the reusable attach} */
     public Attach attach() {
         return attach;
     }
 
-    /** The reusable flow. */
+    /** {@return the reusable flow} */
     public Flow flow() {
         return flow;
     }
 
-    /** The reusable transfer. */
+    /** {@return the reusable transfer} */
     public Transfer transfer() {
         return transfer;
     }
 
-    /** The reusable disposition. */
+    /** {@return the reusable disposition} */
     public Disposition disposition() {
         return disposition;
     }
 
-    /** The reusable detach. */
+    /** {@return the reusable detach} */
     public Detach detach() {
         return detach;
     }
 
-    /** The reusable end. */
+    /** {@return the reusable end} */
     public End end() {
         return end;
     }
 
-    /** The reusable close. */
+    /** {@return the reusable close} */
     public Close close() {
         return close;
     }

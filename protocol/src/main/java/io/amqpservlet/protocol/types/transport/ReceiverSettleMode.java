@@ -11,14 +11,16 @@ public enum ReceiverSettleMode {
 
     private static final ReceiverSettleMode[] BY_CODE = values();
 
-    /** The ubyte this mode is encoded as. */
+    /** {@return the ubyte this mode is encoded as} */
     public int code() {
         return ordinal();
     }
 
     /**
-     * The mode for a ubyte read at {@code offset}.
+     * {@return the mode for a ubyte read at {@code offset}}
      *
+     * @param code the mode as encoded
+     * @param offset where it was read, for the error message
      * @throws InvalidEncodingException for a value the spec does not define
      */
     public static ReceiverSettleMode of(int code, int offset) {

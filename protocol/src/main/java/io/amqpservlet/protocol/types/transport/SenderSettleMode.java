@@ -13,14 +13,16 @@ public enum SenderSettleMode {
 
     private static final SenderSettleMode[] BY_CODE = values();
 
-    /** The ubyte this mode is encoded as. */
+    /** {@return the ubyte this mode is encoded as} */
     public int code() {
         return ordinal();
     }
 
     /**
-     * The mode for a ubyte read at {@code offset}.
+     * {@return the mode for a ubyte read at {@code offset}}
      *
+     * @param code the mode as encoded
+     * @param offset where it was read, for the error message
      * @throws InvalidEncodingException for a value the spec does not define
      */
     public static SenderSettleMode of(int code, int offset) {

@@ -29,6 +29,10 @@ public final class Transfer extends Performative {
     private boolean aborted;
     private boolean batchable;
 
+    /** Creates an empty {@code Transfer}. */
+    public Transfer() {
+    }
+
     @Override
     public long descriptor() {
         return Descriptors.TRANSFER;
@@ -58,155 +62,219 @@ public final class Transfer extends Performative {
         return this;
     }
 
-    /** The link handle (unsigned). */
+    /** {@return the link handle (unsigned)} */
     public int handle() {
         return handle;
     }
 
-    /** Sets the handle. */
+    /**
+     * Sets the handle.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer handle(int value) {
         handle = value;
         return this;
     }
 
-    /** Whether delivery-id is set (it must be on a delivery's first frame). */
+    /** {@return whether delivery-id is set (it must be on a delivery's first frame)} */
     public boolean hasDeliveryId() {
         return hasDeliveryId;
     }
 
-    /** The delivery-id (a serial number); 0 when absent. */
+    /** {@return the delivery-id (a serial number); 0 when absent} */
     public int deliveryId() {
         return deliveryId;
     }
 
-    /** Sets delivery-id. */
+    /**
+     * Sets delivery-id.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer deliveryId(int value) {
         deliveryId = value;
         hasDeliveryId = true;
         return this;
     }
 
-    /** Removes delivery-id. */
+    /**
+     * Removes delivery-id.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearDeliveryId() {
         deliveryId = 0;
         hasDeliveryId = false;
         return this;
     }
 
-    /** The delivery-tag bytes, or a null holder. */
+    /** {@return the delivery-tag bytes, or a null holder} */
     public MutableBytes deliveryTag() {
         return deliveryTag;
     }
 
-    /** Sets the delivery-tag to a copy of {@code tag[offset, offset + length)}. */
+    /**
+     * Sets the delivery-tag to a copy of {@code tag[offset, offset + length)}.
+     *
+     * @param tag holds the delivery-tag
+     * @param offset where they start in {@code tag}
+     * @param length their length in bytes
+     * @return this, for chaining
+     */
     public Transfer deliveryTag(byte[] tag, int offset, int length) {
         deliveryTag.set(tag, offset, length);
         return this;
     }
 
-    /** Whether message-format is set. */
+    /** {@return whether message-format is set} */
     public boolean hasMessageFormat() {
         return hasMessageFormat;
     }
 
-    /** The message-format (unsigned; 0 is the standard AMQP message format); 0 when absent. */
+    /** {@return the message-format (unsigned; 0 is the standard AMQP message format); 0 when absent} */
     public int messageFormat() {
         return messageFormat;
     }
 
-    /** Sets message-format. */
+    /**
+     * Sets message-format.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer messageFormat(int value) {
         messageFormat = value;
         hasMessageFormat = true;
         return this;
     }
 
-    /** Removes message-format. */
+    /**
+     * Removes message-format.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearMessageFormat() {
         messageFormat = 0;
         hasMessageFormat = false;
         return this;
     }
 
-    /** Whether settled is set. */
+    /** {@return whether settled is set} */
     public boolean hasSettled() {
         return hasSettled;
     }
 
-    /** Whether the sender settled the delivery; false when absent. */
+    /** {@return whether the sender settled the delivery; false when absent} */
     public boolean settled() {
         return settled;
     }
 
-    /** Sets settled. */
+    /**
+     * Sets settled.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer settled(boolean value) {
         settled = value;
         hasSettled = true;
         return this;
     }
 
-    /** Removes settled. */
+    /**
+     * Removes settled.
+     *
+     * @return this, for chaining
+     */
     public Transfer clearSettled() {
         settled = false;
         hasSettled = false;
         return this;
     }
 
-    /** Whether more frames of this delivery follow (default false). */
+    /** {@return whether more frames of this delivery follow (default false)} */
     public boolean more() {
         return more;
     }
 
-    /** Sets more. */
+    /**
+     * Sets more.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer more(boolean value) {
         more = value;
         return this;
     }
 
-    /** The receiver settle mode for this delivery, or null when absent (the link's mode applies). */
+    /** {@return the receiver settle mode for this delivery, or null when absent (the link's mode applies)} */
     public ReceiverSettleMode rcvSettleMode() {
         return rcvSettleMode;
     }
 
-    /** Sets rcv-settle-mode (null removes it). */
+    /**
+     * Sets rcv-settle-mode (null removes it).
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer rcvSettleMode(ReceiverSettleMode value) {
         rcvSettleMode = value;
         return this;
     }
 
-    /** The delivery state, absent when {@link DeliveryState#isNull()}. */
+    /** {@return the delivery state, absent when {@link DeliveryState#isNull()}} */
     public DeliveryState state() {
         return state;
     }
 
-    /** Whether this resumes a delivery of a resumed link (default false). */
+    /** {@return whether this resumes a delivery of a resumed link (default false)} */
     public boolean resume() {
         return resume;
     }
 
-    /** Sets resume. */
+    /**
+     * Sets resume.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer resume(boolean value) {
         resume = value;
         return this;
     }
 
-    /** Whether the delivery is aborted (default false). */
+    /** {@return whether the delivery is aborted (default false)} */
     public boolean aborted() {
         return aborted;
     }
 
-    /** Sets aborted. */
+    /**
+     * Sets aborted.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer aborted(boolean value) {
         aborted = value;
         return this;
     }
 
-    /** Whether the peer may delay acting on this transfer (default false). */
+    /** {@return whether the peer may delay acting on this transfer (default false)} */
     public boolean batchable() {
         return batchable;
     }
 
-    /** Sets batchable. */
+    /**
+     * Sets batchable.
+     *
+     * @param value the new value
+     * @return this, for chaining
+     */
     public Transfer batchable(boolean value) {
         batchable = value;
         return this;

@@ -1,5 +1,7 @@
-package io.amqpservlet.connector.sasl;
+package io.amqpservlet.connector.engine;
 
+import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.connector.sasl.SaslOutcomeCode;
 import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.Symbol;
 
@@ -23,7 +25,7 @@ import java.util.List;
  *
  * <p>One instance per connection; not thread-safe.
  */
-public final class SaslServer {
+final class SaslServer {
     public static final Symbol PLAIN = Symbol.of("PLAIN");
     public static final Symbol EXTERNAL = Symbol.of("EXTERNAL");
     public static final Symbol ANONYMOUS = Symbol.of("ANONYMOUS");

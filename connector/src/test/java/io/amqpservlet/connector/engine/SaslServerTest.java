@@ -1,5 +1,8 @@
-package io.amqpservlet.connector.sasl;
+package io.amqpservlet.connector.engine;
 
+import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.connector.sasl.SaslOutcomeCode;
+import io.amqpservlet.connector.sasl.SaslPlain;
 import io.amqpservlet.protocol.types.Symbol;
 import org.junit.jupiter.api.Test;
 
