@@ -252,9 +252,6 @@ public final class Gateway {
         c.setHost(options.bind());
         c.setAcceptQueueSize(options.acceptBacklog());
         c.setPort(port);
-        // The JDK's default backlog is 50: a burst of connects (many clients reconnecting after a restart) would
-        // have SYNs dropped and retried a second later whenever the acceptor falls behind for a moment.
-        c.setAcceptQueueSize(1024);
         server.addConnector(c);
         return c;
     }
