@@ -77,7 +77,11 @@ public final class CapacityMain {
         List<String> jvm = new ArrayList<>(List.of(gatewayJvm.trim().split("\\s+")));
         List<String> rows = new ArrayList<>();
         StringBuilder json = new StringBuilder("{\n");
-        try (GatewayProcess gateway = new GatewayProcess(jar, out.resolve("capacity-work"), jvm)) {
+        // The gateway's connection and handshake limits (4,096 and 256 by default) would refuse most of what this
+        // run opens: it measures what each peer costs, so the limits are raised above the run's own numbers.
+        List<String> limits = List.of("--max-connections", Integer.toString(connections + 1_000),
+                "--max-handshakes", Integer.toString(Math.max(halfOpen, connections) + 1_000));
+        try (GatewayProcess gateway = new GatewayProcess(jar, out.resolve("capacity-work"), jvm, limits)) {
             long pid = gateway.pid();
             json.append("  \"gatewayJvm\": \"").append(gatewayJvm).append("\",\n");
             LoadResult quiet = latency(gateway.amqpPort, latencySeconds);

@@ -26,6 +26,12 @@ final class GatewayProcess implements AutoCloseable {
     final int httpPort;
 
     GatewayProcess(Path jar, Path workDir, List<String> jvmOptions) throws IOException, InterruptedException {
+        this(jar, workDir, jvmOptions, List.of());
+    }
+
+    /** As above, with more gateway options after the ports (e.g. its connection limits). */
+    GatewayProcess(Path jar, Path workDir, List<String> jvmOptions, List<String> gatewayOptions)
+            throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path copy = workDir.resolve("gateway-under-test.jar");
         Files.copy(jar, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -34,6 +40,7 @@ final class GatewayProcess implements AutoCloseable {
         cmd.add("-XX:+ExitOnOutOfMemoryError"); // as bin/amqp-servlet starts it (docs/gateway.md)
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", copy.toString(), "--amqp-port", "0", "--http-port", "0", "--stats"));
+        cmd.addAll(gatewayOptions);
         process = new ProcessBuilder(cmd).redirectError(workDir.resolve("gateway.log").toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;
