@@ -307,8 +307,8 @@ public final class Link {
     }
 
     /**
-     * Receiving link: whether messages of more than one frame are handed over frame by frame ({@link
-     * #streaming(boolean)}).
+     * Receiving link: whether messages of more than one frame are handed over frame by frame
+     * ({@link #streaming(boolean)}).
      *
      * @return true when streaming was turned on; false by default
      */
