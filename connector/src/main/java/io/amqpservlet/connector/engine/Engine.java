@@ -240,7 +240,7 @@ public final class Engine {
      * Starts the connection at time {@code nowMillis}: an initiator writes its protocol header (and, without
      * SASL, its open); an acceptor starts the clock on the SASL handshake.
      *
-     * @param nowMillis the current time in milliseconds, on the monotonic clock every later call of this engine uses
+     * @param nowMillis the current time in milliseconds, on the clock every later call of this engine uses
      */
     public void start(long nowMillis) {
         if (started) {
@@ -262,7 +262,7 @@ public final class Engine {
     /**
      * Whether the connection is over: the transport should write what output remains, then close.
      *
-     * @return true once the connection is over on both sides or was dropped; it stays true
+     * @return true once the connection is over (closed, failed or dropped); it stays true
      */
     public boolean isDone() {
         return phase == PHASE_DONE;
@@ -271,7 +271,7 @@ public final class Engine {
     /**
      * Whether open has been exchanged and close has not.
      *
-     * @return true between our open and our close; false before open is written and from our close on
+     * @return true from the peer's open on (ours has been sent by then) until our close is sent
      */
     public boolean isOpen() {
         return phase == PHASE_OPENED && !closeSent;

@@ -317,11 +317,11 @@ public final class Link {
     }
 
     /**
-     * Receiving link: grants {@code credit} to the peer now (a flow is queued). The engine never grants more than
+     * Receiving link: grants {@code newCredit} to the peer now (a flow is queued). The engine never grants more than
      * its in-flight limit leaves room for.
      *
-     * @param newCredit the link-credit to grant, in messages; it replaces the current credit (AMQP 1.0 §2.7.4), capped
-     *     by the in-flight limit
+     * @param newCredit the link-credit to grant, in messages, not negative; it replaces the current credit (AMQP 1.0
+     *     §2.7.4), capped by the in-flight limit; while credit is paused nothing is granted
      * @throws IllegalStateException when this is a sending link
      */
     public void flow(long newCredit) {
