@@ -339,7 +339,7 @@ public final class Engine {
      * @param bytes the array holding the transport's bytes; read during the call only, then free for the caller to
      *     reuse
      * @param offset index in {@code bytes} of the first byte to consume
-     * @param length how many bytes to consume from {@code offset}; 0 only lets time pass
+     * @param length how many bytes to consume from {@code offset}
      * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      */
     public void ingest(byte[] bytes, int offset, int length, long nowMillis) {
