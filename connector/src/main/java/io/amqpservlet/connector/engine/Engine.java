@@ -91,6 +91,14 @@ public final class Engine {
     private long lastOutputMillis;
     private long saslDeadlineMillis = Long.MAX_VALUE;
 
+    /**
+     * An acceptor or initiator engine (by {@link EngineConfig#role()}) for a transport that has not established the
+     * peer's identity itself: SASL, when configured, does.
+     *
+     * @param config limits, role, container id and SASL options; the engine keeps it for its lifetime
+     * @param handler receives the engine's callbacks (open, sessions, links, messages, close), on the thread that calls
+     *     the engine
+     */
     public Engine(EngineConfig config, EngineHandler handler) {
         this(config, handler, null);
     }
@@ -98,6 +106,12 @@ public final class Engine {
     /**
      * An engine for a transport that has already established the peer's identity (a TLS client certificate): an
      * acceptor then offers SASL EXTERNAL (RFC 4422 appendix A) with {@code externalIdentity} as the principal.
+     *
+     * @param config limits, role, container id and SASL options; the engine keeps it for its lifetime
+     * @param handler receives the engine's callbacks (open, sessions, links, messages, close), on the thread that calls
+     *     the engine
+     * @param externalIdentity the principal the transport established (the client certificate's subject), offered as
+     *     SASL EXTERNAL; null when there is none, which makes this the two-argument constructor
      */
     public Engine(EngineConfig config, EngineHandler handler, String externalIdentity) {
         this.config = config;
@@ -124,7 +138,11 @@ public final class Engine {
         return handshake;
     }
 
-    /** A number unique to this engine within the process, for logs and generated addresses. */
+    /**
+     * A number unique to this engine within the process, for logs and generated addresses.
+     *
+     * @return the engine's id, positive and never reused within the process
+     */
     public long id() {
         return id;
     }
@@ -207,7 +225,11 @@ public final class Engine {
         return scratch != null;
     }
 
-    /** The configuration this engine was made with. */
+    /**
+     * The configuration this engine was made with.
+     *
+     * @return the configuration given to the constructor
+     */
     public EngineConfig config() {
         return config;
     }
@@ -217,6 +239,8 @@ public final class Engine {
     /**
      * Starts the connection at time {@code nowMillis}: an initiator writes its protocol header (and, without
      * SASL, its open); an acceptor starts the clock on the SASL handshake.
+     *
+     * @param nowMillis the current time in milliseconds, on the clock every later call of this engine uses
      */
     public void start(long nowMillis) {
         if (started) {
@@ -235,22 +259,39 @@ public final class Engine {
         }
     }
 
-    /** Whether the connection is over: the transport should write what output remains, then close. */
+    /**
+     * Whether the connection is over: the transport should write what output remains, then close.
+     *
+     * @return true once the connection is over (closed, failed or dropped); it stays true
+     */
     public boolean isDone() {
         return phase == PHASE_DONE;
     }
 
-    /** Whether open has been exchanged and close has not. */
+    /**
+     * Whether open has been exchanged and close has not.
+     *
+     * @return true from the peer's open on (ours has been sent by then) until our close is sent
+     */
     public boolean isOpen() {
         return phase == PHASE_OPENED && !closeSent;
     }
 
-    /** The peer's authenticated identity: the SASL identity, {@code anonymous} without SASL, null before. */
+    /**
+     * The peer's authenticated identity: the SASL identity, {@code anonymous} without SASL, null before.
+     *
+     * @return the authenticated identity, or null while the handshake is not complete
+     */
     public String identity() {
         return identity;
     }
 
-    /** The error the peer sent in its close, when it did. */
+    /**
+     * The error the peer sent in its close, when it did.
+     *
+     * @return the peer's error condition; when its close carried none (or it has not closed), an empty condition whose
+     *     {@code condition()} is null
+     */
     public ErrorCondition remoteError() {
         ErrorCondition e = remoteError;
         if (e == null) {
@@ -268,6 +309,8 @@ public final class Engine {
     /**
      * Whether our close has been written: nothing but the peer's close matters after it (AMQP 1.0 §2.4.3). A
      * transport gives the peer a bounded time to answer it, then ends.
+     *
+     * @return true once our close frame has been encoded; it stays true
      */
     public boolean closeSent() {
         return closeSent;
@@ -278,7 +321,11 @@ public final class Engine {
         return remoteChannelMax;
     }
 
-    /** The largest frame the peer accepts (from its open; 512 before). */
+    /**
+     * The largest frame the peer accepts (from its open; 512 before).
+     *
+     * @return the peer's max-frame-size in bytes; 512 (the AMQP minimum) until its open has arrived
+     */
     public int remoteMaxFrameSize() {
         return remoteMaxFrameSize;
     }
@@ -288,6 +335,12 @@ public final class Engine {
     /**
      * Consumes bytes from the transport, any slice of the stream however frames are split; bytes of an incomplete
      * frame are kept until the rest arrives.
+     *
+     * @param bytes the array holding the transport's bytes; read during the call only, then free for the caller to
+     *     reuse
+     * @param offset index in {@code bytes} of the first byte to consume
+     * @param length how many bytes to consume from {@code offset}
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      */
     public void ingest(byte[] bytes, int offset, int length, long nowMillis) {
         if (!started) {
@@ -296,7 +349,12 @@ public final class Engine {
         input.ingest(bytes, offset, length, nowMillis);
     }
 
-    /** Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position. */
+    /**
+     * Consumes the remaining bytes of {@code buffer} (a heap or direct buffer), advancing its position.
+     *
+     * @param buffer the transport's bytes between its position and limit; read during the call only
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
+     */
     public void ingest(ByteBuffer buffer, long nowMillis) {
         if (!started) {
             start(nowMillis);
@@ -308,6 +366,12 @@ public final class Engine {
      * Consumes whole protocol headers and frames from {@code bytes[offset, offset + length)} and returns how many
      * bytes it used; the caller keeps the rest and offers it again with more. For transports that own their input
      * buffer (the Jetty connection); {@link #ingest} does the keeping for everyone else.
+     *
+     * @param bytes the transport's input buffer; the bytes used are read during the call only
+     * @param offset index in {@code bytes} of the first unread byte
+     * @param length how many bytes are readable from {@code offset}
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
+     * @return how many bytes from {@code offset} were consumed, from 0 (not even one whole frame yet) to {@code length}
      */
     public int process(byte[] bytes, int offset, int length, long nowMillis) {
         now = nowMillis;
@@ -322,6 +386,9 @@ public final class Engine {
     /**
      * The bytes to write to the transport next, or null when there are none. Write them (all at once if possible),
      * then call {@link #endFlush()}; until then this returns the same buffer, its position showing progress.
+     *
+     * @return the engine's output buffer with the bytes to write between position and limit, or null when nothing
+     *     waits; owned by the engine, valid until {@link #endFlush()}
      */
     public ByteBuffer beginFlush() {
         flushDispositions();
@@ -343,6 +410,8 @@ public final class Engine {
     /**
      * Bytes encoded and not yet written: being flushed, or produced since. The transport's measure of how far the
      * engine is ahead of the socket (see {@link EngineConfig#maxPendingOutputBytes()}).
+     *
+     * @return the number of bytes encoded and not yet written, 0 when the output is empty
      */
     public int outputBytes() {
         return output.pendingBytes();
@@ -358,7 +427,11 @@ public final class Engine {
         blockedOnOutput = true;
     }
 
-    /** Whether output waits to be written. */
+    /**
+     * Whether output waits to be written.
+     *
+     * @return true when {@link #beginFlush()} would return bytes, held dispositions included
+     */
     public boolean hasOutput() {
         return output.hasPending() || pendingDisposition.isPending();
     }
@@ -423,6 +496,7 @@ public final class Engine {
      * {@code amqp:resource-limit-exceeded}), sends a heartbeat when the peer's idle timeout needs one, and drops
      * a transport whose SASL handshake did not finish in time.
      *
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      * @return when to call again at the latest, in the same clock as {@code nowMillis}
      */
     public long tick(long nowMillis) {
@@ -551,7 +625,12 @@ public final class Engine {
         close((Symbol) null, null);
     }
 
-    /** Closes the connection with an error condition ({@code null} for a clean close). */
+    /**
+     * Closes the connection with an error condition ({@code null} for a clean close).
+     *
+     * @param condition the AMQP error condition to send (e.g. {@code amqp:internal-error}), or null for a clean close
+     * @param description human-readable detail sent with {@code condition}; null for none, ignored for a clean close
+     */
     public void close(Symbol condition, String description) {
         ErrorCondition error = localError();
         error.clear();
@@ -617,7 +696,13 @@ public final class Engine {
         sessions.remove(s);
     }
 
-    /** Begins a session from this side; the peer's begin completes it. */
+    /**
+     * Begins a session from this side; the peer's begin completes it.
+     *
+     * @return the new session on a free local channel, its begin frame queued for output
+     * @throws IllegalStateException when our open has not been sent, the connection is closing or closed, or every
+     *     channel up to the peer's channel-max is in use
+     */
     public Session beginSession() {
         requireOpenForWork();
         int local = sessions.freeLocalChannel(remoteChannelMax);
@@ -649,6 +734,11 @@ public final class Engine {
     /**
      * The sending link that consumes from the reply node at {@code address} (a request's {@code reply-to}), or
      * null when no such node is attached on this connection. Allocates nothing.
+     *
+     * @param address the array holding the address bytes, as they appear in the message; not kept
+     * @param offset index in {@code address} of the address's first byte
+     * @param length the address's length in bytes
+     * @return the link sending from that reply node, or null
      */
     public Link replyLink(byte[] address, int offset, int length) {
         ReplyNode n = nodes.get(address, offset, length);
@@ -719,6 +809,8 @@ public final class Engine {
     /**
      * Bytes of messages queued on this connection's sending links, waiting for credit or session window; sends
      * that would take it past {@link EngineConfig#maxBufferedBytesPerConnection()} are refused.
+     *
+     * @return the queued message bytes across every sending link of this connection
      */
     public long queuedBytes() {
         return queuedBytes;
@@ -734,6 +826,8 @@ public final class Engine {
      * auto-credit would grant is not granted (the peer uses up what it has, then waits); on resume every link with
      * auto-credit is topped up at once. For a receiver that has no memory for more messages (AMQP 1.0 §2.6.7:
      * credit is the receiver's to give). No effect after {@link #stopCredit()}.
+     *
+     * @param paused true to stop granting credit, false to grant again (and top up auto-credit links)
      */
     public void pauseCredit(boolean paused) {
         if (creditPaused == paused || creditStopped) {
@@ -745,7 +839,11 @@ public final class Engine {
         }
     }
 
-    /** Whether credit is paused ({@link #pauseCredit}) or stopped ({@link #stopCredit}). */
+    /**
+     * Whether credit is paused ({@link #pauseCredit}) or stopped ({@link #stopCredit}).
+     *
+     * @return true while credit is paused or after it was stopped for good
+     */
     public boolean creditPaused() {
         return creditPaused;
     }
@@ -766,7 +864,11 @@ public final class Engine {
         }
     }
 
-    /** Unsettled deliveries the peer sent us: received, not yet settled by the application. */
+    /**
+     * Unsettled deliveries the peer sent us: received, not yet settled by the application.
+     *
+     * @return the number of received deliveries the application has not settled yet
+     */
     public int unsettledIncoming() {
         return incomingUnsettled;
     }
@@ -787,6 +889,8 @@ public final class Engine {
      * Settles a delivery with an outcome: for a received message, tells the peer (unless it sent it settled) and
      * frees its place in flight; for a sent one, settles our side. The delivery is recycled: do not use it after.
      *
+     * @param delivery a delivery of a link of this engine, as the handler received it or a send returned it
+     * @param outcome the outcome to settle with (accepted, rejected, released or modified); read during the call only
      * @return false when the delivery was already recycled (settled before, or its link ended)
      */
     public boolean settle(Delivery delivery, DeliveryState outcome) {
@@ -798,7 +902,11 @@ public final class Engine {
         return true;
     }
 
-    /** Settles a received message as accepted. */
+    /**
+     * Settles a received message as accepted.
+     *
+     * @param delivery a received delivery not yet settled; recycled by this call
+     */
     public void accept(Delivery delivery) {
         // The scratch outcome is the engine's own and only ever set whole: when it already says accepted, it need
         // not be cleared again (a dozen field writes per message).
@@ -806,20 +914,38 @@ public final class Engine {
         settle(delivery, s.kind() == DeliveryState.ACCEPTED ? s : s.accepted());
     }
 
-    /** Settles a received message as released: not processed, the peer may send it again. */
+    /**
+     * Settles a received message as released: not processed, the peer may send it again.
+     *
+     * @param delivery a received delivery not yet settled; recycled by this call
+     */
     public void release(Delivery delivery) {
         DeliveryState s = scratchState();
         settle(delivery, s.kind() == DeliveryState.RELEASED ? s : s.released());
     }
 
-    /** Settles a received message as rejected with an error. */
+    /**
+     * Settles a received message as rejected with an error.
+     *
+     * @param delivery a received delivery not yet settled; recycled by this call
+     * @param condition the AMQP error condition of the rejection (e.g. {@code amqp:decode-error}), or null for none
+     * @param description human-readable detail sent with {@code condition}, or null for none
+     */
     public void reject(Delivery delivery, Symbol condition, String description) {
         DeliveryState s = scratchState().rejected();
         s.error().condition(condition).description(description);
         settle(delivery, s);
     }
 
-    /** Settles a received message as modified (§3.4.5). */
+    /**
+     * Settles a received message as modified (§3.4.5).
+     *
+     * @param delivery a received delivery not yet settled; recycled by this call
+     * @param deliveryFailed true to tell the peer the delivery attempt failed (its delivery-count goes up on
+     *     redelivery)
+     * @param undeliverableHere true when this receiver will never take the message, so the peer must not send it here
+     *     again
+     */
     public void modified(Delivery delivery, boolean deliveryFailed, boolean undeliverableHere) {
         settle(delivery, scratchState().modified(deliveryFailed, undeliverableHere));
     }

@@ -80,27 +80,47 @@ public final class Link {
         this.sender = sender;
     }
 
-    /** The session this link belongs to. */
+    /**
+     * The session this link belongs to.
+     *
+     * @return the session that attached this link; the same for the link's whole life
+     */
     public Session session() {
         return session;
     }
 
-    /** The link name, unique per direction within a connection (§2.6.1). */
+    /**
+     * The link name, unique per direction within a connection (§2.6.1).
+     *
+     * @return the name's bytes as sent in attach; owned by the link, do not modify
+     */
     public MutableBytes name() {
         return name;
     }
 
-    /** Whether this side sends messages on the link. */
+    /**
+     * Whether this side sends messages on the link.
+     *
+     * @return true for a sending link, false for a receiving one
+     */
     public boolean isSender() {
         return sender;
     }
 
-    /** Our handle for the link. */
+    /**
+     * Our handle for the link.
+     *
+     * @return the handle we gave the link in our attach, unique among this session's links
+     */
     public int localHandle() {
         return localHandle;
     }
 
-    /** The peer's handle, or -1 before its attach. */
+    /**
+     * The peer's handle, or -1 before its attach.
+     *
+     * @return the peer's handle, or -1 before its attach arrived
+     */
     public int remoteHandle() {
         return remoteHandle;
     }
@@ -109,17 +129,29 @@ public final class Link {
         this.remoteHandle = handle;
     }
 
-    /** The source as agreed: ours for a sending link, the peer's (possibly with our dynamic address) otherwise. */
+    /**
+     * The source as agreed: ours for a sending link, the peer's (possibly with our dynamic address) otherwise.
+     *
+     * @return the source as agreed in attach; owned by the link, its fields empty before attach
+     */
     public Source source() {
         return source;
     }
 
-    /** The target as agreed. */
+    /**
+     * The target as agreed.
+     *
+     * @return the target as agreed in attach; owned by the link, its fields empty before attach
+     */
     public Target target() {
         return target;
     }
 
-    /** The sender settle mode (AMQP 1.0 §2.8.2). The receiver settle mode is always first (§2.8.3). */
+    /**
+     * The sender settle mode (AMQP 1.0 §2.8.2). The receiver settle mode is always first (§2.8.3).
+     *
+     * @return the sender settle mode both ends use on this link
+     */
     public SenderSettleMode sndSettleMode() {
         return sndSettleMode;
     }
@@ -153,7 +185,11 @@ public final class Link {
         this.headStarted = value;
     }
 
-    /** The largest message the peer accepts (0: no limit). */
+    /**
+     * The largest message the peer accepts (0: no limit).
+     *
+     * @return the peer's max-message-size in bytes, or 0 when it sets no limit (or has not attached yet)
+     */
     public long remoteMaxMessageSize() {
         return remoteMaxMessageSize;
     }
@@ -170,27 +206,47 @@ public final class Link {
         return credit;
     }
 
-    /** Sending link: whether the peer's credit (AMQP 1.0 §2.6.7) allows another message now. */
+    /**
+     * Sending link: whether the peer's credit (AMQP 1.0 §2.6.7) allows another message now.
+     *
+     * @return true when the link is a sender, open and holds at least one credit
+     */
     public boolean canSend() {
         return credit.canSend();
     }
 
-    /** The link-credit as this end knows it (AMQP 1.0 §2.6.7); read-only, granted with {@link #flow(long)}. */
+    /**
+     * The link-credit as this end knows it (AMQP 1.0 §2.6.7); read-only, granted with {@link #flow(long)}.
+     *
+     * @return the credit in messages this end last knew of; 0 before any flow
+     */
     public long linkCredit() {
         return credit.credit();
     }
 
-    /** The delivery-count as this end knows it (AMQP 1.0 §2.6.7). */
+    /**
+     * The delivery-count as this end knows it (AMQP 1.0 §2.6.7).
+     *
+     * @return the delivery-count in messages (a sequence number, modulo 2^32)
+     */
     public int deliveryCount() {
         return credit.deliveryCount();
     }
 
-    /** Whether both sides have attached and neither has detached. */
+    /**
+     * Whether both sides have attached and neither has detached.
+     *
+     * @return true between both attaches and the first detach
+     */
     public boolean isOpen() {
         return localAttached && remoteHandle >= 0 && !localDetachSent && !remoteDetached && !refused;
     }
 
-    /** Whether the link is over on both sides. */
+    /**
+     * Whether the link is over on both sides.
+     *
+     * @return true once our detach is sent and the peer's detach arrived (or the link was refused)
+     */
     public boolean isClosed() {
         return localDetachSent && (remoteDetached || refused);
     }
@@ -215,11 +271,21 @@ public final class Link {
         this.refused = value;
     }
 
-    /** An object of the application's, kept with the link. */
+    /**
+     * An object of the application's, kept with the link.
+     *
+     * @return what the application last set with {@link #attachment(Object)}, or null
+     */
     public Object attachment() {
         return attachment;
     }
 
+    /**
+     * Keeps an object of the application's with the link, e.g. the request a reply link answers; the engine never reads
+     * it.
+     *
+     * @param value the object to keep, replacing any earlier one; null to clear it
+     */
     public void attachment(Object value) {
         this.attachment = value;
     }
@@ -231,19 +297,32 @@ public final class Link {
      * ({@link EngineHandler#onMessageChunk}) instead of whole ({@link EngineHandler#onMessage}). Streaming never
      * buffers a message; a message that fits in one frame still comes whole, as a view over the frame. To stop a
      * sender in the middle of a streamed message, hold the session's window ({@link Session#holdIncoming()}).
+     *
+     * @param value true to hand multi-frame messages over frame by frame, false (the default) to hand them over whole
+     * @return this link, for chaining
      */
     public Link streaming(boolean value) {
         this.streaming = value;
         return this;
     }
 
+    /**
+     * Receiving link: whether messages of more than one frame are handed over frame by frame
+     * ({@link #streaming(boolean)}).
+     *
+     * @return true when streaming was turned on; false by default
+     */
     public boolean streaming() {
         return streaming;
     }
 
     /**
-     * Receiving link: grants {@code credit} to the peer now (a flow is queued). The engine never grants more than
+     * Receiving link: grants {@code newCredit} to the peer now (a flow is queued). The engine never grants more than
      * its in-flight limit leaves room for.
+     *
+     * @param newCredit the link-credit to grant, in messages, not negative; it replaces the current credit (AMQP 1.0
+     *     §2.7.4), capped by the in-flight limit; while credit is paused nothing is granted
+     * @throws IllegalStateException when this is a sending link
      */
     public void flow(long newCredit) {
         requireReceiver();
@@ -259,6 +338,10 @@ public final class Link {
     /**
      * Receiving link: keeps the peer's credit topped up to {@code window} messages, replenished once half is
      * used; 0 turns it off. Grants the first window now.
+     *
+     * @param window the credit to keep the peer at, in messages; 0 turns auto-credit off
+     * @return this link, for chaining
+     * @throws IllegalStateException when this is a sending link
      */
     public Link autoCredit(int window) {
         requireReceiver();
@@ -321,11 +404,17 @@ public final class Link {
      * Sending link: sends a message (its encoded sections), now if credit and session window allow, otherwise
      * queued (its bytes copied) until they do.
      *
+     * @param message the array holding the encoded message; read during the call (copied when it must wait), then free
+     *     for the caller to reuse
+     * @param offset index in {@code message} of its first byte
+     * @param length the message's length in bytes
      * @param settled whether to send it pre-settled (at-most-once, §3.4)
      * @return the delivery, or null when the link is not open or the message would have to wait and the link's
      *         queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
      *         ({@link EngineConfig#maxBufferedBytesPerConnection()}): the application then settles the request it
      *         answers as it sees fit (released, or modified once it has acted on it)
+     * @throws IllegalStateException when this is a receiving link
+     * @throws IllegalArgumentException when {@code length} exceeds the peer's max-message-size
      */
     public Delivery send(byte[] message, int offset, int length, boolean settled) {
         if (!sender) {
@@ -334,7 +423,11 @@ public final class Link {
         return session.engine().send(this, message, offset, length, settled);
     }
 
-    /** Messages queued and not yet fully sent. */
+    /**
+     * Messages queued and not yet fully sent.
+     *
+     * @return the number of messages on this link's queue, the one being sent included
+     */
     public int queued() {
         return queueSize;
     }
@@ -348,6 +441,9 @@ public final class Link {
      * {@link #unsentBytes} is low, which {@link EngineHandler#onSendable} tells it.
      *
      * @param bytes the first bytes of the encoded message (its header sections, usually)
+     * @param offset index in {@code bytes} of the first byte
+     * @param length how many bytes to take from {@code offset}; may be 0
+     * @param settled whether to send it pre-settled (at-most-once, §3.4)
      * @return the delivery, or null when the link is not open or its queue, or the connection's, is full (as for
      *         {@link #send})
      * @throws IllegalStateException when the link already has an open message
@@ -370,6 +466,10 @@ public final class Link {
     /**
      * Appends bytes to the open message {@code d} and sends what credit and window allow.
      *
+     * @param d the delivery {@link #beginMessage} returned
+     * @param bytes the array holding the next bytes of the message; copied, then free for the caller to reuse
+     * @param offset index in {@code bytes} of the first byte to append
+     * @param length how many bytes to append
      * @return false when {@code d} is not this link's open message (any more): the link ended, or it was aborted
      * @throws IllegalArgumentException when the message would exceed the peer's max-message-size
      */
@@ -384,7 +484,11 @@ public final class Link {
         return true;
     }
 
-    /** Ends the open message {@code d}: its last frame goes as soon as the bytes before it have. */
+    /**
+     * Ends the open message {@code d}: its last frame goes as soon as the bytes before it have.
+     *
+     * @param d the delivery {@link #beginMessage} returned; ignored when it is null or not this link's open message
+     */
     public void endMessage(Delivery d) {
         if (d != null && d == openMessage) {
             openMessage = null;
@@ -395,6 +499,8 @@ public final class Link {
     /**
      * Aborts the open message {@code d}: if frames of it went out, a transfer with {@code aborted=true} follows
      * them (AMQP 1.0 §2.6.14: the delivery is then settled and gone); otherwise it is dropped unseen.
+     *
+     * @param d the delivery {@link #beginMessage} returned; ignored when it is null or not this link's open message
      */
     public void abortMessage(Delivery d) {
         if (d != null && d == openMessage) {
@@ -404,7 +510,12 @@ public final class Link {
         }
     }
 
-    /** Bytes of the open message {@code d} given but not yet sent; 0 when {@code d} is not open. */
+    /**
+     * Bytes of the open message {@code d} given but not yet sent; 0 when {@code d} is not open.
+     *
+     * @param d the delivery {@link #beginMessage} returned
+     * @return the bytes appended to {@code d} and not yet encoded into transfer frames
+     */
     public long unsentBytes(Delivery d) {
         if (d == null || d != openMessage) {
             return 0;
@@ -568,7 +679,13 @@ public final class Link {
         }
     }
 
-    /** Ends the link from this side (detach with closed=true), with an error condition or none. */
+    /**
+     * Ends the link from this side (detach with closed=true), with an error condition or none.
+     *
+     * @param condition the AMQP error condition to send (e.g. {@code amqp:internal-error}), or null to detach without
+     *     error
+     * @param description human-readable detail sent with {@code condition}, or null for none
+     */
     public void detach(io.amqpservlet.protocol.types.Symbol condition, String description) {
         session.detach(this, condition, description);
     }

@@ -59,17 +59,29 @@ public final class Session {
         this.inbound = new InboundTransfers(this);
     }
 
-    /** The engine (connection) of this session. */
+    /**
+     * The engine (connection) of this session.
+     *
+     * @return the engine that began this session; the same for the session's whole life
+     */
     public Engine engine() {
         return engine;
     }
 
-    /** The channel we send this session's frames on. */
+    /**
+     * The channel we send this session's frames on.
+     *
+     * @return our channel number, from 0 up to the peer's channel-max
+     */
     public int localChannel() {
         return localChannel;
     }
 
-    /** The channel the peer sends this session's frames on, or -1 before its begin. */
+    /**
+     * The channel the peer sends this session's frames on, or -1 before its begin.
+     *
+     * @return the peer's channel number, or -1 until its begin arrived
+     */
     public int remoteChannel() {
         return remoteChannel;
     }
@@ -83,7 +95,11 @@ public final class Session {
         return window;
     }
 
-    /** Whether both sides have begun and neither has ended. */
+    /**
+     * Whether both sides have begun and neither has ended.
+     *
+     * @return true between both begins and the first end
+     */
     public boolean isOpen() {
         return remoteChannel >= 0 && !endSent && !endReceived && !refused;
     }
@@ -108,7 +124,11 @@ public final class Session {
         this.refused = value;
     }
 
-    /** The highest handle we accept from the peer (advertised in our begin). */
+    /**
+     * The highest handle we accept from the peer (advertised in our begin).
+     *
+     * @return our handle-max, the largest handle the peer may give a link on this session
+     */
     public int localHandleMax() {
         return localHandleMax;
     }
@@ -122,16 +142,29 @@ public final class Session {
         this.remoteHandleMax = handleMax;
     }
 
-    /** The number of links attached on this session. */
+    /**
+     * The number of links attached on this session.
+     *
+     * @return the number of links of this session not yet removed, both directions counted
+     */
     public int linkCount() {
         return linkCount;
     }
 
-    /** An object of the application's, kept with the session. */
+    /**
+     * An object of the application's, kept with the session.
+     *
+     * @return what the application last set with {@link #attachment(Object)}, or null
+     */
     public Object attachment() {
         return attachment;
     }
 
+    /**
+     * Keeps an object of the application's with the session; the engine never reads it.
+     *
+     * @param value the object to keep, replacing any earlier one; null to clear it
+     */
     public void attachment(Object value) {
         this.attachment = value;
     }
@@ -249,7 +282,13 @@ public final class Session {
         end((ErrorCondition) null);
     }
 
-    /** Ends the session from this side with an error condition. */
+    /**
+     * Ends the session from this side with an error condition.
+     *
+     * @param condition the AMQP error condition to send (e.g. {@code amqp:internal-error}), or null to end without
+     *     error
+     * @param description human-readable detail sent with {@code condition}, or null for none
+     */
     public void end(Symbol condition, String description) {
         ErrorCondition error = engine.scratch().sessionError;
         error.clear().condition(condition).description(description);
@@ -553,7 +592,15 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------ links
 
-    /** Attaches a sending link to {@code targetAddress} (null: the anonymous relay, routed by each message's to). */
+    /**
+     * Attaches a sending link to {@code targetAddress} (null: the anonymous relay, routed by each message's to).
+     *
+     * @param name the link name, unique among this connection's sending links (AMQP 1.0 §2.6.1); also the source
+     *     address
+     * @param targetAddress the address of the node to send to, or null for the anonymous relay
+     * @return the new link, its attach queued; open once the peer's attach arrives
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
     public Link attachSender(String name, String targetAddress) {
         return links.attachLocal(name, true, null, targetAddress, false);
     }
@@ -563,23 +610,48 @@ public final class Session {
      * {@code temporary-queue} capability, as Qpid JMS {@code createTemporaryQueue} does). The queue's address is in
      * {@code link.target().address()} once the peer's attach arrives; a receiving link attached to that address
      * consumes from it, and the queue is deleted when this link ends.
+     *
+     * @param name the link name, unique among this connection's sending links (AMQP 1.0 §2.6.1)
+     * @return the new link, its attach queued; the queue's address is known once the peer's attach arrives
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
      */
     public Link attachTemporaryQueue(String name) {
         return links.attachLocal(name, true, null, null, false,
                 io.amqpservlet.protocol.types.messaging.Capabilities.TEMPORARY_QUEUE);
     }
 
-    /** Attaches a receiving link from {@code sourceAddress}. */
+    /**
+     * Attaches a receiving link from {@code sourceAddress}.
+     *
+     * @param name the link name, unique among this connection's receiving links (AMQP 1.0 §2.6.1); also the target
+     *     address
+     * @param sourceAddress the address of the node to receive from
+     * @return the new link, its attach queued; open once the peer's attach arrives
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
     public Link attachReceiver(String name, String sourceAddress) {
         return links.attachLocal(name, false, sourceAddress, null, false);
     }
 
-    /** Attaches a receiving link from a dynamic source: the peer creates a node and names it in its attach. */
+    /**
+     * Attaches a receiving link from a dynamic source: the peer creates a node and names it in its attach.
+     *
+     * @param name the link name, unique among this connection's receiving links (AMQP 1.0 §2.6.1)
+     * @return the new link, its attach queued; the node's address is in {@code link.source().address()} once the peer's
+     *     attach arrives
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
     public Link attachDynamicReceiver(String name) {
         return links.attachLocal(name, false, null, null, true);
     }
 
-    /** Ends a link from this side. */
+    /**
+     * Ends a link from this side.
+     *
+     * @param link a link of this session; nothing happens when our detach for it was already sent
+     * @param condition the AMQP error condition to send, or null to detach without error
+     * @param description human-readable detail sent with {@code condition}, or null for none
+     */
     public void detach(Link link, Symbol condition, String description) {
         links.detach(link, condition, description);
     }

@@ -156,6 +156,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     };
 
     /**
+     * A connection without SASL EXTERNAL: its engine is made at once and started when the connection opens.
+     *
+     * @param connector the Jetty connector that accepted the socket; its byte buffer pool and scheduler are used
+     * @param httpConfiguration the HTTP configuration every request of this connection sees
+     * @param endPoint the accepted socket, plain or TLS
      * @param engineConfig the acceptor configuration (shared, read once by the engine)
      * @param serverName the host of requests that name none
      * @param linkCredit the credit kept open on each link clients send requests on
@@ -166,6 +171,15 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /**
+     * A connection that, on a TLS end point and with {@code saslExternal}, makes its engine once the TLS handshake
+     * has established the client's certificate.
+     *
+     * @param connector the Jetty connector that accepted the socket; its byte buffer pool and scheduler are used
+     * @param httpConfiguration the HTTP configuration every request of this connection sees
+     * @param endPoint the accepted socket, plain or TLS
+     * @param engineConfig the acceptor configuration (shared, read once by the engine)
+     * @param serverName the host of requests that name none
+     * @param linkCredit the credit kept open on each link clients send requests on, in messages
      * @param saslExternal on a TLS end point, offer SASL EXTERNAL to a client that presented a certificate, with
      *                     {@link ClientCertificateIdentity its subject} as the identity
      */
@@ -571,6 +585,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /**
      * The authentication of this connection's requests (a jetty-security {@code AuthenticationState.Succeeded}),
      * or null when the peer is anonymous or jetty-security is absent.
+     *
+     * @return the authentication state of the SASL user, or null for an anonymous peer or without jetty-security
      */
     public Request.AuthenticationState authentication() {
         return authentication;
@@ -655,11 +671,21 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         this.budget = new AmqpBudgetShare(serverBudget);
     }
 
-    /** How long the peer has to answer our close before the transport ends. */
+    /**
+     * How long the peer has to answer our close before the transport ends.
+     *
+     * @return the close timeout in milliseconds
+     */
     public long getCloseTimeoutMillis() {
         return stop.closeTimeoutMillis();
     }
 
+    /**
+     * Sets how long the peer has to answer our close before the transport ends
+     * ({@link AmqpConnectionFactory#setCloseTimeout}, which checks the value).
+     *
+     * @param millis the close timeout in milliseconds
+     */
     public void setCloseTimeoutMillis(long millis) {
         stop.closeTimeoutMillis(millis);
     }
@@ -668,6 +694,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * The most bytes this connection has held for its peer at once: encoded and not yet written, plus messages
      * queued on reply links (at most the engine's {@code maxPendingOutputBytes} plus one frame, plus its
      * {@code maxBufferedBytesPerConnection}).
+     *
+     * @return the high-water mark in bytes; 0 before the connection joined the server budget
      */
     public long getMaxBufferedOutputBytes() {
         AmqpBudgetShare share = budget;
@@ -696,16 +724,28 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * The most body bytes a streamed request of this connection has had waiting for its servlet to read them: with
      * the session window held, at most {@code sessionIncomingWindowFrames × maxFrameSizeBytes} plus
      * {@link AmqpRequestBody#HOLD_BYTES} (see docs/jetty.md).
+     *
+     * @return the high-water mark in bytes; 0 when no streamed request body waited
      */
     public long getMaxBufferedRequestBytes() {
         return maxBufferedRequestBytes;
     }
 
-    /** How long a request may take before it is answered 503 and released; 0 for no limit. */
+    /**
+     * How long a request may take before it is answered 503 and released; 0 for no limit.
+     *
+     * @param millis the request timeout in milliseconds, counted from dispatch to the last response write; 0 for no
+     *     limit
+     */
     public void setRequestTimeoutMillis(long millis) {
         streams.timeoutMillis(millis);
     }
 
+    /**
+     * How long a request may take before it is answered 503 and released; see {@link #setRequestTimeoutMillis}.
+     *
+     * @return the request timeout in milliseconds; 0 means no limit
+     */
     public long getRequestTimeoutMillis() {
         return streams.timeoutMillis();
     }
@@ -719,6 +759,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /**
      * How many body bytes of a response without Content-Length are buffered to send it as one data section; a
      * longer one streams as several (see {@link AmqpConnectionFactory#setResponseBufferSize}).
+     *
+     * @return the response buffer size in bytes
      */
     public int getResponseBufferSize() {
         return responseBufferBytes;
@@ -729,6 +771,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         this.externalLoginService = loginService;
     }
 
+    /**
+     * Sets how many body bytes of a response without Content-Length are buffered; see {@link #getResponseBufferSize()}.
+     *
+     * @param bytes the response buffer size in bytes; the factory checks it is at least 1
+     */
     public void setResponseBufferSize(int bytes) {
         this.responseBufferBytes = bytes;
     }
@@ -768,6 +815,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /**
      * The client's SASL identity ({@code anonymous} for ANONYMOUS or no SASL), or null before SASL ends. It is set
      * once, before the first request can arrive, so request threads may read it.
+     *
+     * @return the client's identity, or null while the SASL handshake has not ended
      */
     public String getSaslIdentity() {
         Engine e = engine;
@@ -779,7 +828,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return streamIdleTimeoutMillis;
     }
 
-    /** The number of requests being served (dispatched and not yet ended), for tests and statistics. */
+    /**
+     * The number of requests being served (dispatched and not yet ended), for tests and statistics.
+     *
+     * @return the number of requests dispatched and not yet ended
+     */
     public int getActiveRequests() {
         return streams.size();
     }

@@ -99,7 +99,11 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         installBean(connections);
     }
 
-    /** The open connections, shut down gracefully when the server stops with a stop timeout. */
+    /**
+     * The open connections, shut down gracefully when the server stops with a stop timeout.
+     *
+     * @return the factory's connection set, a bean of this factory; it lists the connections open now
+     */
     public GracefulAmqpConnections getConnections() {
         return connections;
     }
@@ -109,7 +113,11 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         return httpConfiguration;
     }
 
-    /** The engine configuration template. */
+    /**
+     * The engine configuration template.
+     *
+     * @return the engine configuration every connection's engine is made with, its role set to acceptor
+     */
     public EngineConfig getEngineConfig() {
         return engineConfig;
     }
@@ -117,12 +125,18 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * Checks SASL PLAIN credentials (for example against the server's {@code LoginService}); null stops offering
      * PLAIN.
+     *
+     * @param authenticator checks a PLAIN authentication identity and password (RFC 4616); null to stop offering PLAIN
      */
     public void setPlainAuthenticator(PlainAuthenticator authenticator) {
         engineConfig.plainAuthenticator(authenticator);
     }
 
-    /** The authenticator for SASL PLAIN, or null. */
+    /**
+     * The authenticator for SASL PLAIN, or null.
+     *
+     * @return the PLAIN authenticator set, or null when PLAIN is not offered
+     */
     public PlainAuthenticator getPlainAuthenticator() {
         return engineConfig.plainAuthenticator();
     }
@@ -130,11 +144,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * The host name of requests that name none (no {@code http:host} or {@code host} application property and no
      * {@code hostname} in the client's open): the last entry of docs/design.md §3's Host rule.
+     *
+     * @return the server name used as the request's host when nothing else names one
      */
     public String getServerName() {
         return serverName;
     }
 
+    /**
+     * Sets the host name of requests that name none; see {@link #getServerName()}.
+     *
+     * @param serverName the host name, without port; must not be null
+     * @throws NullPointerException when {@code serverName} is null
+     */
     public void setServerName(String serverName) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
     }
@@ -142,11 +164,20 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * How many request messages each receiving link may have in flight (the credit kept open for the client). The
      * engine never grants more than {@link EngineConfig#maxDeliveriesInFlight()} per connection.
+     *
+     * @return the credit in messages kept open on each receiving link
      */
     public int getLinkCredit() {
         return linkCredit;
     }
 
+    /**
+     * Sets how many request messages each receiving link may have in flight; see {@link #getLinkCredit()}. Applies to
+     * connections accepted after the call.
+     *
+     * @param linkCredit the credit in messages, at least 1
+     * @throws IllegalArgumentException when {@code linkCredit} is less than 1
+     */
     public void setLinkCredit(int linkCredit) {
         if (linkCredit < 1) {
             throw new IllegalArgumentException("link credit must be at least 1: " + linkCredit);
@@ -159,11 +190,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * {@code SslConnectionFactory} that wants or needs client authentication): the identity is the certificate's
      * subject DN ({@link ClientCertificateIdentity}). The engine is then made once the handshake is done. Clients
      * without a certificate, and plain TCP ones, are offered the other mechanisms only. Off by default.
+     *
+     * @return true when SASL EXTERNAL is offered to clients with a certificate
      */
     public boolean isSaslExternal() {
         return saslExternal;
     }
 
+    /**
+     * Turns SASL EXTERNAL for TLS clients with a certificate on or off; see {@link #isSaslExternal()}. Applies to
+     * connections accepted after the call.
+     *
+     * @param saslExternal true to offer EXTERNAL to clients that present a certificate, false (the default) not to
+     */
     public void setSaslExternal(boolean saslExternal) {
         this.saslExternal = saslExternal;
     }
@@ -175,11 +214,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * with an empty password, so such a realm lists the DN with an empty password and its roles. A DN the login
      * service does not know is still the user, without roles. {@link LoginServicePlainAuthenticator} refuses empty
      * passwords, so those entries cannot be used to log in with PLAIN.
+     *
+     * @return the login service asked for the roles of EXTERNAL users, or null when they get none
      */
     public LoginService getExternalLoginService() {
         return externalLoginService;
     }
 
+    /**
+     * Sets where SASL EXTERNAL users get their roles; see {@link #getExternalLoginService()}.
+     *
+     * @param loginService asked with {@link LoginService#getUserIdentity} for the certificate's subject DN; null (the
+     *     default) gives such users no roles
+     */
     public void setExternalLoginService(LoginService loginService) {
         this.externalLoginService = loginService;
     }
@@ -204,7 +251,11 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     private static final byte[] AMQP_MAGIC = {'A', 'M', 'Q', 'P'};
 
-    /** The longest a request may take, from its dispatch to its response; see {@link #setRequestTimeout}. */
+    /**
+     * The longest a request may take, from its dispatch to its response; see {@link #setRequestTimeout}.
+     *
+     * @return the request timeout in milliseconds; 0 means no limit
+     */
     public long getRequestTimeout() {
         return requestTimeoutMillis;
     }
@@ -213,6 +264,9 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * How long a servlet may take to answer a request (from the moment the request reaches Jetty to its last
      * write); after that the client gets a 503 response and the request delivery is released (AMQP
      * {@code released}, so it may be sent again). 0 means no limit. Default 30 seconds.
+     *
+     * @param millis the request timeout in milliseconds; 0 for no limit
+     * @throws IllegalArgumentException when {@code millis} is negative
      */
     public void setRequestTimeout(long millis) {
         if (millis < 0) {
@@ -221,6 +275,12 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         this.requestTimeoutMillis = millis;
     }
 
+    /**
+     * The most body bytes of a response without Content-Length held back to go as one data section; see
+     * {@link #setResponseBufferSize}.
+     *
+     * @return the response buffer size in bytes
+     */
     public int getResponseBufferSize() {
         return responseBufferBytes;
     }
@@ -232,6 +292,9 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * its last. A response WITH Content-Length streams as one data section of that size after its first 64 KiB,
      * whatever this says. This is the memory a response without Content-Length may hold; lower it to bound that
      * tighter, at the cost above. Default 16 MiB.
+     *
+     * @param bytes the response buffer size in bytes, at least 1
+     * @throws IllegalArgumentException when {@code bytes} is less than 1
      */
     public void setResponseBufferSize(int bytes) {
         if (bytes < 1) {
@@ -240,11 +303,20 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         this.responseBufferBytes = bytes;
     }
 
-    /** The server-wide limits every connection of this factory shares, and their current counts. */
+    /**
+     * The server-wide limits every connection of this factory shares, and their current counts.
+     *
+     * @return the server budget, shared by every connection of this factory
+     */
     public AmqpServerBudget getServerBudget() {
         return budget;
     }
 
+    /**
+     * The most AMQP connections this factory keeps open at once; see {@link #setMaxConnections}.
+     *
+     * @return the connection limit of this factory's server budget
+     */
     public int getMaxConnections() {
         return budget.getMaxConnections();
     }
@@ -253,11 +325,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * The most AMQP connections this factory keeps open at once (default
      * {@value AmqpServerBudget#DEFAULT_MAX_CONNECTIONS}). One more is answered with open and then closed with
      * {@code amqp:resource-limit-exceeded}, after SASL if the client does SASL (AMQP 1.0 §2.4.2).
+     *
+     * @param max the most open connections, at least 1; applies to connections accepted after the call
+     * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxConnections(int max) {
         budget.setMaxConnections(max);
     }
 
+    /**
+     * The most connections between accept and the client's open at once; see {@link #setMaxHandshakingConnections}.
+     *
+     * @return the handshake limit of this factory's server budget
+     */
     public int getMaxHandshakingConnections() {
         return budget.getMaxHandshakingConnections();
     }
@@ -266,11 +346,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * The most connections between accept and the client's open (protocol header, SASL, open) at once (default
      * {@value AmqpServerBudget#DEFAULT_MAX_HANDSHAKING_CONNECTIONS}); one more is closed before any frame. Each
      * handshake still ends within the engine's {@code saslTimeoutMillis}.
+     *
+     * @param max the most connections in the handshake at once, at least 1
+     * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxHandshakingConnections(int max) {
         budget.setMaxHandshakingConnections(max);
     }
 
+    /**
+     * The bytes all connections of this factory together may buffer; see {@link #setMaxBufferedBytes}.
+     *
+     * @return the byte limit of this factory's server budget
+     */
     public long getMaxBufferedBytes() {
         return budget.getMaxBufferedBytes();
     }
@@ -281,11 +369,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * is used up, no link credit is granted, no session window is reopened, and new requests are released (AMQP
      * {@code released}: the client may send them again), so the server degrades instead of running out of heap.
      * See docs/jetty.md, "Server-wide limits", for the heap a configuration needs.
+     *
+     * @param bytes the byte limit, at least 1
+     * @throws IllegalArgumentException when {@code bytes} is less than 1
      */
     public void setMaxBufferedBytes(long bytes) {
         budget.setMaxBufferedBytes(bytes);
     }
 
+    /**
+     * The encoded bytes each connection keeps ahead of its socket; see {@link #setMaxPendingOutputBytes}.
+     *
+     * @return the limit in bytes, from the engine configuration
+     */
     public int getMaxPendingOutputBytes() {
         return engineConfig.maxPendingOutputBytes();
     }
@@ -295,11 +391,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * encoded (a streamed response's servlet write waits) and the connection stops reading the client's frames
      * until the socket has taken them, whatever link credit and session window the client granted. Sets the
      * engine configuration's {@code maxPendingOutputBytes}.
+     *
+     * @param bytes the limit in bytes per connection, at least 1
+     * @throws IllegalArgumentException when {@code bytes} is less than 1
      */
     public void setMaxPendingOutputBytes(int bytes) {
         engineConfig.maxPendingOutputBytes(bytes);
     }
 
+    /**
+     * How long a client has to answer our close before the connection is dropped; see {@link #setCloseTimeout}.
+     *
+     * @return the close timeout in milliseconds
+     */
     public long getCloseTimeout() {
         return closeTimeoutMillis;
     }
@@ -309,6 +413,9 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * a refusal) and to read what we still have to write, before the connection is dropped without waiting
      * further (default 5 seconds). Without it a client that never answers would hold a graceful stop for the whole
      * stop timeout.
+     *
+     * @param millis the close timeout in milliseconds, at least 1
+     * @throws IllegalArgumentException when {@code millis} is less than 1
      */
     public void setCloseTimeout(long millis) {
         if (millis < 1) {

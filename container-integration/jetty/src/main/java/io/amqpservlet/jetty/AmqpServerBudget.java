@@ -98,7 +98,11 @@ public final class AmqpServerBudget {
         }
     }
 
-    /** Whether the byte budget is used up: no credit, no session window, new requests released. */
+    /**
+     * Whether the byte budget is used up: no credit, no session window, new requests released.
+     *
+     * @return true while the bytes buffered reach {@link #getMaxBufferedBytes()}
+     */
     public boolean isExhausted() {
         return bufferedBytes.get() >= maxBufferedBytes;
     }
@@ -121,31 +125,56 @@ public final class AmqpServerBudget {
         }
     }
 
-    /** Open AMQP connections counted against {@link #getMaxConnections()}. */
+    /**
+     * Open AMQP connections counted against {@link #getMaxConnections()}.
+     *
+     * @return the number of open connections counted now
+     */
     public int getConnections() {
         return connections.get();
     }
 
-    /** Connections between accept and the peer's open. */
+    /**
+     * Connections between accept and the peer's open.
+     *
+     * @return the number of connections in the handshake now
+     */
     public int getHandshakingConnections() {
         return handshakes.get();
     }
 
-    /** Bytes buffered now across all connections (request bodies unread, responses unwritten). */
+    /**
+     * Bytes buffered now across all connections (request bodies unread, responses unwritten).
+     *
+     * @return the bytes buffered now
+     */
     public long getBufferedBytes() {
         return bufferedBytes.get();
     }
 
-    /** The most bytes ever buffered at once across all connections (a statistic). */
+    /**
+     * The most bytes ever buffered at once across all connections (a statistic).
+     *
+     * @return the highest count of buffered bytes since this budget was made
+     */
     public long getMaxBufferedBytesSeen() {
         return maxBufferedBytesSeen.get();
     }
 
-    /** Connections refused by the connection or handshake limit since the start (a statistic). */
+    /**
+     * Connections refused by the connection or handshake limit since the start (a statistic).
+     *
+     * @return the number of connections refused since this budget was made
+     */
     public long getRefusedConnections() {
         return refusedConnections.get();
     }
 
+    /**
+     * The most AMQP connections open at once; see {@link #setMaxConnections}.
+     *
+     * @return the connection limit, {@value #DEFAULT_MAX_CONNECTIONS} unless set
+     */
     public int getMaxConnections() {
         return maxConnections;
     }
@@ -153,6 +182,9 @@ public final class AmqpServerBudget {
     /**
      * The most AMQP connections open at once; one more is opened and closed with
      * {@code amqp:resource-limit-exceeded} (after SASL, as AMQP 1.0 §2.4.2 has a refused open answered).
+     *
+     * @param max the most open connections, at least 1; connections open beyond a lowered limit stay open
+     * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxConnections(int max) {
         if (max < 1) {
@@ -161,6 +193,11 @@ public final class AmqpServerBudget {
         this.maxConnections = max;
     }
 
+    /**
+     * The most connections between accept and the peer's open at once; see {@link #setMaxHandshakingConnections}.
+     *
+     * @return the handshake limit, {@value #DEFAULT_MAX_HANDSHAKING_CONNECTIONS} unless set
+     */
     public int getMaxHandshakingConnections() {
         return maxHandshakingConnections;
     }
@@ -168,6 +205,9 @@ public final class AmqpServerBudget {
     /**
      * The most connections between accept and the peer's open (protocol header, SASL, open); one more is closed
      * at once, before any frame, as no AMQP connection exists yet to refuse.
+     *
+     * @param max the most connections in the handshake at once, at least 1
+     * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxHandshakingConnections(int max) {
         if (max < 1) {
@@ -176,6 +216,11 @@ public final class AmqpServerBudget {
         this.maxHandshakingConnections = max;
     }
 
+    /**
+     * The bytes all connections together may buffer; see {@link #setMaxBufferedBytes}.
+     *
+     * @return the byte limit, {@value #DEFAULT_MAX_BUFFERED_BYTES} unless set
+     */
     public long getMaxBufferedBytes() {
         return maxBufferedBytes;
     }
@@ -183,6 +228,9 @@ public final class AmqpServerBudget {
     /**
      * The bytes all connections together may buffer: request bodies received and not read by their servlets, and
      * responses encoded or queued and not yet written to the socket.
+     *
+     * @param bytes the byte limit, at least 1
+     * @throws IllegalArgumentException when {@code bytes} is less than 1
      */
     public void setMaxBufferedBytes(long bytes) {
         if (bytes < 1) {
