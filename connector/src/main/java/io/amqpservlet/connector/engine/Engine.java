@@ -58,6 +58,8 @@ public final class Engine {
     final FrameTracer tracer;
     /** The header exchange and SASL: dropped once the peer's open arrives, as nothing of it is needed after. */
     private Handshake handshake;
+    /** What our open announces as idle-time-out when shorter than the default; 0 for the default. */
+    private long advertisedIdleTimeoutMillis;
     private final FrameDispatcher dispatcher;
 
     private int phase = PHASE_HEADER;
@@ -131,6 +133,22 @@ public final class Engine {
         }
         this.handshake = new Handshake(this, saslServer);
         this.dispatcher = new FrameDispatcher(this, sessions, tracer, config.maxFrameSizeBytes());
+    }
+
+    /**
+     * Asks the peer to send frames at least this often, by announcing {@code millis} as our idle-time-out in the open
+     * we send when it is shorter than what we would announce (half of {@link EngineConfig#idleTimeoutMillis()}).
+     * When this engine closes an idle connection does not change. The acceptor's handler may call it from
+     * {@link EngineHandler#onOpen}, before the acceptor's open goes out: for a client whose output waits for its
+     * next heartbeat (Qpid JMS, docs/jetty.md "Streaming"), frequent heartbeats bound that wait.
+     *
+     * @param millis the idle-time-out to announce, in milliseconds; 0 for the default
+     */
+    public void advertiseIdleTimeoutMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
+        }
+        this.advertisedIdleTimeoutMillis = millis;
     }
 
     /** The protocol-header and SASL phases' state; null once the peer's open has arrived (it is dropped then). */
@@ -577,9 +595,13 @@ public final class Engine {
         }
         open.maxFrameSize(config.maxFrameSizeBytes());
         open.channelMax(config.channelMax());
-        if (config.idleTimeoutMillis() > 0) {
+        long advertised = config.idleTimeoutMillis() > 0 ? Math.max(1, config.idleTimeoutMillis() / 2) : 0;
+        if (advertisedIdleTimeoutMillis > 0 && (advertised == 0 || advertisedIdleTimeoutMillis < advertised)) {
+            advertised = advertisedIdleTimeoutMillis; // the handler asked the peer for more frequent frames
+        }
+        if (advertised > 0) {
             // AMQP 1.0 §2.4.5: advertise half the real threshold, so a peer keeping to it has slack to spare.
-            open.idleTimeOutMillis(Math.max(1, config.idleTimeoutMillis() / 2));
+            open.idleTimeOutMillis(advertised);
         }
         if (acceptor) {
             open.offeredCapabilities().clear().add(Capabilities.ANONYMOUS_RELAY);

@@ -91,6 +91,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private ConcurrentLinkedQueue<AmqpRequestBody> resumed;
     private ConcurrentLinkedQueue<AmqpResponsePart> responseParts;
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
+    private long qpidJmsHeartbeatMillis;
     /**
      * This connection's part of its factory's server-wide limits: set by the factory before onOpen, or a budget of
      * its own made there for a connection built without one.
@@ -688,6 +689,21 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     public void setCloseTimeoutMillis(long millis) {
         stop.closeTimeoutMillis(millis);
+    }
+
+    /**
+     * Sets the idle-time-out announced to a Qpid JMS client ({@link AmqpConnectionFactory#setQpidJmsHeartbeatMillis},
+     * which checks the value).
+     *
+     * @param millis milliseconds; 0 to announce the same as to other clients
+     */
+    public void setQpidJmsHeartbeatMillis(long millis) {
+        this.qpidJmsHeartbeatMillis = millis;
+    }
+
+    /** {@return the idle-time-out to announce to a Qpid JMS client, in milliseconds; 0 for the default} */
+    long qpidJmsHeartbeatMillis() {
+        return qpidJmsHeartbeatMillis;
     }
 
     /**

@@ -57,6 +57,10 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
         openHostname = remoteOpen.hostname().isNull() ? null : remoteOpen.hostname().toString();
+        long qpidJmsHeartbeat = connection.qpidJmsHeartbeatMillis();
+        if (qpidJmsHeartbeat > 0 && ClientProduct.isQpidJms(remoteOpen)) {
+            engine.advertiseIdleTimeoutMillis(qpidJmsHeartbeat); // its unflushed writes wait for a heartbeat
+        }
         if (!connection.budgetOpened()) {
             // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason.
             return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(
