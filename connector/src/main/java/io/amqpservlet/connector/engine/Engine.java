@@ -36,14 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Engine {
     private static final AtomicLong IDS = new AtomicLong();
-    /**
-     * How long the connection may be silent while a message arrives in parts before the engine grants its sender
-     * one frame beyond the session window (AMQP 1.0 §2.5.6; {@link SessionWindow#nudgeIncoming()}): a sender that
-     * holds back its last written bytes until it writes again (Qpid JMS 2.10, docs/jetty.md "Streaming") so
-     * waits this long instead of its next heartbeat. Long enough that a sender that is only slow is rarely
-     * nudged, and a nudge costs one flow frame and at most one frame of window.
-     */
-    static final long STALLED_SENDER_NUDGE_MILLIS = 200;
     static final int PHASE_HEADER = 0;
     static final int PHASE_SASL = 1;
     static final int PHASE_AMQP_HEADER = 2;
@@ -96,12 +88,6 @@ public final class Engine {
 
     private long now;
     private long lastInputMillis;
-    /**
-     * A session is receiving a message in parts (its last transfer had more = true), since this time: if the
-     * connection then stays silent for {@link #STALLED_SENDER_NUDGE_MILLIS}, {@link #tick} nudges its sender.
-     */
-    private boolean awaitingRestOfMessage;
-    private long awaitingRestOfMessageSinceMillis;
     private long lastOutputMillis;
     private long saslDeadlineMillis = Long.MAX_VALUE;
 
@@ -463,16 +449,6 @@ public final class Engine {
             }
             next = Math.min(next, deadline);
         }
-        if (awaitingRestOfMessage && phase == PHASE_OPENED && !closeSent) {
-            long silentSinceMillis = Math.max(lastInputMillis, awaitingRestOfMessageSinceMillis);
-            long nudgeAt = silentSinceMillis + STALLED_SENDER_NUDGE_MILLIS;
-            if (nowMillis >= nudgeAt) {
-                awaitingRestOfMessage = false; // once per silence: the next transfer with more = true arms it again
-                sessions.nudgeStalledSenders();
-            } else {
-                next = Math.min(next, nudgeAt);
-            }
-        }
         if (remoteIdleTimeoutMillis > 0 && openSent && !closeSent) {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
@@ -487,15 +463,6 @@ public final class Engine {
             next = Math.min(next, lastOutputMillis + interval);
         }
         return next;
-    }
-
-    /**
-     * A session received part of a message and expects the rest (or its window was reopened with a message
-     * unfinished): from now, a silence of {@link #STALLED_SENDER_NUDGE_MILLIS} makes {@link #tick} nudge it.
-     */
-    void awaitRestOfMessage() {
-        awaitingRestOfMessage = true;
-        awaitingRestOfMessageSinceMillis = now;
     }
 
     // ------------------------------------------------------------------------------------------ handshake hooks

@@ -34,10 +34,6 @@ final class InboundTransfers {
             return;
         }
         onCountedTransfer(t, bytes, payloadOffset, payloadLength);
-        window.onTransferEnded(t.more());
-        if (t.more()) {
-            engine.awaitRestOfMessage();
-        }
         // Every counted frame, also one dropped for a detached link, used window: reopen it however the frame
         // ended, or a peer whose window ran out on dropped frames could never send on the session's other links.
         if (!session.endSent() && window.needsIncomingFlow()) {

@@ -409,20 +409,6 @@ public final class Session {
         if (!endSent && !window.held()) {
             window.replenishIncoming();
             writeSessionFlow();
-            if (window.awaitingRestOfMessage()) {
-                engine.awaitRestOfMessage(); // the silence that may follow is the peer's again
-            }
-        }
-    }
-
-    /**
-     * Grants one frame beyond the incoming window when a message is arriving on an open window and the peer has
-     * gone silent ({@link Engine#tick}; {@link SessionWindow#nudgeIncoming()}).
-     */
-    void nudgeStalledSender() {
-        if (!endSent && isOpen() && window.needsNudge()) {
-            window.nudgeIncoming();
-            writeSessionFlow();
         }
     }
 

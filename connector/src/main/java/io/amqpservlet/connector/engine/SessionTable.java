@@ -144,15 +144,6 @@ final class SessionTable {
         }
     }
 
-    /** Nudges every session whose peer went silent in the middle of a message ({@link Session#nudgeStalledSender()}). */
-    void nudgeStalledSenders() {
-        for (Session s : byLocalChannel) {
-            if (s != null) {
-                s.nudgeStalledSender();
-            }
-        }
-    }
-
     /** Every session lets go of what it kept for reuse (see {@link Engine#trimIdle()}). */
     void trimIdle() {
         for (Session s : byLocalChannel) {

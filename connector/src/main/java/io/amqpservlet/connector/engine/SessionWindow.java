@@ -22,8 +22,6 @@ final class SessionWindow {
     private long remoteOutgoingWindow;
     private boolean remoteBegun;
     private int holds;
-    /** The last transfer received left its message unfinished (more = true) and no nudge answered it yet. */
-    private boolean awaitingRestOfMessage;
 
     /**
      * @param maxIncomingWindow the incoming-window we advertise and restore, in transfer frames (at least 1)
@@ -112,36 +110,6 @@ final class SessionWindow {
     /** Whether the incoming window is held ({@link #hold()}). */
     public boolean held() {
         return holds > 0;
-    }
-
-    /** Notes whether the transfer just received left its message unfinished (its {@code more} flag). */
-    public void onTransferEnded(boolean more) {
-        awaitingRestOfMessage = more;
-    }
-
-    /** Whether a message is arriving (the last transfer had more = true) and no nudge answered it yet. */
-    public boolean awaitingRestOfMessage() {
-        return awaitingRestOfMessage;
-    }
-
-    /**
-     * Whether to nudge a sender that went silent in the middle of a message ({@link #nudgeIncoming()}): never
-     * while the window is held, as then the silence is ours.
-     */
-    public boolean needsNudge() {
-        return holds == 0 && awaitingRestOfMessage;
-    }
-
-    /**
-     * Reopens the incoming window to one frame beyond its maximum, once per silence: a sender whose last bytes
-     * sit unflushed in its own buffers waits for a flow that lets it write again, and that write flushes them
-     * (Qpid JMS 2.10; docs/jetty.md, "Streaming"). The peer may so have at most the maximum plus one frame
-     * outstanding; the next transfer counts down from there as usual. Then send a flow with
-     * {@link #incomingWindow()}.
-     */
-    public void nudgeIncoming() {
-        incomingWindow = maxIncomingWindow + 1L;
-        awaitingRestOfMessage = false;
     }
 
     /** Reopens the incoming window to its maximum; then send a flow with {@link #incomingWindow()}. */
