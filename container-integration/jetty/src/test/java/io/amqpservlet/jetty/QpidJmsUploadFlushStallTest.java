@@ -25,16 +25,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Qpid JMS 2.10 (proton-j) can leave the last bytes of a pump unflushed in its socket: its output pump flushes
- * before, not after, the write that crosses its flush threshold (128 KiB). With a small session window the client
- * often writes what the window allows in one pump and then waits for our flow, which waits for those very bytes.
- * Without a remedy an upload waits for the client's heartbeat (half the idle timeout we advertise: 15 s here), so
- * this test fails at the first such stall (upload 1, 1,139,713 bytes, deterministically on loopback).
+ * before, not after, the write that crosses its flush threshold (128 KiB). With a small session window a burst
+ * often ends the message, and the client, with nothing more to write, flushes it only at its heartbeat (half the
+ * idle timeout we advertise: 15 s here), so a persistent send waits that long for its settlement. This test
+ * fails at the first such stall (upload 1, 1,139,713 bytes, on loopback every time it was run).
  *
- * <p>Disabled: no server-side remedy is in place yet. Granting the client one frame beyond the window after
- * 200 ms of silence mid-message does make it send the stuck frames (frame traces), but then the servlet of that
- * upload stayed blocked in its read although its chunks were queued (docs/jetty.md, "Streaming").
+ * <p>Disabled: no server-side remedy yet; a flow granting more window does not make the client write, as it has
+ * nothing left to encode (docs/jetty.md, "Streaming").
  */
-@Disabled("Qpid JMS 2.10 holds back the end of a pump until its heartbeat; no server-side remedy yet: docs/jetty.md, Streaming")
+@Disabled("Qpid JMS 2.10 holds back the end of a message until its heartbeat; no server-side remedy yet: docs/jetty.md, Streaming")
 @Timeout(120)
 class QpidJmsUploadFlushStallTest {
     private static final int UPLOADS = 24;
