@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Qpid JMS 2.10 (proton-j) streams a request body many times larger than the factory's default session window
  * ({@link AmqpConnectionFactory#STREAMING_SESSION_WINDOW_FRAMES}) without waiting on it: the window is reopened at
- * half used, so the client never runs dry. (Qpid JMS can still hold back the last bytes of a very large message
+ * half used, so the client never runs dry. (Qpid JMS can still hold back the end of a message
  * until its next heartbeat, whatever the window: its output pump flushes before, not after, a write that crosses
  * its flush threshold; docs/jetty.md, "Streaming".)
  */

@@ -1,0 +1,117 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Qpid JMS 2.10 (proton-j) can leave the last bytes of a pump unflushed in its socket: its output pump flushes
+ * before, not after, the write that crosses its flush threshold (128 KiB). With a small session window a burst
+ * often ends the message, and the client, with nothing more to write, flushes it only at its heartbeat (half the
+ * idle timeout we advertise: 15 s here), so a persistent send waits that long for its settlement. This test
+ * fails at the first such stall (upload 1, 1,139,713 bytes, on loopback every time it was run).
+ *
+ * <p>Disabled: no server-side remedy yet; a flow granting more window does not make the client write, as it has
+ * nothing left to encode (docs/jetty.md, "Streaming").
+ */
+@Disabled("Qpid JMS 2.10 holds back the end of a message until its heartbeat; no server-side remedy yet: docs/jetty.md, Streaming")
+@Timeout(120)
+class QpidJmsUploadFlushStallTest {
+    private static final int UPLOADS = 24;
+    /** Far below the client's heartbeat interval (15 s with the 60 s idle timeout below, advertised as 30 s). */
+    private static final long MAX_UPLOAD_MILLIS = 5_000;
+    private Server server;
+
+    /** Reads the whole body and answers its length. */
+    static final class Count extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            long n;
+            try (InputStream in = request.getInputStream()) {
+                n = in.transferTo(OutputStream.nullOutputStream());
+            }
+            response.getWriter().print(n);
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Test
+    void uploadsThroughASmallWindowNeverWaitForTheClientsHeartbeat() throws Exception {
+        server = new Server();
+        EngineConfig engine = new EngineConfig().anonymousAllowed(true).saslRequired(false)
+                .idleTimeoutMillis(60_000).maxMessageSizeBytes(64L * 1024 * 1024)
+                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES);
+        ServerConnector connector = new ServerConnector(server, 1, 1,
+                new AmqpConnectionFactory(new HttpConfiguration(), engine));
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new Count()), "/count");
+        server.setHandler(context);
+        server.start();
+
+        java.util.Hashtable<String, String> env = new java.util.Hashtable<>();
+        env.put(javax.naming.Context.INITIAL_CONTEXT_FACTORY, "org.apache.qpid.jms.jndi.JmsInitialContextFactory");
+        env.put("connectionfactory.x", "amqp://127.0.0.1:" + connector.getLocalPort()
+                + "?jms.validatePropertyNames=false&jms.sendTimeout=" + MAX_UPLOAD_MILLIS);
+        javax.naming.InitialContext jndi = new javax.naming.InitialContext(env);
+        jakarta.jms.Connection jms = ((jakarta.jms.ConnectionFactory) jndi.lookup("x")).createConnection();
+        try {
+            jms.start();
+            jakarta.jms.Session session = jms.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+            jakarta.jms.TemporaryQueue replies = session.createTemporaryQueue();
+            jakarta.jms.MessageConsumer consumer = session.createConsumer(replies);
+            jakarta.jms.MessageProducer producer = session.createProducer(session.createQueue("/count"));
+            long slowestMillis = 0;
+            for (int i = 0; i < UPLOADS; i++) {
+                // Sizes of 1 to 3 MiB in uneven steps, so the client's pumps end on every kind of write.
+                int length = 1024 * 1024 + i * 89 * 1024 + i;
+                jakarta.jms.BytesMessage post = session.createBytesMessage();
+                post.writeBytes(new byte[length]);
+                post.setJMSType("POST");
+                post.setJMSReplyTo(replies);
+                long began = System.nanoTime();
+                producer.send(post); // waits for our settlement, so for the message's last bytes
+                jakarta.jms.Message answer = consumer.receive(MAX_UPLOAD_MILLIS);
+                long millis = (System.nanoTime() - began) / 1_000_000;
+                assertNotNull(answer, "upload " + i + " (" + length + " bytes) got no answer within "
+                        + MAX_UPLOAD_MILLIS + " ms: the client held back its last bytes");
+                jakarta.jms.BytesMessage bytes = (jakarta.jms.BytesMessage) answer;
+                byte[] text = new byte[(int) bytes.getBodyLength()];
+                bytes.readBytes(text);
+                assertEquals(Integer.toString(length), new String(text, StandardCharsets.UTF_8));
+                slowestMillis = Math.max(slowestMillis, millis);
+            }
+            System.out.println("Qpid JMS: " + UPLOADS + " uploads of 1-3 MiB, slowest " + slowestMillis + " ms");
+            assertTrue(slowestMillis < MAX_UPLOAD_MILLIS, "slowest upload took " + slowestMillis + " ms");
+        } finally {
+            jms.close();
+            jndi.close();
+        }
+    }
+}
