@@ -74,3 +74,6 @@ etc/jetty-amqp-base.xml
 
 ## How long a client has to answer our close (a graceful stop, an idle timeout) before it is dropped, in ms.
 # amqp.closeTimeout=5000
+## The idle-time-out announced to Qpid JMS clients (ms), so they heartbeat often enough to flush the end of an
+## upload they hold back (docs/jetty.md, Streaming); 0 treats them like other clients.
+# amqp.qpidJmsHeartbeat=1000
