@@ -1,37 +1,38 @@
 package io.amqpservlet.jetty;
 
-import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.io.CyclicTimeouts;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * The requests one connection is serving (dispatched to Jetty, stream not ended yet), and the request-timeout
- * sweep over them: one scheduled task per connection while it has requests, not one per request (a
- * scheduler entry and its cancellation would cost every request). A request times out between the timeout and a
- * quarter more. Any thread may add and remove; the sweep runs on the scheduler.
+ * The requests one connection is serving (dispatched to Jetty, stream not ended yet), and their request timeouts
+ * through Jetty's {@link CyclicTimeouts}, as Jetty's HTTP/2 session times out its streams: each stream carries its
+ * own expiry ({@link AmqpHttpStream#getExpireNanoTime()}), the connection holds one timer set to the earliest, and a
+ * request dispatched after it expires later than the timer costs no scheduler call. When the timer fires it walks
+ * the streams, times out the expired ones and sets itself to the next expiry. Any thread may add and remove; the
+ * walk runs on the scheduler.
  */
-final class AmqpActiveStreams {
+final class AmqpActiveStreams extends CyclicTimeouts<AmqpHttpStream> {
     /** Made by the first request (docs/design.md §2: a connection that serves none does not hold it). */
     private volatile Set<AmqpHttpStream> streams;
-    private final Scheduler scheduler;
-    /** Whether the connection is still open: a closed one stops re-arming the sweep. */
+    /** Whether the connection is still open: a closed one walks nothing, so its timer is not set again. */
     private final BooleanSupplier open;
-    private final AtomicBoolean sweepArmed = new AtomicBoolean();
-    private final Runnable sweep = this::sweep;
     private volatile long timeoutMillis;
 
     AmqpActiveStreams(Scheduler scheduler, BooleanSupplier open) {
-        this.scheduler = scheduler;
+        super(scheduler);
         this.open = open;
     }
 
-    /** Any thread: a request was dispatched; arms the sweep unless it is armed (or there is no timeout). */
+    /**
+     * Any thread: a request was dispatched ({@link AmqpHttpStream#init} has set its expiry); sets the timer to it
+     * when it is the earliest.
+     */
     void add(AmqpHttpStream stream) {
         Set<AmqpHttpStream> streams = this.streams;
         if (streams == null) {
@@ -44,9 +45,7 @@ final class AmqpActiveStreams {
             }
         }
         streams.add(stream);
-        if (timeoutMillis > 0 && sweepArmed.compareAndSet(false, true)) {
-            scheduler.schedule(sweep, Math.max(1, timeoutMillis / 4), TimeUnit.MILLISECONDS);
-        }
+        schedule(stream);
     }
 
     void remove(AmqpHttpStream stream) {
@@ -67,6 +66,7 @@ final class AmqpActiveStreams {
         return streams == null ? Collections.emptySet() : streams;
     }
 
+    /** The timeout of requests dispatched from now on (those already dispatched keep the expiry they got). */
     void timeoutMillis(long millis) {
         this.timeoutMillis = millis;
     }
@@ -75,20 +75,20 @@ final class AmqpActiveStreams {
         return timeoutMillis;
     }
 
-    /** Scheduler thread: answers 503 for every request older than the timeout; re-arms while requests remain. */
-    private void sweep() {
-        sweepArmed.set(false);
-        long timeout = timeoutMillis;
+    /** Scheduler thread: the streams to check; none once the connection is closed (null stops the walk). */
+    @Override
+    protected Iterator<AmqpHttpStream> iterator() {
         Set<AmqpHttpStream> streams = this.streams;
-        if (timeout <= 0 || streams == null || streams.isEmpty()) {
-            return;
-        }
-        long now = NanoTime.now();
-        for (AmqpHttpStream stream : streams) {
-            stream.timeOutIfOlder(now, timeout);
-        }
-        if (!streams.isEmpty() && open.getAsBoolean() && sweepArmed.compareAndSet(false, true)) {
-            scheduler.schedule(sweep, Math.max(1, timeout / 4), TimeUnit.MILLISECONDS);
-        }
+        return streams == null || !open.getAsBoolean() ? null : streams.iterator();
+    }
+
+    /**
+     * Scheduler thread: answers 503 for an expired request. The stream stays in the set until its end removes it
+     * (it may already serve a newer request); its expiry becomes never, so the timer does not come back for it.
+     */
+    @Override
+    protected boolean onExpired(AmqpHttpStream stream) {
+        stream.timeOutIfDue();
+        return false;
     }
 }

@@ -632,7 +632,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         }
         stream.init(channel, ++streamIds);
         channel.setHttpStream(stream);
-        streams.add(stream); // arms the request-timeout sweep if needed
+        streams.add(stream); // sets the request-timeout timer if this expiry is the earliest
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);

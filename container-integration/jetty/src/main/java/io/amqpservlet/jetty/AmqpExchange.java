@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p><b>Reuse.</b> An exchange and its {@link #stream} go back to their connection's pool once BOTH the engine
  * thread has settled the request ({@link #engineDone()}) and Jetty has ended the stream ({@link #streamDone()}),
  * and only if nothing unusual happened (no timeout, failure or streaming: those paths keep references that may
- * outlive the request). Anything that may still hold a stale reference (the timeout sweep) claims the exchange
+ * outlive the request). Anything that may still hold a stale reference (the request timeout) claims the exchange
  * through {@link #handBack(int)} with the generation it saw: a recycled exchange has a new generation, so the
  * claim fails instead of touching the next request.
  */

@@ -7,12 +7,15 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.CyclicTimeouts;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpStream;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeoutException;
@@ -32,7 +35,17 @@ import java.util.concurrent.TimeoutException;
  * <p>Jetty calls the methods of one stream one at a time (its channel serialises them), but not always on the same
  * thread, so the little mutable state is guarded by the stream's monitor or published through the exchange queue.
  */
-final class AmqpHttpStream implements HttpStream {
+final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
+    private static final VarHandle EXPIRE_NANO_TIME;
+
+    static {
+        try {
+            EXPIRE_NANO_TIME = MethodHandles.lookup().findVarHandle(AmqpHttpStream.class, "expireNanoTime", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final AmqpConnection connection;
     private final AmqpExchange exchange;
     private HttpChannel channel;
@@ -47,10 +60,14 @@ final class AmqpHttpStream implements HttpStream {
     private long declaredLength = -1;
     private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
-    private long dispatchNanoTime;
+    /**
+     * When the request times out ({@link NanoTime}), {@link Long#MAX_VALUE} for never (no timeout, or already timed
+     * out); set by {@link #init}, swapped to never by the one {@link #timeOutIfDue} that times the request out.
+     */
+    private volatile long expireNanoTime = Long.MAX_VALUE;
     /**
      * The exchange's generation this stream serves (see {@link AmqpExchange#handBack(int)}); written last by
-     * {@link #init}, read first by the timeout sweep, so a sweep that sees it sees that request's dispatch time.
+     * {@link #init}, read first by the timeout check, so a check that sees it sees that request's expiry.
      */
     private volatile int generation;
 
@@ -77,18 +94,27 @@ final class AmqpHttpStream implements HttpStream {
         declaredLength = -1;
         streamedBodyBytes = 0;
         this.idleTimeoutMillis = connection.streamIdleTimeoutMillis();
-        this.dispatchNanoTime = NanoTime.now();
+        long timeoutMillis = connection.getRequestTimeoutMillis();
+        this.expireNanoTime = timeoutMillis > 0 ? CyclicTimeouts.Expirable.calcExpireNanoTime(timeoutMillis)
+                : Long.MAX_VALUE;
         this.generation = exchange.generation();
     }
 
+    @Override
+    public long getExpireNanoTime() {
+        return expireNanoTime;
+    }
+
     /**
-     * Scheduler thread (the connection's timeout sweep): times the request out if it was dispatched at least
-     * {@code timeoutMillis} before {@code now}. The generation is read first: if the stream has been reused since,
-     * the claim in {@link #timedOut(int)} fails rather than touching the new request.
+     * Scheduler thread (the connection's {@link AmqpActiveStreams}): times the request out if its expiry has come.
+     * The generation is read first: if the stream has been reused since, the claim in {@link #timedOut(int)} fails
+     * rather than touching the new request (whose expiry is still ahead, so it is not swapped away here).
      */
-    void timeOutIfOlder(long now, long timeoutMillis) {
+    void timeOutIfDue() {
         int g = generation;
-        if (NanoTime.millisElapsed(dispatchNanoTime, now) >= timeoutMillis) {
+        long expire = expireNanoTime;
+        if (expire != Long.MAX_VALUE && NanoTime.isBeforeOrSame(expire, NanoTime.now())
+                && EXPIRE_NANO_TIME.compareAndSet(this, expire, Long.MAX_VALUE)) {
             timedOut(g);
         }
     }
@@ -290,7 +316,7 @@ final class AmqpHttpStream implements HttpStream {
 
     /**
      * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}
-     * (found by the connection's sweep; called again on later sweeps, which then do nothing).
+     * (found by the connection's {@link AmqpActiveStreams}, once: the expiry is swapped to never first).
      * Unless its response is already with the connection, the client gets a 503 and the request delivery is
      * released; Jetty is told the request failed, so an async servlet's cycle ends and whatever the
      * servlet still writes goes nowhere.

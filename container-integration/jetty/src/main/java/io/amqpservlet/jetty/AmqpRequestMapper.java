@@ -14,11 +14,14 @@ import io.amqpservlet.protocol.types.messaging.Header;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpTokens;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http.MimeTypes;
 
 import java.util.Arrays;
 import java.util.UUID;
@@ -39,7 +42,8 @@ import java.util.UUID;
  */
 final class AmqpRequestMapper {
     private static final byte[] NO_BODY = new byte[0];
-    private static final String TEXT_UTF8 = "text/plain;charset=utf-8";
+    /** Jetty's shared field for an amqp-value string body without a content type. */
+    private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
 
     private final MutableBytes scratch = new MutableBytes();
     /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
@@ -50,6 +54,13 @@ final class AmqpRequestMapper {
     private final String scheme;
     /** The text of the request's content-length application-property, or null (set by {@link #headers}). */
     private String contentLengthProperty;
+    /**
+     * The Content-Type and Content-Length fields of the previous request, reused when the next has the same value
+     * (a client usually sends one type and often one size): fields are immutable, so requests may share them, as
+     * Jetty's HTTP/1 parser shares the fields it caches per connection.
+     */
+    private HttpField lastContentType;
+    private HttpField.LongValueHttpField lastContentLength;
 
     AmqpRequestMapper(boolean secure) {
         this.scheme = secure ? "https" : "http";
@@ -109,7 +120,7 @@ final class AmqpRequestMapper {
         String contentType = null;
         if (message.contentType(scratch) && scratch.length() > 0) {
             contentType = text(scratch);
-            fields.put(HttpHeader.CONTENT_TYPE, contentType);
+            fields.put(contentTypeField(contentType));
         }
         if (message.contentEncoding(scratch) && scratch.length() > 0) {
             fields.put(HttpHeader.CONTENT_ENCODING, text(scratch));
@@ -125,7 +136,7 @@ final class AmqpRequestMapper {
         }
         if (contentType == null && message.body().kind() == MessageSection.AMQP_VALUE
                 && reader.type() == AmqpType.STRING) {
-            fields.put(HttpHeader.CONTENT_TYPE, TEXT_UTF8);
+            fields.put(TEXT_UTF8);
         }
         long contentLength = body.length;
         if (streamed) {
@@ -139,7 +150,7 @@ final class AmqpRequestMapper {
             }
         }
         if (contentLength > 0 || streamed && contentLength == 0) {
-            fields.put(HttpHeader.CONTENT_LENGTH, Long.toString(contentLength));
+            fields.put(contentLengthField(contentLength));
         }
         try {
             into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
@@ -149,6 +160,24 @@ final class AmqpRequestMapper {
             return;
         }
         into.body = body;
+    }
+
+    private HttpField contentTypeField(String contentType) {
+        HttpField last = lastContentType;
+        if (last == null || !last.getValue().equals(contentType)) {
+            last = new HttpField(HttpHeader.CONTENT_TYPE, contentType);
+            lastContentType = last;
+        }
+        return last;
+    }
+
+    private HttpField contentLengthField(long contentLength) {
+        HttpField.LongValueHttpField last = lastContentLength;
+        if (last == null || last.getLongValue() != contentLength) {
+            last = new HttpField.LongValueHttpField(HttpHeader.CONTENT_LENGTH, contentLength);
+            lastContentLength = last;
+        }
+        return last;
     }
 
     /**
@@ -210,7 +239,7 @@ final class AmqpRequestMapper {
         }
         byte[] b = scratch.array();
         for (int i = 0; i < scratch.length(); i++) {
-            if (!HeaderSyntax.isTokenChar(b[i])) {
+            if (!HttpTokens.getToken(b[i]).isRfc2616Token()) { // RFC 9110 §5.6.2 tchar
                 return null;
             }
         }
@@ -312,7 +341,7 @@ final class AmqpRequestMapper {
                 continue;
             }
             for (int i = ko; i < ko + kl; i++) {
-                if (!HeaderSyntax.isTokenChar(kb[i])) {
+                if (!HttpTokens.getToken(kb[i]).isRfc2616Token()) {
                     return "application-property " + Utf8.decode(kb, ko, kl) + " is not an HTTP field name";
                 }
             }

@@ -1,10 +1,8 @@
 package io.amqpservlet.bench.text;
 
 import io.amqpservlet.protocol.text.KnownStrings;
-import io.amqpservlet.protocol.text.PercentDecoder;
 import io.amqpservlet.protocol.text.PercentEncoder;
 import io.amqpservlet.protocol.text.Utf8;
-import io.amqpservlet.protocol.text.Utf8StringBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,7 +14,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.Blackhole;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -48,7 +45,6 @@ public class TextBenchmark {
     private byte[] rawUtf8;
     private byte[] headerName;
 
-    private final Utf8StringBuilder ours = new Utf8StringBuilder(256);
     private final org.eclipse.jetty.util.Utf8StringBuilder jetty = new org.eclipse.jetty.util.Utf8StringBuilder(256);
     private final StringBuilder encodeOut = new StringBuilder(256);
 
@@ -62,26 +58,6 @@ public class TextBenchmark {
         raw = URLDecoder.decode(encoded, StandardCharsets.UTF_8);
         rawUtf8 = raw.getBytes(StandardCharsets.UTF_8);
         headerName = "Content-Type".getBytes(StandardCharsets.US_ASCII);
-    }
-
-    // ----------------------------------------------------------------------------------- percent-decoding
-
-    @Benchmark
-    public String percentDecode_ours() {
-        return PercentDecoder.decode(encoded);
-    }
-
-    /** Decoding into a reused builder, without making the String: what a lazy request-target holder does. */
-    @Benchmark
-    public int percentDecodeReuse_ours() {
-        ours.reset();
-        PercentDecoder.decode(encoded, ours);
-        return ours.length();
-    }
-
-    @Benchmark
-    public String percentDecode_jdk() {
-        return URLDecoder.decode(encoded, StandardCharsets.UTF_8);
     }
 
     // ----------------------------------------------------------------------------------- percent-encoding
@@ -114,13 +90,6 @@ public class TextBenchmark {
     // ----------------------------------------------------------------------------------- UTF-8 decoding
 
     @Benchmark
-    public String utf8Decode_ours() {
-        ours.reset();
-        ours.append(rawUtf8, 0, rawUtf8.length);
-        return ours.toCompleteString();
-    }
-
-    @Benchmark
     public String utf8DecodeStatic_ours() {
         return Utf8.decode(rawUtf8, 0, rawUtf8.length);
     }
@@ -135,21 +104,6 @@ public class TextBenchmark {
         jetty.reset();
         jetty.append(rawUtf8, 0, rawUtf8.length);
         return jetty.toCompleteString();
-    }
-
-    /** Appending without making a String, both builders: the cost of validation alone. */
-    @Benchmark
-    public void utf8Append_ours(Blackhole bh) {
-        ours.reset();
-        ours.append(rawUtf8, 0, rawUtf8.length);
-        bh.consume(ours.length());
-    }
-
-    @Benchmark
-    public void utf8Append_jetty(Blackhole bh) {
-        jetty.reset();
-        jetty.append(rawUtf8, 0, rawUtf8.length);
-        bh.consume(jetty.length());
     }
 
     // ----------------------------------------------------------------------------------- header names

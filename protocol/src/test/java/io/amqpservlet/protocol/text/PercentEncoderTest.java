@@ -99,9 +99,24 @@ class PercentEncoderTest {
     void decodingTheEncodingGivesTheOriginalWhenItHeldNoEscapes() {
         String[] samples = {"/a b/c\u00e9?q=\u20ac\uD83D\uDE00&r=x y", "100% sure", "%", "a%G", "{\"json\":[1]}", ""};
         for (String s : samples) {
-            assertEquals(s, PercentDecoder.decode(TARGET.encode(s)), s);
-            assertEquals(s, PercentDecoder.decode(COMPONENT.encode(s)), s);
+            assertEquals(s, percentDecoded(TARGET.encode(s)), s);
+            assertEquals(s, percentDecoded(COMPONENT.encode(s)), s);
         }
+    }
+
+    /** RFC 3986 §2.1 decoding of what the encoders make: every {@code %XX} a byte, the rest ASCII as it is. */
+    private static String percentDecoded(String encoded) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < encoded.length(); i++) {
+            char c = encoded.charAt(i);
+            if (c == '%') {
+                bytes.write(Integer.parseInt(encoded.substring(i + 1, i + 3), 16));
+                i += 2;
+            } else {
+                bytes.write(c);
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /** Escapes through a field so that the JIT cannot drop the measured work. */
