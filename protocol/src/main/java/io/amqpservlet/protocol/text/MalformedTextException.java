@@ -1,9 +1,10 @@
 package io.amqpservlet.protocol.text;
 
 /**
- * Text that cannot be coded: an invalid or truncated UTF-8 sequence, or a lone UTF-16 surrogate, which has no
- * UTF-8 form. The message says what and where; {@link #offset()} is the index of the offending byte or character,
- * counted from the start of the input the coder was given.
+ * Text that cannot be decoded: an invalid or truncated UTF-8 sequence, or a percent escape that is not
+ * {@code %} followed by two hex digits. The message says what and where; {@link #offset()} is the index of the
+ * offending byte or character, counted from the start of the input the decoder was given (for
+ * {@link Utf8StringBuilder}, bytes appended since the last reset).
  */
 public final class MalformedTextException extends IllegalArgumentException {
     /** What is wrong, without the position. */
