@@ -818,7 +818,7 @@ public final class Engine {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        if (!link.isOpen() || closeSent || phase == PHASE_DONE) {
+        if (!link.acceptsMessages() || closeSent || phase == PHASE_DONE) {
             return null;
         }
         long max = link.remoteMaxMessageSize();

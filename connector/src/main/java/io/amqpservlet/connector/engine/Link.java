@@ -243,6 +243,17 @@ public final class Link {
     }
 
     /**
+     * Whether a message may be given to this link now: it is open, or we attached it and the peer has not answered
+     * yet. A message given before the answer waits on the link's queue for the peer's credit (AMQP 1.0 §2.6.7: no
+     * credit before the peer's flow), as a client that attaches a sender and sends at once expects.
+     *
+     * @return true from our attach until either side detaches (or the peer refuses the link)
+     */
+    public boolean acceptsMessages() {
+        return localAttached && !localDetachSent && !remoteDetached && !refused;
+    }
+
+    /**
      * Whether the link is over on both sides.
      *
      * @return true once our detach is sent and the peer's detach arrived (or the link was refused)
@@ -409,8 +420,8 @@ public final class Link {
      * @param offset index in {@code message} of its first byte
      * @param length the message's length in bytes
      * @param settled whether to send it pre-settled (at-most-once, §3.4)
-     * @return the delivery, or null when the link is not open or the message would have to wait and the link's
-     *         queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
+     * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or the message
+     *         would have to wait and the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
      *         ({@link EngineConfig#maxBufferedBytesPerConnection()}): the application then settles the request it
      *         answers as it sees fit (released, or modified once it has acted on it)
      * @throws IllegalStateException when this is a receiving link
@@ -444,8 +455,8 @@ public final class Link {
      * @param offset index in {@code bytes} of the first byte
      * @param length how many bytes to take from {@code offset}; may be 0
      * @param settled whether to send it pre-settled (at-most-once, §3.4)
-     * @return the delivery, or null when the link is not open or its queue, or the connection's, is full (as for
-     *         {@link #send})
+     * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or its queue, or
+     *         the connection's, is full (as for {@link #send})
      * @throws IllegalStateException when the link already has an open message
      * @throws IllegalArgumentException when the bytes exceed the peer's max-message-size
      */
@@ -456,7 +467,7 @@ public final class Link {
         if (openMessage != null) {
             throw new IllegalStateException("link " + name + " already has an open message");
         }
-        if (!isOpen() || !session.engine().isOpen()) {
+        if (!acceptsMessages() || !session.engine().isOpen()) {
             return null;
         }
         checkMessageSize(length);

@@ -99,6 +99,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private volatile AmqpBudgetShare budget;
     /** The graceful stop's steps and the close timeout (engine thread). */
     private final AmqpConnectionStop stop = new AmqpConnectionStop();
+    /** Expired requests and late responses, counted for the factory or attachment that made the connection. */
+    private volatile RequestCounters counters = new RequestCounters();
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 
@@ -186,6 +188,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
                           EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal) {
+        this(connector, httpConfiguration, endPoint, engineConfig, serverName, linkCredit, saslExternal, null);
+    }
+
+    /**
+     * A connection an {@link AmqpBrokerAttachment} made to a broker ({@code attached} non-null, an initiator
+     * {@code engineConfig}), or one a client made to us.
+     */
+    AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
+                   EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal,
+                   AmqpAttachedLinks attached) {
         super(connector, httpConfiguration, endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
@@ -193,7 +205,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
         // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
-        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure);
+        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure, attached);
         this.engineConfig = engineConfig;
         this.id = "amqp-tls"; // until the engine, and its number, exist
         if (!(saslExternal && secure)) {
@@ -423,6 +435,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             handler.connectionClosed();
         }
         next = Math.min(next, engine.tick(now));
+        next = Math.min(next, handler.tick(engine, now));
         if (!closing && stop.closeTimedOut(engine, now, writing)) {
             if (LOG.isDebugEnabled()) {
                 LOG.debug("{}: no answer to our close within {} ms, ending the transport", this,
@@ -579,8 +592,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * present it becomes the authentication of every request of this connection (see {@link AmqpAuthenticator}).
      */
     void authenticated(String identity) {
-        authentication = SASL_USERS.of(identity,
-                identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
+        authenticatedAs(identity, identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
+    }
+
+    /** The authentication of every request of this connection: {@code identity}, with roles from the service. */
+    void authenticatedAs(String identity, Object loginService) {
+        authentication = SASL_USERS.of(identity, loginService);
     }
 
     /**
@@ -727,6 +744,21 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     void resume(AmqpRequestBody body) {
         resumed.offer(body);
         drive();
+    }
+
+    /** Counts into its maker's counters (before the connection opens). */
+    void setCounters(RequestCounters counters) {
+        this.counters = counters;
+    }
+
+    /** Engine thread: a request had expired before it could be served. */
+    void expiredRequest() {
+        counters.expiredRequests.increment();
+    }
+
+    /** Any thread: a servlet answered after the request timeout had answered for it; its response went nowhere. */
+    void lateResponse() {
+        counters.lateResponses.increment();
     }
 
     /** Engine thread: a streamed request now has {@code bytes} waiting unread. */

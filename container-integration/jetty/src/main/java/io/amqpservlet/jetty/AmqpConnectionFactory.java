@@ -52,6 +52,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private long closeTimeoutMillis = DEFAULT_CLOSE_TIMEOUT_MILLIS;
     private long qpidJmsHeartbeatMillis = DEFAULT_QPID_JMS_HEARTBEAT_MILLIS;
     private final AmqpServerBudget budget = new AmqpServerBudget();
+    private final RequestCounters counters = new RequestCounters();
 
     private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
 
@@ -455,10 +456,43 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         this.closeTimeoutMillis = millis;
     }
 
+    /**
+     * How many requests had expired before they could be served (answered 504, or rejected when one-way), across
+     * this factory's connections (docs/mapping.md, "Expiry").
+     *
+     * @return the number of expired requests since the factory was made
+     */
+    public long getExpiredRequests() {
+        return counters.expiredRequests.sum();
+    }
+
+    /**
+     * How many responses a servlet finished after the request timeout had already answered 503 for them: counted
+     * here, since they went nowhere.
+     *
+     * @return the number of late responses since the factory was made
+     */
+    public long getLateResponses() {
+        return counters.lateResponses.sum();
+    }
+
+    /** A connection to a broker for {@code attachment}: an initiator engine, requests taken from the broker's queues. */
+    AmqpConnection newAttachedConnection(AmqpBrokerAttachment attachment, EndPoint endPoint, EngineConfig config,
+                                         AmqpAttachedLinks links) {
+        AmqpConnection connection = new AmqpConnection(attachment, httpConfiguration, endPoint, config, serverName,
+                linkCredit, false, links);
+        connection.setCloseTimeoutMillis(closeTimeoutMillis);
+        connection.setRequestTimeoutMillis(requestTimeoutMillis);
+        connection.setResponseBufferSize(responseBufferBytes);
+        connection.setCounters(counters);
+        return configure(connection, attachment, endPoint);
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
                 serverName, linkCredit, saslExternal);
+        connection.setCounters(counters);
         connection.setServerBudget(budget);
         connection.setCloseTimeoutMillis(closeTimeoutMillis);
         connection.setQpidJmsHeartbeatMillis(qpidJmsHeartbeatMillis);

@@ -12,6 +12,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
@@ -46,16 +47,25 @@ final class AmqpEngineHandler implements EngineHandler {
     private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
     /** Made with the first callback: a connection that never served a request does not hold it. */
     private CompletedCallbacks callbacks;
+    /** In attach mode, the links to the broker and their rules; null for a connection a client made to us. */
+    private final AmqpAttachedLinks attached;
 
-    AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure) {
+    AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure,
+                      AmqpAttachedLinks attached) {
         this.connection = connection;
         this.secure = secure;
         this.serverName = serverName;
         this.linkCredit = linkCredit;
+        this.attached = attached;
     }
 
     @Override
     public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+        if (attached != null) {
+            connection.budgetOpened(); // the attachment's own budget: counted, never refused
+            attached.opened(engine, remoteOpen, NanoTime.now() / 1_000_000L);
+            return null;
+        }
         openHostname = remoteOpen.hostname().isNull() ? null : remoteOpen.hostname().toString();
         long qpidJmsHeartbeat = connection.qpidJmsHeartbeatMillis();
         if (qpidJmsHeartbeat > 0 && ClientProduct.isQpidJms(remoteOpen)) {
@@ -72,11 +82,16 @@ final class AmqpEngineHandler implements EngineHandler {
 
     @Override
     public void onAuthenticated(Engine engine, String identity) {
-        connection.authenticated(identity);
+        if (attached == null) {
+            connection.authenticated(identity); // in attach mode that is our own identity at the broker
+        }
     }
 
     @Override
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
+        if (attached != null) {
+            return attached.linkAttached(link, remoteAttach);
+        }
         if (!link.isSender()) {
             // The client sends requests on this link: credit is the back-pressure (docs/design.md §5).
             // Messages of several frames stream in (AmqpStreamedRequest), so a large body never sits whole here.
@@ -87,9 +102,23 @@ final class AmqpEngineHandler implements EngineHandler {
 
     @Override
     public void onClosed(Engine engine, ErrorCondition error) {
-        if (error != null && LOG.isDebugEnabled()) {
+        if (attached != null && error != null) {
+            LOG.warn("{} closed the connection: {} {}", attached.brokerName(), error.condition(), error.description());
+        } else if (error != null && LOG.isDebugEnabled()) {
             LOG.debug("AMQP connection {} ended: {}", connection, error);
         }
+    }
+
+    @Override
+    public void onDeliveryUpdated(Link link, Delivery delivery) {
+        if (attached != null) {
+            attached.outcome(link.session().engine(), delivery);
+        }
+    }
+
+    /** Engine thread: the attach mode's deadlines; returns when to look again (Long.MAX_VALUE: no need). */
+    long tick(Engine engine, long nowMillis) {
+        return attached == null ? Long.MAX_VALUE : attached.tick(engine, nowMillis);
     }
 
     @Override
@@ -98,6 +127,9 @@ final class AmqpEngineHandler implements EngineHandler {
             ((AmqpStreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
         } else if (link.isSender()) {
             AmqpStreamedResponse.onLinkEnded(link);
+        }
+        if (attached != null) {
+            attached.linkDetached(link.session().engine(), link, error);
         }
     }
 
@@ -153,6 +185,9 @@ final class AmqpEngineHandler implements EngineHandler {
     @Override
     public void onMessage(Link link, Delivery delivery, MessageView message) {
         Engine engine = link.session().engine();
+        if (attached != null) {
+            attached.sampleOutstanding(engine);
+        }
         if (connection.isDraining() || connection.budgetShare().budget().isExhausted()) {
             // docs/design.md §3: shutdown and overload → released; the client may send it again (to this server once
             // it is back, or has memory again: AmqpServerBudget).
@@ -166,6 +201,11 @@ final class AmqpEngineHandler implements EngineHandler {
             // docs/design.md §3: a message that cannot produce a response at all (malformed sections, text that is not
             // UTF-8) is rejected with amqp:decode-error.
             engine.reject(delivery, ErrorConditions.DECODE_ERROR, e.getMessage());
+            return;
+        }
+        if (exchange.rejectStatus == 0 && exchange.expiresAtMillis != 0
+                && System.currentTimeMillis() >= exchange.expiresAtMillis) {
+            expired(engine, exchange);
             return;
         }
         if (exchange.rejectStatus != 0) {
@@ -185,14 +225,33 @@ final class AmqpEngineHandler implements EngineHandler {
      * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, or the
      * connection's sending links together hold as many bytes (docs/design.md §5).
      */
-    private static boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
+    private boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
         byte[] replyTo = exchange.replyTo;
-        if (replyTo == null) {
-            return false;
+        if (replyTo == null || attached != null) {
+            return false; // in attach mode credit already bounds what is in flight
         }
         Link replies = engine.replyLink(replyTo, 0, replyTo.length);
         return replies != null && (replies.queued() >= engine.config().maxBufferedMessagesPerLink()
                 || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection());
+    }
+
+    /**
+     * A request whose expiry passed before it could be served (docs/mapping.md, "Expiry"): no servlet runs. With a
+     * reply-to it is answered 504 and accepted, so the client hears at once rather than at its own timeout, and a
+     * broker does not deliver it again; a one-way request is rejected, so a broker dead-letters it instead of
+     * retrying what nobody wants any more.
+     */
+    private void expired(Engine engine, AmqpExchange exchange) {
+        connection.expiredRequest();
+        if (!exchange.wantsResponse()) {
+            // Never dispatched, so Jetty never owns it: like a message answered without a servlet, it is not pooled.
+            engine.reject(exchange.delivery, ErrorConditions.PRECONDITION_FAILED,
+                    "the request expired before it was served");
+            return;
+        }
+        exchange.rejectStatus = HttpStatus.GATEWAY_TIMEOUT_504;
+        exchange.rejectReason = "the request expired before it was served";
+        answerWithoutServlet(engine, exchange);
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
@@ -266,7 +325,8 @@ final class AmqpEngineHandler implements EngineHandler {
         if (exchange.streamedResponse != null) {
             // Its last part is queued on the reply link (AmqpStreamedResponse): settle the request.
             if (request != null) {
-                engine.accept(request);
+                answered(engine, exchange.streamedResponse.link(), exchange.streamedResponse.delivery(), request,
+                        false);
             }
             callbacks().succeeded(callback);
             return;
@@ -285,10 +345,12 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         byte[] replyTo = exchange.replyTo;
-        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        Link replies = replyLink(engine, replyTo);
         if (replies == null) {
             String address = new String(replyTo, StandardCharsets.UTF_8);
-            if (request != null) {
+            if (request != null && attached != null) {
+                engine.modified(request, true, false); // no reply link to the broker now: back to the queue
+            } else if (request != null) {
                 engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
                         + " is not a reply node on this connection");
             }
@@ -317,13 +379,31 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         if (request != null) {
-            if (exchange.timedOut) {
-                engine.release(request); // a request that timed out gets a 503 and is released
-            } else {
-                engine.accept(request); // 404 and 500 are responses too: the request was processed
-            }
+            answered(engine, replies, sent, request, exchange.timedOut);
         }
         callbacks().succeeded(callback);
+    }
+
+    /**
+     * The response to {@code request} is on its way as {@code response}: settles the request, or, in attach mode,
+     * leaves that to the broker's outcome for the response (at-least-once across a gateway crash, docs/attach.md).
+     */
+    private void answered(Engine engine, Link replies, Delivery response, Delivery request, boolean timedOut) {
+        if (attached != null && response != null) {
+            attached.awaitOutcome(replies, response, request, timedOut);
+        } else if (timedOut) {
+            engine.release(request); // a request that timed out gets a 503 and is released
+        } else {
+            engine.accept(request); // 404 and 500 are responses too: the request was processed
+        }
+    }
+
+    /** The link a response to {@code replyTo} goes on: a reply node of this connection, or in attach mode the broker. */
+    private Link replyLink(Engine engine, byte[] replyTo) {
+        if (attached != null) {
+            return attached.replyLink(replyTo, NanoTime.now() / 1_000_000L);
+        }
+        return engine.replyLink(replyTo, 0, replyTo.length);
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
@@ -349,13 +429,17 @@ final class AmqpEngineHandler implements EngineHandler {
                 return;
             }
             byte[] replyTo = exchange.replyTo;
-            Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+            Link replies = replyLink(engine, replyTo);
             if (replies == null) {
                 String address = new String(replyTo, StandardCharsets.UTF_8);
                 Delivery request = liveDelivery(exchange);
                 if (request != null && (exchange.streamedRequest == null || request.complete())) {
-                    engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
-                            + " is not a reply node on this connection");
+                    if (attached != null) {
+                        engine.modified(request, true, false); // no reply link to the broker now: back to the queue
+                    } else {
+                        engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                                + " is not a reply node on this connection");
+                    }
                     exchange.completedOnEngine = true;
                 }
                 fail(part.callback, new IOException("no reply link for reply-to " + address));

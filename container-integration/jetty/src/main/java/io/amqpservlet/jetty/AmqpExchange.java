@@ -47,6 +47,11 @@ final class AmqpExchange {
     Object correlationIdAttribute;
     String linkAddress;
     long deliveryCount;
+    /**
+     * When the request expires, in milliseconds since the epoch (its absolute-expiry-time, else creation-time plus
+     * ttl); 0 when it names no expiry. An expired request is answered 504 without a servlet (docs/mapping.md).
+     */
+    long expiresAtMillis;
     /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
     int rejectStatus;
     String rejectReason;
@@ -92,6 +97,7 @@ final class AmqpExchange {
         correlationIdAttribute = null;
         linkAddress = null;
         deliveryCount = 0;
+        expiresAtMillis = 0;
         rejectStatus = 0;
         rejectReason = null;
         status = 0;

@@ -214,6 +214,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
                     // claimed it first has written its own 503 there, which the engine thread may be sending.
                     if (!exchange.handBack(generation)) {
                         connection.encoders().release(done); // no one else has seen it
+                        connection.lateResponse(); // the timeout's 503 answered instead
                         ended = true;
                     } else {
                         exchange.status = this.response.getStatus();
@@ -292,6 +293,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
             }
             exchange.status = response.getStatus();
             if (!exchange.handBack(generation)) {
+                connection.lateResponse();
                 callback.failed(new IllegalStateException("the exchange already ended"));
                 return null;
             }

@@ -11,6 +11,7 @@ import io.amqpservlet.protocol.text.PercentEncoder;
 import io.amqpservlet.protocol.text.Utf8;
 import io.amqpservlet.protocol.types.MutableBytes;
 import io.amqpservlet.protocol.types.messaging.Header;
+import io.amqpservlet.protocol.types.messaging.Properties;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpException;
@@ -209,6 +210,32 @@ final class AmqpRequestMapper {
         }
         // AMQP 1.0 §3.2.1: delivery-count is a uint, 0 when the header (or the field) is absent.
         into.deliveryCount = message.positionOnHeaderField(Header.DELIVERY_COUNT, reader) ? reader.getUnsignedInt() : 0;
+        into.expiresAtMillis = expiry(message);
+    }
+
+    /**
+     * When the message expires (AMQP 1.0 §3.2.1 ttl, §3.2.4 absolute-expiry-time), in milliseconds since the epoch;
+     * 0 for never. The absolute time rules when there is one; a ttl counts from the creation-time. A ttl without a
+     * creation-time counts from when this gateway received the message, which is when it is served, so it never
+     * expires here (a broker that held the message applies it itself, and may set absolute-expiry-time).
+     */
+    private long expiry(MessageView message) {
+        if (message.positionOnPropertiesField(Properties.ABSOLUTE_EXPIRY_TIME, reader)) {
+            long absolute = reader.getTimestamp();
+            if (absolute > 0) {
+                return absolute;
+            }
+        }
+        if (message.positionOnHeaderField(Header.TTL, reader)) {
+            long ttl = reader.getUnsignedInt();
+            if (ttl > 0 && message.positionOnPropertiesField(Properties.CREATION_TIME, reader)) {
+                long created = reader.getTimestamp();
+                if (created > 0) {
+                    return created + ttl;
+                }
+            }
+        }
+        return 0;
     }
 
     /** A message-id or correlation-id as the Java value its attribute holds; null when absent. */

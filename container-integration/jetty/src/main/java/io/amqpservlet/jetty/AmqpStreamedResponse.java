@@ -50,6 +50,11 @@ final class AmqpStreamedResponse {
         return delivery;
     }
 
+    /** The reply link this response goes out on. */
+    Link link() {
+        return link;
+    }
+
     boolean ended() {
         return ended;
     }

@@ -1,0 +1,387 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.protocol.types.messaging.Capabilities;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Set;
+
+/**
+ * The links of one connection an {@link AmqpBrokerAttachment} made to a broker, and the rules that make it a
+ * consumer of the broker's request queues rather than a server of its own clients (docs/attach.md):
+ * <ul>
+ *   <li>once the broker's open arrives, one session with a receiving link on every request address, whose credit is
+ *   the attachment's capacity: the engine never lets credit plus unsettled requests pass it, so a busy gateway
+ *   takes no more from the queue than it can run (AMQP 1.0 §2.6.7: credit is the receiver's to give);</li>
+ *   <li>responses go to each request's reply-to through the broker: on one anonymous-relay sender when the broker
+ *   offers {@code ANONYMOUS-RELAY}, else on a sender per reply address (a bounded cache, detached when idle);</li>
+ *   <li>a request is settled only once the broker has settled its response: accepted when the broker accepted the
+ *   response, modified with delivery-failed (so the broker delivers it again) when it refused it or the reply link
+ *   ended first. A gateway that dies holds nothing the broker has not kept;</li>
+ *   <li>every attach we make has a deadline: a broker that never answers one (as some do for capabilities they
+ *   lack) is logged, and the connection is closed to try again (a request link or the relay) or the reply link
+ *   dropped (a reply address).</li>
+ * </ul>
+ *
+ * <p>Engine thread only, like {@link AmqpEngineHandler}, which calls it.
+ */
+final class AmqpAttachedLinks {
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpAttachedLinks.class);
+
+    private final AmqpBrokerAttachment attachment;
+    private final String brokerName;
+    private Session session;
+    private final ArrayList<Link> receivers = new ArrayList<>();
+    /** When the attaches of the request links and the relay must have been answered; 0 once they were. */
+    private long attachDeadlineMillis;
+    private Link relay;
+    /** Reply senders by address, least recently used first. */
+    private final LinkedHashMap<String, ReplySender> senders = new LinkedHashMap<>(16, 0.75f, true);
+    private int senderNames;
+    /** Responses sent and not yet settled by the broker, with the requests they answer. */
+    private final Set<PendingReply> pending = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final ArrayDeque<PendingReply> freeReplies = new ArrayDeque<>();
+    /** The most requests the broker could have had out to us at once: credit granted plus requests unsettled. */
+    private int mostOutstanding;
+
+    /** A reply address's sender and what it still waits for. */
+    private static final class ReplySender {
+        final Link link;
+        final String address;
+        long lastUsedMillis;
+        long attachDeadlineMillis;
+        int unsettled;
+
+        ReplySender(Link link, String address, long nowMillis, long attachTimeoutMillis) {
+            this.link = link;
+            this.address = address;
+            this.lastUsedMillis = nowMillis;
+            this.attachDeadlineMillis = nowMillis + attachTimeoutMillis;
+        }
+    }
+
+    /** A response in flight to the broker: the request it answers, settled when the broker settles the response. */
+    private static final class PendingReply {
+        Delivery request;
+        int requestGeneration;
+        Delivery response;
+        int responseGeneration;
+        ReplySender sender;
+        boolean timedOut;
+    }
+
+    AmqpAttachedLinks(AmqpBrokerAttachment attachment, String brokerName) {
+        this.attachment = attachment;
+        this.brokerName = brokerName;
+    }
+
+    /** The broker's open arrived: one session, a receiver per request address, the relay if the broker offers it. */
+    void opened(Engine engine, Open remoteOpen, long nowMillis) {
+        session = engine.beginSession();
+        int credit = attachment.effectiveCredit();
+        for (String address : attachment.getAddresses()) {
+            // Named for its queue: a message without a to then maps to the queue's address as its request-target.
+            Link receiver = session.attachReceiver(address, address);
+            // Granted now, sent with our attach's answer: the queue may start delivering at once (AMQP 1.0 §2.6.7).
+            receiver.streaming(true).autoCredit(credit);
+            receivers.add(receiver);
+        }
+        if (remoteOpen.offeredCapabilities().contains(Capabilities.ANONYMOUS_RELAY)) {
+            relay = session.attachSender("amqp-servlet:replies", null);
+        }
+        attachDeadlineMillis = nowMillis + attachment.getAttachTimeout();
+        LOG.info("attached to {} ({} request address{}, credit {} each, replies {})", brokerName, receivers.size(),
+                receivers.size() == 1 ? "" : "es", credit,
+                relay != null ? "on the anonymous relay" : "on a sender per reply address");
+    }
+
+    /** The broker answered one of our attaches; a refusal (a null terminus) is followed by its detach. */
+    ErrorCondition linkAttached(Link link, Attach remoteAttach) {
+        boolean refused = link.isSender() ? remoteAttach.target().isNull() : remoteAttach.source().isNull();
+        if (refused) {
+            return null; // onLinkDetach says why
+        }
+        if (allAnswered()) {
+            attachDeadlineMillis = 0;
+            attachment.connected(); // the broker serves us: reconnects start from the shortest delay again
+        }
+        return null;
+    }
+
+    private boolean allAnswered() {
+        for (int i = 0; i < receivers.size(); i++) {
+            if (!receivers.get(i).isOpen()) {
+                return false;
+            }
+        }
+        return relay == null || relay.isOpen();
+    }
+
+    /**
+     * A link ended. A request link or the relay ending ends the connection (the attachment connects again); a reply
+     * sender ending fails the responses it still carried, so their requests go back to the queue.
+     */
+    void linkDetached(Engine engine, Link link, ErrorCondition error) {
+        String why = error == null ? "no error given" : error.condition() + " " + error.description();
+        if (receivers.contains(link) || link == relay) {
+            if (engine.isOpen() && !engine.closeSent()) {
+                LOG.warn("{}: the broker ended link {} ({}); reconnecting", brokerName, link.name(), why);
+                engine.close(ErrorConditions.CONNECTION_FORCED, "link " + link.name() + " ended: " + why);
+            }
+            return;
+        }
+        for (Iterator<ReplySender> it = senders.values().iterator(); it.hasNext(); ) {
+            ReplySender sender = it.next();
+            if (sender.link == link) {
+                it.remove();
+                if (error != null) {
+                    LOG.warn("{}: reply link to {} ended: {}", brokerName, sender.address, why);
+                }
+                failPending(engine, sender);
+                return;
+            }
+        }
+    }
+
+    /** Engine thread: the deadlines of attaches, and idle reply senders; returns when to look again. */
+    long tick(Engine engine, long nowMillis) {
+        long next = Long.MAX_VALUE;
+        if (attachDeadlineMillis != 0) {
+            if (nowMillis >= attachDeadlineMillis) {
+                attachDeadlineMillis = 0;
+                LOG.error("{}: the broker did not answer the attach of {} within {} ms; reconnecting", brokerName,
+                        unansweredLinks(), attachment.getAttachTimeout());
+                engine.close(ErrorConditions.CONNECTION_FORCED, "attach not answered within "
+                        + attachment.getAttachTimeout() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = attachDeadlineMillis;
+        }
+        for (Iterator<ReplySender> it = senders.values().iterator(); it.hasNext(); ) {
+            ReplySender sender = it.next();
+            if (!sender.link.isOpen() && sender.attachDeadlineMillis != 0) {
+                if (nowMillis >= sender.attachDeadlineMillis) {
+                    LOG.error("{}: the broker did not answer the attach of a reply link to {} within {} ms; its "
+                            + "responses go back to the queue", brokerName, sender.address,
+                            attachment.getAttachTimeout());
+                    it.remove();
+                    session.detach(sender.link, null, null);
+                    failPending(engine, sender);
+                    continue;
+                }
+                next = Math.min(next, sender.attachDeadlineMillis);
+                continue;
+            }
+            sender.attachDeadlineMillis = 0;
+            if (sender.unsettled == 0) {
+                long idleEnd = sender.lastUsedMillis + attachment.getReplyLinkIdleTimeout();
+                if (nowMillis >= idleEnd) {
+                    it.remove();
+                    session.detach(sender.link, null, null);
+                } else {
+                    next = Math.min(next, idleEnd);
+                }
+            }
+        }
+        return next;
+    }
+
+    private String unansweredLinks() {
+        StringBuilder names = new StringBuilder();
+        for (Link link : receivers) {
+            if (!link.isOpen()) {
+                names.append(names.length() == 0 ? "" : ", ").append("request link ").append(link.source().address());
+            }
+        }
+        if (relay != null && !relay.isOpen()) {
+            names.append(names.length() == 0 ? "" : ", ").append("the anonymous relay");
+        }
+        return names.toString();
+    }
+
+    /**
+     * The link a response to {@code replyTo} goes on: the relay, or the reply address's sender (attached now if
+     * there is none; a response given to it before the broker answers waits on it). Null when the cache of reply
+     * senders is full of links that still wait for outcomes: the request then goes back to the queue.
+     */
+    Link replyLink(byte[] replyTo, long nowMillis) {
+        if (relay != null) {
+            return relay;
+        }
+        String address = new String(replyTo, StandardCharsets.UTF_8);
+        ReplySender sender = senders.get(address);
+        if (sender == null) {
+            if (senders.size() >= attachment.getMaxReplyLinks() && !evictIdleSender()) {
+                return null;
+            }
+            Link link = session.attachSender("amqp-servlet:reply-" + (++senderNames), address);
+            sender = new ReplySender(link, address, nowMillis, attachment.getAttachTimeout());
+            senders.put(address, sender);
+        }
+        sender.lastUsedMillis = nowMillis;
+        return sender.link;
+    }
+
+    /** Detaches the least recently used reply sender that waits for nothing; false when every one waits. */
+    private boolean evictIdleSender() {
+        for (Iterator<ReplySender> it = senders.values().iterator(); it.hasNext(); ) {
+            ReplySender sender = it.next();
+            if (sender.unsettled == 0) {
+                it.remove();
+                session.detach(sender.link, null, null);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The response to {@code request} was given to {@code replyLink} as {@code response}: the request is settled
+     * when the broker settles the response ({@link #outcome}).
+     */
+    void awaitOutcome(Link replyLink, Delivery response, Delivery request, boolean timedOut) {
+        PendingReply p = freeReplies.poll();
+        if (p == null) {
+            p = new PendingReply();
+        }
+        p.request = request;
+        p.requestGeneration = request.generation();
+        p.response = response;
+        p.responseGeneration = response.generation();
+        p.timedOut = timedOut;
+        p.sender = replyLink == relay ? null : senderOf(replyLink);
+        if (p.sender != null) {
+            p.sender.unsettled++;
+        }
+        response.attachment(p);
+        pending.add(p);
+    }
+
+    private ReplySender senderOf(Link link) {
+        for (ReplySender sender : senders.values()) {
+            if (sender.link == link) {
+                return sender;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The broker updated a response we sent: once it settled it (or gave a terminal outcome), the request it answers
+     * is settled: accepted when the response was accepted (released when it was a timeout's 503, as the listener
+     * does), else modified with delivery-failed so that the broker delivers the request again.
+     */
+    void outcome(Engine engine, Delivery response) {
+        if (!(response.attachment() instanceof PendingReply p) || p.response != response
+                || p.responseGeneration != response.generation()) {
+            return;
+        }
+        DeliveryState state = response.remoteState();
+        boolean terminal = state.isOutcome();
+        if (!terminal && !response.remotelySettled()) {
+            return; // received-state only: wait for the outcome
+        }
+        response.attachment(null);
+        if (!response.remotelySettled()) {
+            engine.settle(response, state); // our side too (AMQP 1.0 §3.4: the receiver settles first here)
+        }
+        boolean accepted = state.kind() == DeliveryState.ACCEPTED;
+        if (!accepted && LOG.isDebugEnabled()) {
+            LOG.debug("{}: the broker did not accept a response ({}); its request goes back to the queue",
+                    brokerName, state);
+        }
+        settleRequest(engine, p, accepted);
+        sampleOutstanding(engine);
+    }
+
+    private void settleRequest(Engine engine, PendingReply p, boolean responseAccepted) {
+        pending.remove(p);
+        if (p.sender != null) {
+            p.sender.unsettled--;
+        }
+        Delivery request = p.request;
+        if (request.link() != null && request.generation() == p.requestGeneration) {
+            if (!responseAccepted) {
+                engine.modified(request, true, false); // the broker may deliver it again, here or elsewhere
+            } else if (p.timedOut) {
+                engine.release(request);
+            } else {
+                engine.accept(request);
+            }
+        }
+        p.request = null;
+        p.response = null;
+        p.sender = null;
+        freeReplies.offer(p);
+    }
+
+    /** A reply sender ended with responses the broker had not settled: their requests go back to the queue. */
+    private void failPending(Engine engine, ReplySender sender) {
+        if (sender.unsettled == 0) {
+            return;
+        }
+        ArrayList<PendingReply> failed = new ArrayList<>();
+        for (PendingReply p : pending) {
+            if (p.sender == sender) {
+                failed.add(p);
+            }
+        }
+        for (PendingReply p : failed) {
+            Delivery response = p.response;
+            if (response.link() != null && response.generation() == p.responseGeneration) {
+                response.attachment(null);
+            }
+            settleRequest(engine, p, false);
+        }
+    }
+
+    /**
+     * Engine thread: notes credit plus unsettled requests now (called as each request arrives and as each is
+     * settled, the moments that number can change by our doing), for {@link AmqpBrokerAttachment#getMostOutstanding}.
+     */
+    void sampleOutstanding(Engine engine) {
+        long outstanding = engine.unsettledIncoming();
+        for (int i = 0; i < receivers.size(); i++) {
+            outstanding += receivers.get(i).linkCredit();
+        }
+        if (outstanding > mostOutstanding) {
+            mostOutstanding = (int) outstanding;
+            attachment.outstanding(mostOutstanding);
+        }
+    }
+
+    /** How many responses wait for the broker's outcome, for tests and statistics. */
+    int pendingReplies() {
+        return pending.size();
+    }
+
+    /** How many reply senders are attached (not counting the relay), for tests and statistics. */
+    int replyLinks() {
+        return senders.size();
+    }
+
+    /** Whether responses go on the anonymous relay. */
+    boolean usesRelay() {
+        return relay != null;
+    }
+
+    String brokerName() {
+        return brokerName;
+    }
+}

@@ -1,0 +1,667 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import org.eclipse.jetty.io.ClientConnectionFactory;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Attach mode (docs/attach.md): a Jetty {@link org.eclipse.jetty.server.Connector} that, instead of accepting
+ * clients, connects out to an AMQP broker and consumes request messages from its queues, so that many gateways can
+ * serve one queue as competing consumers, with the broker as load balancer and durable buffer.
+ *
+ * <p>Every request runs through the same mapping and the same {@code HttpChannel} path as on an
+ * {@link AmqpConnectionFactory} listener: the same servlets, filters, security constraints and request attributes.
+ * Its response goes to the request's {@code reply-to} through the broker, and the request is accepted only once the
+ * broker has accepted the response, so a gateway that dies loses nothing the broker did not keep. Credit on each
+ * request queue is the servlet capacity ({@link #setCredit}): a slow gateway takes less work, a fast one more.
+ *
+ * <pre>{@code
+ * Server server = new Server();
+ * AmqpBrokerAttachment orders = new AmqpBrokerAttachment(server);
+ * orders.setUri("amqp://app:secret@broker1:5672,broker2:5672/orders");
+ * server.addConnector(orders);
+ * server.setHandler(servletContext);
+ * server.start();
+ * }</pre>
+ *
+ * <p>It connects to one broker of its list at a time, and when the connection fails or is lost, to the next, after
+ * a delay that doubles from {@link #setReconnectDelay the minimum} up to the maximum, with jitter so that many
+ * gateways do not all come back at the same instant. A graceful server stop takes the credit back, lets the
+ * requests in flight finish and be settled, then closes.
+ */
+public class AmqpBrokerAttachment extends AbstractConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpBrokerAttachment.class);
+    /** The IANA port of AMQP. */
+    public static final int DEFAULT_PORT = 5672;
+    /** The IANA port of AMQP over TLS. */
+    public static final int DEFAULT_TLS_PORT = 5671;
+    /** How long the broker has to answer an attach (and the whole connection to be set up), by default. */
+    public static final long DEFAULT_ATTACH_TIMEOUT_MILLIS = 10_000;
+    /** The first delay before connecting again, by default. */
+    public static final long DEFAULT_MIN_RECONNECT_DELAY_MILLIS = 100;
+    /** The longest delay before connecting again, by default. */
+    public static final long DEFAULT_MAX_RECONNECT_DELAY_MILLIS = 30_000;
+    /** How many reply senders (one per reply address, when the broker has no anonymous relay) are kept, by default. */
+    public static final int DEFAULT_MAX_REPLY_LINKS = 64;
+    /** How long an unused reply sender stays attached, by default. */
+    public static final long DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS = 30_000;
+
+    /** One broker of the failover list. */
+    private record Broker(String host, int port) {
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+
+    private final AmqpConnectionFactory factory;
+    private final ClientConnector client = new ClientConnector();
+    private final List<Broker> brokers = new ArrayList<>();
+    private final List<String> addresses = new ArrayList<>();
+    private boolean tls;
+    private SslContextFactory.Client sslContextFactory;
+    private String username;
+    private String password;
+    private String saslMechanism;
+    private String requestUser;
+    private int credit;
+    private long attachTimeoutMillis = DEFAULT_ATTACH_TIMEOUT_MILLIS;
+    private long minReconnectDelayMillis = DEFAULT_MIN_RECONNECT_DELAY_MILLIS;
+    private long maxReconnectDelayMillis = DEFAULT_MAX_RECONNECT_DELAY_MILLIS;
+    private int maxReplyLinks = DEFAULT_MAX_REPLY_LINKS;
+    private long replyLinkIdleTimeoutMillis = DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS;
+    /** Made at start from the settings above, one per broker (each names its host in open); read by engines only. */
+    private final List<EngineConfig> engineConfigs = new ArrayList<>();
+
+    // Connection state, guarded by this.
+    private int brokerIndex;
+    private int failures;
+    private boolean stopping;
+    private Scheduler.Task reconnect;
+    private AmqpConnection connection;
+    private boolean attached;
+    private long connectCount;
+    private int mostOutstanding;
+
+    /**
+     * An attachment with a default {@link AmqpConnectionFactory}, whose settings (request timeout, limits) apply.
+     *
+     * @param server the server whose handler serves the requests
+     */
+    public AmqpBrokerAttachment(Server server) {
+        this(server, new AmqpConnectionFactory());
+    }
+
+    /**
+     * An attachment whose connections take their HTTP configuration, request timeout, response buffer, close timeout
+     * and engine limits from {@code factory}. Give it a factory of its own rather than a listener's, so that the two
+     * do not share one connection budget.
+     *
+     * @param server the server whose handler serves the requests
+     * @param factory the settings of every connection this attachment makes
+     */
+    public AmqpBrokerAttachment(Server server, AmqpConnectionFactory factory) {
+        super(server, null, null, null, 0, factory);
+        this.factory = Objects.requireNonNull(factory, "factory");
+        installBean(client);
+    }
+
+    // ------------------------------------------------------------------------------------------ configuration
+
+    /**
+     * Configures the brokers, credentials and request address from one URI:
+     * {@code amqp[s]://[user[:password]@]host[:port][,host[:port]...]/address}. The hosts are the failover list,
+     * tried in turn; user and password (percent-encoded) select SASL PLAIN, their absence SASL ANONYMOUS;
+     * {@code amqps} means TLS (port 5671 by default). The path without its first {@code /} is a request address
+     * (percent-decoded): {@code amqp://broker/orders} consumes {@code orders}, {@code amqp://rabbit//queue/orders}
+     * consumes {@code /queue/orders}.
+     *
+     * @param uri the broker URI
+     * @throws IllegalArgumentException when the URI is not of that form
+     */
+    public void setUri(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        int schemeEnd = uri.indexOf("://");
+        if (schemeEnd < 0) {
+            throw new IllegalArgumentException("not an amqp:// or amqps:// URI: " + uri);
+        }
+        String scheme = uri.substring(0, schemeEnd).toLowerCase(java.util.Locale.ROOT);
+        if (!scheme.equals("amqp") && !scheme.equals("amqps")) {
+            throw new IllegalArgumentException("the scheme must be amqp or amqps: " + uri);
+        }
+        boolean secure = scheme.equals("amqps");
+        String rest = uri.substring(schemeEnd + 3);
+        int slash = rest.indexOf('/');
+        String authority = slash < 0 ? rest : rest.substring(0, slash);
+        String path = slash < 0 ? "" : rest.substring(slash + 1);
+        int at = authority.lastIndexOf('@');
+        String user = null;
+        String pass = null;
+        if (at >= 0) {
+            String userInfo = authority.substring(0, at);
+            authority = authority.substring(at + 1);
+            int colon = userInfo.indexOf(':');
+            user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
+            pass = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
+        }
+        List<Broker> parsed = new ArrayList<>();
+        for (String hostPort : authority.split(",")) {
+            parsed.add(parseBroker(hostPort.trim(), secure ? DEFAULT_TLS_PORT : DEFAULT_PORT, uri));
+        }
+        if (path.isEmpty()) {
+            throw new IllegalArgumentException("the URI names no request address (amqp://host/address): " + uri);
+        }
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            throw new IllegalArgumentException("broker URIs take no query: " + uri);
+        }
+        brokers.clear();
+        brokers.addAll(parsed);
+        tls = secure;
+        username = user;
+        password = pass;
+        addresses.add(decode(path));
+    }
+
+    private static Broker parseBroker(String hostPort, int defaultPort, String uri) {
+        if (hostPort.isEmpty()) {
+            throw new IllegalArgumentException("empty host in " + uri);
+        }
+        try {
+            URI parsed = new URI("amqp://" + hostPort);
+            String host = parsed.getHost();
+            if (host == null) {
+                throw new IllegalArgumentException("invalid host '" + hostPort + "' in " + uri);
+            }
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            return new Broker(host, parsed.getPort() < 0 ? defaultPort : parsed.getPort());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("invalid host '" + hostPort + "' in " + uri, e);
+        }
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Adds a broker to the failover list.
+     *
+     * @param host the broker's host name or address
+     * @param port its AMQP port
+     */
+    public void addBroker(String host, int port) {
+        brokers.add(new Broker(Objects.requireNonNull(host, "host"), port));
+    }
+
+    /**
+     * Adds a request address: a receiving link is attached to it on every connection.
+     *
+     * @param address the node to consume requests from, as the broker names it
+     */
+    public void addAddress(String address) {
+        addresses.add(Objects.requireNonNull(address, "address"));
+    }
+
+    /**
+     * The request addresses.
+     *
+     * @return the addresses consumed, in the order given
+     */
+    public List<String> getAddresses() {
+        return List.copyOf(addresses);
+    }
+
+    /**
+     * The brokers, as {@code host:port}, in the order they are tried.
+     *
+     * @return the failover list
+     */
+    public List<String> getBrokers() {
+        List<String> names = new ArrayList<>();
+        for (Broker b : brokers) {
+            names.add(b.toString());
+        }
+        return names;
+    }
+
+    /**
+     * Authenticates with SASL PLAIN; null for SASL ANONYMOUS.
+     *
+     * @param username the user at the broker, or null
+     * @param password its password
+     */
+    public void setCredentials(String username, String password) {
+        this.username = username;
+        this.password = password;
+    }
+
+    /**
+     * Authenticates with SASL EXTERNAL: the identity is the client certificate of the TLS connection (needs TLS and
+     * a key store in {@link #setSslContextFactory the TLS configuration}).
+     *
+     * @param external true for EXTERNAL, false for PLAIN or ANONYMOUS by the credentials
+     */
+    public void setSaslExternal(boolean external) {
+        this.saslMechanism = external ? "EXTERNAL" : null;
+    }
+
+    /**
+     * Connects with TLS, configured by {@code sslContextFactory} (trust store, client certificate, host name check).
+     *
+     * @param sslContextFactory the TLS configuration; null for the default one (the JVM's trust store)
+     */
+    public void setSslContextFactory(SslContextFactory.Client sslContextFactory) {
+        updateBean(this.sslContextFactory, sslContextFactory);
+        this.sslContextFactory = sslContextFactory;
+        this.tls = true;
+    }
+
+    /**
+     * Whether connections use TLS.
+     *
+     * @return true for TLS (an {@code amqps} URI or a TLS configuration)
+     */
+    public boolean isTls() {
+        return tls;
+    }
+
+    /**
+     * The user every request of this attachment is made by (the broker knows who sent a message, but the gateway
+     * does not): servlets see it as the request's user; null (the default) for none.
+     *
+     * @param user the user name requests are authenticated as, or null
+     */
+    public void setRequestUser(String user) {
+        this.requestUser = user;
+    }
+
+    /**
+     * Sets how many requests each request address may have in flight here: the credit kept on its receiving link,
+     * counting requests being served and those whose response awaits the broker's outcome. 0 (the default) takes
+     * half the server thread pool's maximum, or 8 when it has none.
+     *
+     * @param credit requests in flight per request address; 0 for the default
+     */
+    public void setCredit(int credit) {
+        if (credit < 0) {
+            throw new IllegalArgumentException("credit must not be negative: " + credit);
+        }
+        this.credit = credit;
+    }
+
+    /**
+     * The configured credit per request address; see {@link #setCredit}.
+     *
+     * @return the configured credit, 0 for the default
+     */
+    public int getCredit() {
+        return credit;
+    }
+
+    /** The credit each request link is kept at. */
+    int effectiveCredit() {
+        if (credit > 0) {
+            return credit;
+        }
+        if (getExecutor() instanceof ThreadPool.SizedThreadPool pool && pool.getMaxThreads() > 1) {
+            return pool.getMaxThreads() / 2;
+        }
+        return 8;
+    }
+
+    /**
+     * How long the broker has to answer each attach; one that does not is logged, and the connection is closed and
+     * made again (a request link or the relay) or the reply sender dropped.
+     *
+     * @param millis the attach timeout in milliseconds, at least 1
+     */
+    public void setAttachTimeout(long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("attach timeout must be at least 1 ms: " + millis);
+        }
+        this.attachTimeoutMillis = millis;
+    }
+
+    /**
+     * How long the broker has to answer each attach.
+     *
+     * @return the attach timeout in milliseconds
+     */
+    public long getAttachTimeout() {
+        return attachTimeoutMillis;
+    }
+
+    /**
+     * The delays before connecting again: the first failure waits about {@code minMillis}, each further one twice
+     * as long, up to {@code maxMillis}; each delay is randomly shortened by up to half.
+     *
+     * @param minMillis the first delay in milliseconds, at least 1
+     * @param maxMillis the longest delay in milliseconds, at least {@code minMillis}
+     */
+    public void setReconnectDelay(long minMillis, long maxMillis) {
+        if (minMillis < 1 || maxMillis < minMillis) {
+            throw new IllegalArgumentException("reconnect delays must be 1 <= min <= max: " + minMillis + ", "
+                    + maxMillis);
+        }
+        this.minReconnectDelayMillis = minMillis;
+        this.maxReconnectDelayMillis = maxMillis;
+    }
+
+    /**
+     * Sets how many reply senders may be attached at once when the broker offers no anonymous relay (one per reply
+     * address); a response to a new address when all of them wait for outcomes goes back to the queue.
+     *
+     * @param max the most reply senders, at least 1
+     */
+    public void setMaxReplyLinks(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max reply links must be at least 1: " + max);
+        }
+        this.maxReplyLinks = max;
+    }
+
+    /**
+     * How many reply senders may be attached at once.
+     *
+     * @return the most reply senders
+     */
+    public int getMaxReplyLinks() {
+        return maxReplyLinks;
+    }
+
+    /**
+     * Sets how long a reply sender with nothing in flight stays attached.
+     *
+     * @param millis the idle time in milliseconds, at least 1
+     */
+    public void setReplyLinkIdleTimeout(long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("reply link idle timeout must be at least 1 ms: " + millis);
+        }
+        this.replyLinkIdleTimeoutMillis = millis;
+    }
+
+    /**
+     * How long a reply sender with nothing in flight stays attached.
+     *
+     * @return the idle time in milliseconds
+     */
+    public long getReplyLinkIdleTimeout() {
+        return replyLinkIdleTimeoutMillis;
+    }
+
+    /**
+     * The connection factory whose settings this attachment's connections take.
+     *
+     * @return the factory given at construction
+     */
+    public AmqpConnectionFactory getConnectionFactory() {
+        return factory;
+    }
+
+    /**
+     * Whether a connection to a broker is up with every request link attached.
+     *
+     * @return true while attached
+     */
+    public synchronized boolean isAttached() {
+        return attached;
+    }
+
+    /**
+     * How many connections this attachment has made (the first and every reconnection), for monitoring.
+     *
+     * @return the number of connection attempts that reached a broker
+     */
+    public synchronized long getConnectCount() {
+        return connectCount;
+    }
+
+    /**
+     * The requests being served on the current connection.
+     *
+     * @return the number of requests dispatched and not yet ended; 0 when not connected
+     */
+    public int getActiveRequests() {
+        AmqpConnection c;
+        synchronized (this) {
+            c = connection;
+        }
+        return c == null ? 0 : c.getActiveRequests();
+    }
+
+    /**
+     * The most requests the broker could have had out to this attachment at once, on any of its connections: credit
+     * granted plus requests not yet settled, sampled as requests arrive and are settled. Never more than the credit
+     * times the number of request addresses.
+     *
+     * @return the high-water mark of outstanding requests
+     */
+    public synchronized int getMostOutstanding() {
+        return mostOutstanding;
+    }
+
+    synchronized void outstanding(int outstanding) {
+        mostOutstanding = Math.max(mostOutstanding, outstanding);
+    }
+
+    // ------------------------------------------------------------------------------------------ lifecycle
+
+    @Override
+    public Object getTransport() {
+        return client;
+    }
+
+    @Override
+    protected void accept(int acceptorId) {
+        throw new UnsupportedOperationException("an attachment connects out: it has no acceptors");
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        if (brokers.isEmpty()) {
+            throw new IllegalStateException("no broker to attach to: setUri or addBroker");
+        }
+        if (addresses.isEmpty()) {
+            throw new IllegalStateException("no request address to consume: setUri or addAddress");
+        }
+        if (tls && (sslContextFactory == null)) {
+            setSslContextFactory(new SslContextFactory.Client());
+        }
+        if ("EXTERNAL".equals(saslMechanism) && !tls) {
+            throw new IllegalStateException("SASL EXTERNAL needs TLS with a client certificate");
+        }
+        client.setExecutor(getExecutor());
+        client.setScheduler(getScheduler());
+        client.setByteBufferPool(getByteBufferPool());
+        client.setConnectTimeout(java.time.Duration.ofMillis(attachTimeoutMillis));
+        client.setIdleTimeout(java.time.Duration.ZERO); // the AMQP engine has its own idle timeout and heartbeats
+        if (sslContextFactory != null) {
+            client.setSslContextFactory(sslContextFactory);
+        }
+        engineConfigs.clear();
+        for (Broker broker : brokers) {
+            engineConfigs.add(newEngineConfig().hostname(broker.host()));
+        }
+        synchronized (this) {
+            stopping = false;
+            failures = 0;
+            brokerIndex = 0;
+        }
+        super.doStart();
+        connect();
+    }
+
+    private EngineConfig newEngineConfig() {
+        EngineConfig base = factory.getEngineConfig();
+        EngineConfig config = new EngineConfig().role(EngineConfig.Role.INITIATOR)
+                .containerId("amqp-servlet-" + java.util.UUID.randomUUID())
+                .maxFrameSizeBytes(base.maxFrameSizeBytes())
+                .maxMessageSizeBytes(base.maxMessageSizeBytes())
+                .maxPendingOutputBytes(base.maxPendingOutputBytes())
+                .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
+                .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
+                .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
+                .idleTimeoutMillis(base.idleTimeoutMillis())
+                .decoderLimits(base.decoderLimits())
+                // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
+                .maxDeliveriesInFlight(effectiveCredit() * addresses.size());
+        if ("EXTERNAL".equals(saslMechanism)) {
+            config.saslExternal();
+        } else if (username != null) {
+            config.saslPlain(username, password == null ? "" : password);
+        } else {
+            config.saslAnonymous();
+        }
+        return config;
+    }
+
+    @Override
+    public CompletableFuture<Void> shutdown() {
+        stopConnecting();
+        return super.shutdown();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        stopConnecting();
+        AmqpConnection c;
+        synchronized (this) {
+            c = connection;
+        }
+        if (c != null) {
+            c.getEndPoint().close();
+        }
+        super.doStop();
+    }
+
+    private synchronized void stopConnecting() {
+        stopping = true;
+        if (reconnect != null) {
+            reconnect.cancel();
+            reconnect = null;
+        }
+    }
+
+    /** Connects to the current broker of the list. */
+    private void connect() {
+        Broker broker;
+        EngineConfig config;
+        synchronized (this) {
+            reconnect = null;
+            if (stopping || !(isStarted() || isStarting())) {
+                return;
+            }
+            broker = brokers.get(brokerIndex);
+            config = engineConfigs.get(brokerIndex);
+        }
+        Map<String, Object> context = new HashMap<>();
+        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
+        ClientConnectionFactory amqp = (endPoint, ctx) -> newConnection(endPoint, broker, config);
+        context.put(ClientConnectionFactory.CONTEXT_KEY,
+                tls ? client.newSslClientConnectionFactory(sslContextFactory, amqp) : amqp);
+        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
+                Promise.<Connection>from(connected -> { }, failure -> lost(broker, "cannot connect: " + failure)));
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("connecting to {}", broker);
+        }
+        client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
+    }
+
+    private Connection newConnection(EndPoint endPoint, Broker broker, EngineConfig config) {
+        AmqpAttachedLinks links = new AmqpAttachedLinks(this, "broker " + broker);
+        AmqpConnection c = factory.newAttachedConnection(this, endPoint, config, links);
+        if (requestUser != null) {
+            c.authenticatedAs(requestUser, null);
+        }
+        c.addEventListener(new Connection.Listener() {
+            @Override
+            public void onOpened(Connection connection) {
+                onEndPointOpened(endPoint);
+            }
+
+            @Override
+            public void onClosed(Connection connection) {
+                onEndPointClosed(endPoint);
+                closed(c, broker);
+            }
+        });
+        synchronized (this) {
+            connection = c;
+            connectCount++;
+        }
+        return c;
+    }
+
+    /** Engine thread of the current connection: every request link and the relay are attached. */
+    synchronized void connected() {
+        if (failures > 0 || !attached) {
+            LOG.info("attached to broker {} ({})", brokers.get(brokerIndex), String.join(", ", addresses));
+        }
+        failures = 0;
+        attached = true;
+    }
+
+    private void closed(AmqpConnection c, Broker broker) {
+        synchronized (this) {
+            if (connection != c) {
+                return;
+            }
+            connection = null;
+            attached = false;
+        }
+        lost(broker, "the connection closed");
+    }
+
+    /** A connection failed or ended: the next broker of the list, after the backoff delay. */
+    private void lost(Broker broker, String why) {
+        long delay;
+        synchronized (this) {
+            if (stopping || !(isStarted() || isStarting()) || reconnect != null) {
+                return;
+            }
+            int n = failures++;
+            brokerIndex = (brokerIndex + 1) % brokers.size();
+            long base = minReconnectDelayMillis << Math.min(n, 20);
+            if (base <= 0 || base > maxReconnectDelayMillis) {
+                base = maxReconnectDelayMillis;
+            }
+            // Full delay halved at random (jitter): gateways that lost the same broker do not return in step.
+            delay = Math.max(1, base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1));
+            reconnect = getScheduler().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+        }
+        LOG.warn("broker {}: {}; connecting to {} in {} ms", broker, why, brokers.get(brokerIndex), delay);
+    }
+
+    @Override
+    public String toString() {
+        return "AmqpBrokerAttachment" + getBrokers() + addresses;
+    }
+}

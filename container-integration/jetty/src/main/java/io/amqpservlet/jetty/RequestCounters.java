@@ -1,0 +1,13 @@
+package io.amqpservlet.jetty;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Requests that ended without their servlet's answer reaching the client, counted per factory (or attachment) so that
+ * none is lost silently: requests that had expired before they could be served, and responses a servlet finished
+ * after the request timeout had already answered 503 for it.
+ */
+final class RequestCounters {
+    final LongAdder expiredRequests = new LongAdder();
+    final LongAdder lateResponses = new LongAdder();
+}

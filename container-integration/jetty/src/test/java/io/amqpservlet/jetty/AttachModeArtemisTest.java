@@ -1,0 +1,289 @@
+package io.amqpservlet.jetty;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TextMessage;
+import org.apache.qpid.jms.JmsConnectionFactory;
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.Receiver;
+import org.apache.qpid.protonj2.client.Sender;
+import org.apache.qpid.protonj2.client.Tracker;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Attach mode against a real ActiveMQ Artemis 2.55.0 broker (embedded): gateways consume the broker's {@code orders}
+ * queue, clients from other projects (Qpid JMS, protonj2) send requests to the queue with a reply-to of their own,
+ * and every response comes back through the broker, correlated.
+ */
+@Timeout(120)
+class AttachModeArtemisTest {
+    private static final String QUEUE = "orders";
+    private static final long WAIT_SECONDS = 20;
+
+    private EmbeddedArtemis broker;
+    private final List<AttachedGateway> gateways = new ArrayList<>();
+    private Client client;
+
+    @BeforeEach
+    void startBroker() throws Exception {
+        broker = EmbeddedArtemis.start(QUEUE);
+        client = Client.create();
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        try {
+            client.close();
+            for (AttachedGateway g : gateways) {
+                g.close();
+            }
+        } finally {
+            broker.close();
+        }
+    }
+
+    private AttachedGateway gateway(int credit) throws Exception {
+        AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/" + QUEUE, credit);
+        gateways.add(g);
+        return g.start().awaitAttached(WAIT_SECONDS * 1000);
+    }
+
+    /** A protonj2 client with a dynamic reply queue and a sender to the request queue. */
+    private final class Requester implements AutoCloseable {
+        final org.apache.qpid.protonj2.client.Connection connection;
+        final Receiver replies;
+        final String replyAddress;
+        final Sender sender;
+
+        Requester() throws Exception {
+            connection = client.connect("127.0.0.1", broker.port(), new ConnectionOptions());
+            replies = connection.openDynamicReceiver();
+            replyAddress = replies.address();
+            sender = connection.openSender(QUEUE);
+            sender.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        Tracker send(Message<?> request) throws Exception {
+            return sender.send(request.replyTo(replyAddress).to(QUEUE));
+        }
+
+        Message<Object> receive() throws Exception {
+            Delivery d = replies.receive(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(d, "no response within " + WAIT_SECONDS + " s");
+            d.accept();
+            return d.message();
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+
+    private static String text(Message<Object> response) throws Exception {
+        Object body = response.body();
+        return body instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(body);
+    }
+
+    @Test
+    void protonj2RequestThroughTheQueueIsAnsweredToItsDynamicReplyQueueWithTheIdTypeKept() throws Exception {
+        gateway(4);
+        try (Requester r = new Requester()) {
+            UUID id = UUID.randomUUID();
+            r.send(Message.create("hello".getBytes(StandardCharsets.UTF_8)).subject("POST").messageId(id)
+                    .contentType("text/plain"));
+            Message<Object> response = r.receive();
+            assertEquals("200", response.subject());
+            assertEquals(id, response.correlationId()); // a UUID stays a UUID through the broker and back
+            assertEquals("POST", response.property("x-echo-method"));
+            assertEquals("/orders", response.property("x-echo-path"));
+            assertEquals("hello", text(response));
+        }
+        assertEquals(1, gateways.get(0).work.calls.get());
+        assertSettledEventually();
+    }
+
+    @Test
+    void qpidJmsRequestWithATemporaryQueueReplyTo() throws Exception {
+        gateway(4);
+        ConnectionFactory factory = new JmsConnectionFactory("amqp://127.0.0.1:" + broker.port()
+                + "?jms.validatePropertyNames=false");
+        try (Connection connection = factory.createConnection()) {
+            connection.start();
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            TemporaryQueue replies = session.createTemporaryQueue();
+            MessageConsumer consumer = session.createConsumer(replies);
+            MessageProducer producer = session.createProducer(session.createQueue(QUEUE));
+            TextMessage request = session.createTextMessage("from jms");
+            request.setJMSType("PUT");
+            request.setJMSReplyTo(replies);
+            producer.send(request);
+            jakarta.jms.Message response = consumer.receive(WAIT_SECONDS * 1000);
+            assertNotNull(response, "no response");
+            assertEquals(request.getJMSMessageID(), response.getJMSCorrelationID());
+            assertEquals("200", response.getJMSType());
+            assertEquals("PUT", response.getStringProperty("x-echo-method"));
+            if (response instanceof TextMessage t) {
+                assertEquals("from jms", t.getText());
+            } else {
+                BytesMessage b = assertInstanceOf(BytesMessage.class, response);
+                byte[] bytes = new byte[(int) b.getBodyLength()];
+                b.readBytes(bytes);
+                assertEquals("from jms", new String(bytes, StandardCharsets.UTF_8));
+            }
+        }
+        assertSettledEventually();
+    }
+
+    @Test
+    void threeGatewaysShareOneQueue() throws Exception {
+        gateway(2);
+        gateway(2);
+        gateway(2);
+        int requests = 60;
+        try (Requester r = new Requester()) {
+            for (int i = 0; i < requests; i++) {
+                r.send(Message.create(("r" + i).getBytes(StandardCharsets.UTF_8)).subject("POST").messageId("m" + i)
+                        .property("x-sleep-ms", "20"));
+            }
+            List<String> correlations = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                correlations.add(String.valueOf(r.receive().correlationId()));
+            }
+            assertEquals(requests, correlations.stream().distinct().count());
+        }
+        int total = 0;
+        for (AttachedGateway g : gateways) {
+            int calls = g.work.calls.get();
+            assertTrue(calls > 0, "every gateway took a share of the work: " + calls);
+            total += calls;
+        }
+        assertEquals(requests, total);
+        assertSettledEventually();
+    }
+
+    @Test
+    void creditNeverExceedsTheConfiguredCapacity() throws Exception {
+        AttachedGateway g = gateway(3);
+        int requests = 24;
+        AtomicInteger mostDelivering = new AtomicInteger();
+        try (Requester r = new Requester()) {
+            for (int i = 0; i < requests; i++) {
+                r.send(Message.create(new byte[10]).subject("POST").messageId("c" + i).property("x-sleep-ms", "50"));
+            }
+            Thread sampler = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    mostDelivering.accumulateAndGet(broker.deliveringCount(QUEUE), Math::max);
+                    try {
+                        Thread.sleep(2);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            sampler.start();
+            for (int i = 0; i < requests; i++) {
+                r.receive();
+            }
+            sampler.interrupt();
+            sampler.join();
+        }
+        assertTrue(g.work.mostInside.get() <= 3, "servlet concurrency " + g.work.mostInside.get());
+        // Our side, exactly: credit granted plus requests unsettled never passed the capacity.
+        assertTrue(g.attachment.getMostOutstanding() <= 3, "outstanding " + g.attachment.getMostOutstanding());
+        assertEquals(3, g.attachment.getMostOutstanding(), "the whole capacity was used");
+        // The broker's view agrees, but for the lag of its own accounting: it counts a settled request until it has
+        // processed the acknowledgement, and may already have sent the next on the credit that came with it.
+        assertTrue(mostDelivering.get() <= 3 + 1, "the broker had " + mostDelivering.get() + " out to the gateway");
+        assertSettledEventually();
+    }
+
+    @Test
+    void fiveMebibyteRequestAndResponseThroughTheBroker() throws Exception {
+        gateway(2);
+        byte[] body = new byte[5 * 1024 * 1024];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i % 251);
+        }
+        try (Requester r = new Requester()) {
+            r.send(Message.create(body).subject("POST").messageId("big"));
+            Message<Object> response = r.receive();
+            assertEquals("200", response.subject());
+            assertArrayEquals(body, assertInstanceOf(byte[].class, response.body()));
+        }
+        assertSettledEventually();
+    }
+
+    @Test
+    void aRequestThatExpiredBeforeItWasServedIsAnswered504WithoutTheServlet() throws Exception {
+        AttachedGateway g = gateway(2);
+        try (Requester r = new Requester()) {
+            // Created 10 s ago with a 5 s ttl: expired by our rule (creation-time + ttl), while the broker counts the
+            // ttl from its own arrival and still delivers it.
+            long created = System.currentTimeMillis() - 10_000;
+            r.send(Message.create(new byte[1]).subject("POST").messageId("old").creationTime(created).timeToLive(5_000));
+            Message<Object> response = r.receive();
+            assertEquals("504", response.subject());
+            assertEquals("old", response.correlationId());
+        }
+        assertEquals(0, g.work.calls.get());
+        assertEquals(1, g.attachment.getConnectionFactory().getExpiredRequests());
+        assertSettledEventually();
+    }
+
+    @Test
+    void gatewaysReconnectAfterTheBrokerRestartsAndServeAgain() throws Exception {
+        AttachedGateway g = gateway(2);
+        try (Requester r = new Requester()) {
+            r.send(Message.create(new byte[1]).subject("POST").messageId("before"));
+            assertEquals("before", r.receive().correlationId());
+        }
+        long connectsBefore = g.attachment.getConnectCount();
+        broker.stop();
+        broker.startAgain();
+        g.awaitAttached(WAIT_SECONDS * 1000);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (g.attachment.getConnectCount() == connectsBefore || !g.attachment.isAttached()) {
+            assertTrue(System.nanoTime() < deadline, "no reconnection");
+            Thread.sleep(20);
+        }
+        try (Requester r = new Requester()) {
+            r.send(Message.create(new byte[1]).subject("POST").messageId("after"));
+            assertEquals("after", r.receive().correlationId());
+        }
+    }
+
+    /** Every request the gateways took was settled at the broker: nothing is left in flight or in the queue. */
+    private void assertSettledEventually() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (broker.messageCount(QUEUE) != 0) {
+            assertTrue(System.nanoTime() < deadline, "the queue still holds " + broker.messageCount(QUEUE)
+                    + " messages (" + broker.deliveringCount(QUEUE) + " delivered, unsettled)");
+            Thread.sleep(10);
+        }
+    }
+}

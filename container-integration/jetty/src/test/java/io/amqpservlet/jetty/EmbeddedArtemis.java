@@ -1,0 +1,95 @@
+package io.amqpservlet.jetty;
+
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
+import org.apache.activemq.artemis.api.core.SimpleString;
+import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.server.Queue;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A real ActiveMQ Artemis broker in this JVM for the attach-mode tests: an AMQP acceptor on a loopback port, no
+ * persistence, no security, anycast queues created on demand (the reply queues of clients) and the request queues
+ * the test names. Can be stopped and started again on the same port, as a restarted broker is.
+ */
+final class EmbeddedArtemis implements AutoCloseable {
+    private final int port;
+    private final Path dir;
+    private final String[] queues;
+    private EmbeddedActiveMQ broker;
+
+    private EmbeddedArtemis(int port, Path dir, String[] queues) {
+        this.port = port;
+        this.dir = dir;
+        this.queues = queues;
+    }
+
+    /** Starts a broker on a free port with the given request queues (anycast, not durable). */
+    static EmbeddedArtemis start(String... queues) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        EmbeddedArtemis artemis = new EmbeddedArtemis(port, Files.createTempDirectory("artemis-attach"), queues);
+        artemis.startAgain();
+        return artemis;
+    }
+
+    /** (Re)starts the broker on its port; its queues are empty (no persistence). */
+    void startAgain() throws Exception {
+        Configuration config = new ConfigurationImpl()
+                .setPersistenceEnabled(false)
+                .setSecurityEnabled(false)
+                .setJMXManagementEnabled(false)
+                .setJournalDirectory(dir.resolve("journal").toString())
+                .setBindingsDirectory(dir.resolve("bindings").toString())
+                .setPagingDirectory(dir.resolve("paging").toString())
+                .setLargeMessagesDirectory(dir.resolve("large").toString())
+                .addAcceptorConfiguration("amqp", "tcp://127.0.0.1:" + port + "?protocols=AMQP");
+        for (String queue : queues) {
+            config.addQueueConfiguration(QueueConfiguration.of(queue).setAddress(queue)
+                    .setRoutingType(RoutingType.ANYCAST).setDurable(false));
+        }
+        config.addAddressSetting("#", new AddressSettings().setDefaultAddressRoutingType(RoutingType.ANYCAST)
+                .setDefaultQueueRoutingType(RoutingType.ANYCAST).setAutoCreateQueues(true)
+                .setAutoCreateAddresses(true));
+        broker = new EmbeddedActiveMQ();
+        broker.setConfiguration(config);
+        broker.start();
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The messages of {@code queue} delivered to consumers and not yet settled by them. */
+    int deliveringCount(String queue) {
+        Queue q = broker.getActiveMQServer().locateQueue(SimpleString.of(queue));
+        return q == null ? 0 : q.getDeliveringCount();
+    }
+
+    /** The messages waiting in {@code queue} (not delivered yet) plus those delivered and not settled. */
+    long messageCount(String queue) {
+        Queue q = broker.getActiveMQServer().locateQueue(SimpleString.of(queue));
+        return q == null ? 0 : q.getMessageCount();
+    }
+
+    /** Stops the broker (its connections drop); {@link #startAgain()} brings it back on the same port. */
+    void stop() throws Exception {
+        if (broker != null) {
+            broker.stop();
+            broker = null;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        stop();
+    }
+}
