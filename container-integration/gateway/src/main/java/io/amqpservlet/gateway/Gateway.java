@@ -2,6 +2,7 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.demo.DemoApp;
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.jetty.LoginServicePlainAuthenticator;
 import jakarta.servlet.Servlet;
@@ -37,6 +38,8 @@ import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -60,6 +63,7 @@ public final class Gateway {
     private final ServerConnector http;
     private final ServerConnector amqps;
     private final ServerConnector https;
+    private final List<AmqpBrokerAttachment> attachments = new ArrayList<>();
 
     /** Builds the server (nothing is bound until {@link #start()}). */
     public Gateway(GatewayOptions options) throws ReflectiveOperationException {
@@ -96,8 +100,11 @@ public final class Gateway {
                 new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
         amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
         https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig);
-        if (amqp == null && http == null && amqps == null && https == null) {
-            throw new IllegalArgumentException("every port is off: nothing to serve");
+        for (String uri : options.attach()) {
+            attachments.add(attachment(uri, httpConfig));
+        }
+        if (amqp == null && http == null && amqps == null && https == null && attachments.isEmpty()) {
+            throw new IllegalArgumentException("every port is off and no --attach: nothing to serve");
         }
 
         ClassLoader loader = userClassLoader(options);
@@ -195,6 +202,33 @@ public final class Gateway {
         if (context.getSecurityHandler() != security) {
             context.setSecurityHandler(security);
         }
+    }
+
+    /**
+     * Attach mode: consumes the queue of {@code uri} (its own factory, with the listener's limits and request
+     * timeout). An {@code amqps} URI trusts the --tls-truststore, or the JVM's trust store without it.
+     */
+    private AmqpBrokerAttachment attachment(String uri, HttpConfiguration httpConfig) {
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, new EngineConfig()
+                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES));
+        applyLimits(factory);
+        AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(server, factory);
+        attachment.setUri(uri);
+        attachment.setCredit(options.attachCredit());
+        attachment.setRequestUser(options.attachRequestUser());
+        if (attachment.isTls() && options.tlsTrustStore() != null) {
+            SslContextFactory.Client tls = new SslContextFactory.Client();
+            tls.setTrustStorePath(options.tlsTrustStore());
+            tls.setTrustStorePassword(options.tlsTrustStorePassword());
+            attachment.setSslContextFactory(tls);
+        }
+        server.addConnector(attachment);
+        return attachment;
+    }
+
+    /** The attachments to brokers ({@code --attach}), in the order given. */
+    public List<AmqpBrokerAttachment> attachments() {
+        return List.copyOf(attachments);
     }
 
     /** The server budget and close timeout of one AMQP port (each factory counts its own connections and bytes). */

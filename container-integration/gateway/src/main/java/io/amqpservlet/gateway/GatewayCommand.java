@@ -170,6 +170,26 @@ final class GatewayCommand {
         o.stats = on;
     }
 
+    @Option(order = 19, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
+            + "broker queue, amqp[s]://[user:password@]host[:port][,host[:port]...]/queue (repeatable; the hosts are a "
+            + "failover list); responses go to each request's reply-to through the broker")
+    void attach(String uri) {
+        set("attach", uri);
+    }
+
+    @Option(order = 20, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
+            + "in flight here, being served or awaiting the broker's outcome for their response (default: half the "
+            + "thread pool, 100)")
+    void attachCredit(String n) {
+        set("attach-credit", n);
+    }
+
+    @Option(order = 21, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
+            + "attached requests (default: none)")
+    void attachRequestUser(String name) {
+        set("attach-request-user", name);
+    }
+
     @Option(order = 18, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {

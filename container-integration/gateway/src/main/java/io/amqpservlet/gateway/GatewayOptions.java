@@ -71,6 +71,11 @@ public final class GatewayOptions {
     int maxHandshakes = AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
     long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
     long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
+    /** Attach mode: the broker URIs whose queues the gateway consumes (AmqpBrokerAttachment). */
+    final List<String> attach = new ArrayList<>();
+    /** Requests in flight per attached queue; 0 for the attachment's default. */
+    int attachCredit;
+    String attachRequestUser;
     boolean help;
     boolean version;
     boolean stats;
@@ -228,6 +233,18 @@ public final class GatewayOptions {
                 }
                 tlsClientAuth = value;
                 break;
+            case "attach":
+                if (!value.regionMatches(true, 0, "amqp://", 0, 7) && !value.regionMatches(true, 0, "amqps://", 0, 8)) {
+                    throw new UsageException("--attach wants amqp://[user:password@]host[:port]/queue, got " + value);
+                }
+                attach.add(value);
+                break;
+            case "attach-credit":
+                attachCredit = (int) positive(name, value, Integer.MAX_VALUE, "a number of requests");
+                break;
+            case "attach-request-user":
+                attachRequestUser = value;
+                break;
             default:
                 throw new UsageException("unknown option --" + name);
         }
@@ -244,6 +261,21 @@ public final class GatewayOptions {
         } catch (NumberFormatException e) {
             throw new UsageException("--" + name + " wants a port number, got " + value);
         }
+    }
+
+    /** The broker URIs of attach mode, in the order given; empty when the gateway attaches to no broker. */
+    public List<String> attach() {
+        return List.copyOf(attach);
+    }
+
+    /** Requests in flight per attached queue; 0 for the default (half the thread pool). */
+    public int attachCredit() {
+        return attachCredit;
+    }
+
+    /** The user servlets see on attached requests, or null. */
+    public String attachRequestUser() {
+        return attachRequestUser;
     }
 
     /** The AMQP port; 0 for an ephemeral one, -1 for none. */

@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * persistence, no security, anycast queues created on demand (the reply queues of clients) and the request queues
  * the test names. Can be stopped and started again on the same port, as a restarted broker is.
  */
-final class EmbeddedArtemis implements AutoCloseable {
+public final class EmbeddedArtemis implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final String[] queues;
@@ -31,7 +31,7 @@ final class EmbeddedArtemis implements AutoCloseable {
     }
 
     /** Starts a broker on a free port with the given request queues (anycast, not durable). */
-    static EmbeddedArtemis start(String... queues) throws Exception {
+    public static EmbeddedArtemis start(String... queues) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -42,7 +42,7 @@ final class EmbeddedArtemis implements AutoCloseable {
     }
 
     /** (Re)starts the broker on its port; its queues are empty (no persistence). */
-    void startAgain() throws Exception {
+    public void startAgain() throws Exception {
         Configuration config = new ConfigurationImpl()
                 .setPersistenceEnabled(false)
                 .setSecurityEnabled(false)
@@ -64,24 +64,24 @@ final class EmbeddedArtemis implements AutoCloseable {
         broker.start();
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** The messages of {@code queue} delivered to consumers and not yet settled by them. */
-    int deliveringCount(String queue) {
+    public int deliveringCount(String queue) {
         Queue q = broker.getActiveMQServer().locateQueue(SimpleString.of(queue));
         return q == null ? 0 : q.getDeliveringCount();
     }
 
     /** The messages waiting in {@code queue} (not delivered yet) plus those delivered and not settled. */
-    long messageCount(String queue) {
+    public long messageCount(String queue) {
         Queue q = broker.getActiveMQServer().locateQueue(SimpleString.of(queue));
         return q == null ? 0 : q.getMessageCount();
     }
 
     /** Stops the broker (its connections drop); {@link #startAgain()} brings it back on the same port. */
-    void stop() throws Exception {
+    public void stop() throws Exception {
         if (broker != null) {
             broker.stop();
             broker = null;
@@ -91,5 +91,8 @@ final class EmbeddedArtemis implements AutoCloseable {
     @Override
     public void close() throws Exception {
         stop();
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 }
