@@ -185,4 +185,27 @@ class JettyHomeModuleIT {
             assertEquals("hello from war /hello/b amqp=false user=-", h.body());
         }
     }
+
+    @Test
+    void amqpAttachServesAQueueOfARealBroker() throws Exception {
+        try (JettyBase base = base(); EmbeddedArtemis broker = EmbeddedArtemis.start("hello");
+             Client client = Client.create()) {
+            base.startJar("--add-module=amqp,amqp-attach,ee11-deploy");
+            base.start("amqp.port=0", "amqp.attach.uri=amqp://127.0.0.1:" + broker.port() + "/hello",
+                    "amqp.attach.credit=4");
+            Connection connection = client.connect("127.0.0.1", broker.port(), new ConnectionOptions());
+            Receiver replies = connection.openDynamicReceiver();
+            String replyTo = replies.address();
+            connection.openSender("hello").send(Message.create().to("/hello/queued").subject("GET")
+                    .messageId("attach-1").replyTo(replyTo));
+            Delivery d = replies.receive(30, TimeUnit.SECONDS);
+            assertTrue(d != null, "no response through the broker; server log: " + base.serverLog());
+            Message<Object> response = d.message();
+            assertEquals("200", response.subject());
+            assertEquals("attach-1", response.correlationId());
+            Object body = response.body();
+            assertEquals("hello from war /hello/queued amqp=true user=-",
+                    body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
+        }
+    }
 }

@@ -1,0 +1,40 @@
+# Attach mode for amqp-servlet: consume request queues of an AMQP broker (docs/attach.md, docs/jetty-module.md).
+
+[description]
+Connects out to an AMQP 1.0 broker (ActiveMQ Artemis, RabbitMQ, ...) and serves the request messages of one of its
+queues with the server's handlers and web applications, answering each to its reply-to through the broker. Run it
+on several servers to share one queue as competing consumers (amqp-servlet).
+
+[tags]
+connector
+amqp
+
+[depend]
+amqp-base
+
+[xml]
+etc/jetty-amqp-attach.xml
+
+[ini-template]
+### Attach mode: the queue this server consumes (docs/attach.md)
+
+## The broker and queue: amqp[s]://[user:password@]host[:port][,host[:port]...]/queue (the hosts are a failover
+## list, tried in turn; user and password select SASL PLAIN, else ANONYMOUS). Required.
+# amqp.attach.uri=amqp://guest:guest@127.0.0.1:5672/orders
+
+## Requests of the queue in flight here at once (being served, or awaiting the broker's outcome for their
+## response): the credit the broker is given. 0: half the thread pool's maximum.
+# amqp.attach.credit=0
+
+## The user servlets see on these requests (none when unset).
+# amqp.attach.requestUser=
+
+## How long the broker has to answer each attach, in ms.
+# amqp.attach.attachTimeout=10000
+
+## The shortest and longest delay before connecting again after a failure, in ms (doubling, with jitter).
+# amqp.attach.minReconnectDelay=100
+# amqp.attach.maxReconnectDelay=30000
+
+## How long a servlet may take to answer a request, in ms (then 503 and the request is released); 0: no limit.
+# amqp.attach.requestTimeout=30000
