@@ -25,9 +25,23 @@ public final class ArtemisBroker {
     private ArtemisBroker() {
     }
 
-    /** Starts the broker and the responder; the optional argument is the port (default: a free one). */
+    /**
+     * Starts the broker and the responder. Arguments: the port (default: a free one), then {@code --queue NAME} for
+     * another request queue than {@link #QUEUE}, and {@code --no-responder} for a broker whose queue gateways in
+     * attach mode consume instead.
+     */
     public static void main(String[] args) throws Exception {
-        Running running = start(args.length > 0 ? Integer.parseInt(args[0]) : 0);
+        int port = 0;
+        String queue = QUEUE;
+        boolean responder = true;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--queue" -> queue = args[++i];
+                case "--no-responder" -> responder = false;
+                default -> port = Integer.parseInt(args[i]);
+            }
+        }
+        Running running = start(port, queue, responder);
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "artemis-shutdown"));
         System.out.println("artemis listening amqp=" + running.port());
         System.out.flush();
@@ -38,7 +52,9 @@ public final class ArtemisBroker {
         /** Stops the responder, then the broker. */
         @Override
         public void close() {
-            responder.stop();
+            if (responder != null) {
+                responder.stop();
+            }
             try {
                 broker.stop();
             } catch (Exception e) {
@@ -49,6 +65,14 @@ public final class ArtemisBroker {
 
     /** Starts the broker on {@code port} (0: a free one) and the responder; returns once the responder is attached. */
     public static Running start(int port) throws Exception {
+        return start(port, QUEUE, true);
+    }
+
+    /**
+     * Starts the broker on {@code port} (0: a free one) with the request queue {@code queue}, and the responder on it
+     * unless {@code responder} is false; returns once the responder (if any) is attached.
+     */
+    public static Running start(int port, String queue, boolean responder) throws Exception {
         if (port == 0) {
             try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort(); // a free port now; the broker binds it a moment later
@@ -65,7 +89,7 @@ public final class ArtemisBroker {
                 .setLargeMessagesDirectory(dir.resolve("large").toString())
                 .addAcceptorConfiguration("amqp", "tcp://127.0.0.1:" + port + "?protocols=AMQP");
         // Requests go to one anycast queue (point to point); replies to the generator's dynamic (temporary) queues.
-        config.addQueueConfiguration(QueueConfiguration.of(QUEUE).setAddress(QUEUE)
+        config.addQueueConfiguration(QueueConfiguration.of(queue).setAddress(queue)
                 .setRoutingType(RoutingType.ANYCAST).setDurable(false));
         config.addAddressSetting("#", new AddressSettings().setDefaultAddressRoutingType(RoutingType.ANYCAST)
                 .setDefaultQueueRoutingType(RoutingType.ANYCAST).setAutoCreateQueues(true)
@@ -73,17 +97,20 @@ public final class ArtemisBroker {
         EmbeddedActiveMQ broker = new EmbeddedActiveMQ();
         broker.setConfiguration(config);
         broker.start();
-        EngineResponder responder = new EngineResponder("127.0.0.1", port, QUEUE, 256);
-        Thread t = new Thread(responder, "responder");
+        if (!responder) {
+            return new Running(port, broker, null);
+        }
+        EngineResponder engineResponder = new EngineResponder("127.0.0.1", port, queue, 256);
+        Thread t = new Thread(engineResponder, "responder");
         t.setDaemon(true);
         t.start();
         try {
-            responder.awaitReady(30_000);
+            engineResponder.awaitReady(30_000);
         } catch (InterruptedException | RuntimeException e) {
-            responder.stop();
+            engineResponder.stop();
             broker.stop();
             throw e;
         }
-        return new Running(port, broker, responder);
+        return new Running(port, broker, engineResponder);
     }
 }

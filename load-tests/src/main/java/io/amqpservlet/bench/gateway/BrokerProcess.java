@@ -24,10 +24,17 @@ final class BrokerProcess implements AutoCloseable {
     final int port;
 
     BrokerProcess(Path workDir) throws IOException {
+        this(workDir, List.of());
+    }
+
+    /** A broker started with {@link ArtemisBroker}'s arguments (e.g. {@code --queue /echo --no-responder}). */
+    BrokerProcess(Path workDir, List<String> brokerArgs) throws IOException {
         Files.createDirectories(workDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(List.of(java, "-Xms512m", "-Xmx512m", "-cp",
-                System.getProperty("java.class.path"), ArtemisBroker.class.getName()))
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m", "-cp",
+                System.getProperty("java.class.path"), ArtemisBroker.class.getName()));
+        cmd.addAll(brokerArgs);
+        process = new ProcessBuilder(cmd)
                 .redirectError(workDir.resolve("artemis.log").toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;

@@ -132,6 +132,9 @@ public final class GatewaySuite {
                 log.printf(Locale.ROOT, "bench gateway: artemis %,.0f req/s%n", f.requestsPerSecond());
             }
         }
+        if (artemis) {
+            attachRow(runs, clients);
+        }
         SuiteReport report = new SuiteReport(runs, clients, connections, window, bodyBytes);
         Files.writeString(out.resolve("gateway.json"), report.json());
         String md = report.markdown();
@@ -140,6 +143,46 @@ public final class GatewaySuite {
         System.out.println(md);
         for (String p : profiles) {
             System.out.println(p);
+        }
+    }
+
+    /**
+     * Attach mode: the same generator into an Artemis queue named {@code /echo}, consumed by a gateway in attach mode
+     * ({@code --attach}), which answers through the broker. Two rows: the gateway's CPU and heap per request, and
+     * the broker's CPU per request, both over the same measured phase.
+     */
+    private void attachRow(Map<String, List<Run>> runs, Map<String, String> clients) throws Exception {
+        Path work = out.resolve("attach-work");
+        try (BrokerProcess broker = new BrokerProcess(work, List.of("--queue", "/echo", "--no-responder"));
+             GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm,
+                     List.of("--attach", "amqp://127.0.0.1:" + broker.port + "//echo"))) {
+            LoadClient c = new AmqpLoadClient("amqp://127.0.0.1:" + broker.port + "/echo", threads, connections,
+                    window, bodyBytes);
+            clients.put("attach", c.describe() + ", through Artemis " + BrokerProcess.VERSION
+                    + " to a gateway in attach mode (default credit)");
+            log.printf(Locale.ROOT, "bench gateway: attach warm-up %.0f s%n", warmupSeconds);
+            c.run(0, warmupSeconds);
+            ServerSample[] gateway = new ServerSample[2];
+            ServerSample[] brokerCpu = new ServerSample[2];
+            ClientFigures f = c.run(0, saturationSeconds, new MeasuredPhase() {
+                @Override
+                public void begin() throws Exception {
+                    gateway[0] = ServerSample.take(gw.pid(), gw.statsUrl());
+                    brokerCpu[0] = ServerSample.cpuOnly(broker.pid());
+                }
+
+                @Override
+                public void end() throws Exception {
+                    gateway[1] = ServerSample.take(gw.pid(), gw.statsUrl());
+                    brokerCpu[1] = ServerSample.cpuOnly(broker.pid());
+                }
+            });
+            runs.put("attach", List.of(new Run("attach", "saturation", 0, f,
+                    gateway[1].since(gateway[0], f.responses()))));
+            runs.put("attach-broker", List.of(new Run("attach-broker", "saturation", 0, f,
+                    brokerCpu[1].since(brokerCpu[0], f.responses()))));
+            clients.put("attach-broker", "the broker's process during the attach run (CPU only)");
+            log.printf(Locale.ROOT, "bench gateway: attach %,.0f req/s%n", f.requestsPerSecond());
         }
     }
 

@@ -75,7 +75,7 @@ final class SuiteReport {
             b.append("\nOurs (AMQP) against each peer at saturation (server CPU and heap: lower is better, "
                     + "so the ratio is ours ÷ peer; throughput: ours ÷ peer):\n\n"
                     + "| peer | CPU/req | bytes/req | req/s |\n|---|---:|---:|---:|\n");
-            for (String peer : new String[] {"http1", "http2", "artemis"}) {
+            for (String peer : new String[] {"http1", "http2", "artemis", "attach"}) {
                 Run r = first(peer);
                 if (r != null) {
                     b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |\n", peer,

@@ -37,7 +37,7 @@ final class LoadCommand {
         o.endpointUrls.addAll(urls);
     }
 
-    @Option(order = 1, names = "--scenario", paramLabel = "NAME", description = "funnel (2 clients -> 1 endpoint), quad "
+    @Option(order = 1, names = "--scenario", paramLabel = "NAME", description = "funnel (2 clients -> 1 endpoint), attach1..3 (through a broker), quad "
             + "(2 clients x 2 endpoints), many (1,000 connections, window 2); later options override it")
     void scenario(String name) {
         try {

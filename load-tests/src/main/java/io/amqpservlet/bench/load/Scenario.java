@@ -11,7 +11,13 @@ enum Scenario {
     /** Two clients, each connected to both of two endpoints: four connections, 16 in flight on each. */
     QUAD(2, 1, 16, 2),
     /** 1,000 connections (two clients of 500), each with a small window of 2. */
-    MANY(2, 500, 2, 1);
+    MANY(2, 500, 2, 1),
+    /** Through a broker to one gateway in attach mode: two clients of 8 connections, 4 in flight on each. */
+    ATTACH1(2, 8, 4, 1),
+    /** As {@link #ATTACH1}, with two gateways sharing the broker's queue. */
+    ATTACH2(2, 8, 4, 1),
+    /** As {@link #ATTACH1}, with three gateways sharing the broker's queue. */
+    ATTACH3(2, 8, 4, 1);
 
     final int clients;
     final int connectionsPerEndpoint;
@@ -32,7 +38,7 @@ enum Scenario {
                 return s;
             }
         }
-        throw new LoadOptions.UsageException("unknown scenario " + name + " (funnel, quad, many)");
+        throw new LoadOptions.UsageException("unknown scenario " + name + " (funnel, quad, many, attach1, attach2, attach3)");
     }
 
     void applyTo(LoadOptions o) {
