@@ -13,6 +13,8 @@ Scenarios:
   big-post      POST 5 MiB of random bytes (one data section) to /echo
   big-get       GET /bytes/5242880
   in-flight     100 requests to /barrier sent before any response is read, on one sender and one reply receiver
+  queue NAME    POST to the queue NAME of a broker (PORT is the broker's), through SyncRequestResponse: a gateway in
+                attach mode serves it and answers through the broker to the dynamic reply queue
 """
 import hashlib
 import json
@@ -113,6 +115,9 @@ def main():
             call(connection, Message(address="/bytes/%d" % FIVE_MIB, subject="GET"))
         elif scenario == "in-flight":
             in_flight(connection, 100)
+        elif scenario == "queue":
+            call(connection, Message(address=sys.argv[3], subject="POST", body="through the broker",
+                                     properties={"x-trace": "py-queue-1"}))
         else:
             raise ValueError("unknown scenario " + scenario)
     finally:

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -156,6 +158,24 @@ class AttachModeArtemisTest {
                 assertEquals("from jms", new String(bytes, StandardCharsets.UTF_8));
             }
         }
+        assertSettledEventually();
+    }
+
+    @Test
+    void protonCPythonRequestWithADynamicReplyQueue() throws Exception {
+        PeerClientProcess.requireProtonPython();
+        gateway(4);
+        List<Map<String, Object>> lines = PeerClientProcess.run(Path.of("src", "test", "python"), 60,
+                PeerClientProcess.DEBIAN_PYTHON, "proton_client.py", Integer.toString(broker.port()), "queue", QUEUE);
+        assertEquals(1, lines.size(), lines.toString());
+        Map<String, Object> response = lines.get(0);
+        assertEquals("200", response.get("status"));
+        assertEquals(response.get("sent_correlation_id"), response.get("correlation_id"));
+        assertEquals(response.get("reply_to"), response.get("to"));
+        assertEquals("through the broker", response.get("body_text"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> properties = (Map<String, Object>) response.get("properties");
+        assertEquals("/orders", properties.get("x-echo-path"));
         assertSettledEventually();
     }
 
