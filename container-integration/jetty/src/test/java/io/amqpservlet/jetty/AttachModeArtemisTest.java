@@ -297,6 +297,42 @@ class AttachModeArtemisTest {
         }
     }
 
+    @Test
+    void aGracefulStopFinishesWhatItHoldsAndLeavesTheRestToTheOtherGateways() throws Exception {
+        AttachedGateway first = gateway(4);
+        int requests = 24;
+        try (Requester r = new Requester()) {
+            for (int i = 0; i < requests; i++) {
+                r.send(Message.create(new byte[1]).subject("POST").messageId("g" + i).property("x-sleep-ms", "200"));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (first.work.calls.get() < 4) {
+                assertTrue(System.nanoTime() < deadline, "the first gateway took no requests");
+                Thread.sleep(5);
+            }
+            Thread stopper = new Thread(() -> {
+                try {
+                    first.server.stop();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            stopper.start();
+            AttachedGateway second = gateway(4);
+            java.util.Map<String, Integer> answers = new java.util.HashMap<>();
+            for (int i = 0; i < requests; i++) {
+                Message<Object> response = r.receive();
+                assertEquals("200", response.subject());
+                answers.merge(String.valueOf(response.correlationId()), 1, Integer::sum);
+            }
+            stopper.join(WAIT_SECONDS * 1000);
+            assertEquals(requests, answers.size(), "every request answered once: " + answers);
+            assertEquals(requests, first.work.calls.get() + second.work.calls.get(),
+                    "no request served twice: a graceful stop settles what it served and releases what it did not");
+        }
+        assertSettledEventually();
+    }
+
     /** Every request the gateways took was settled at the broker: nothing is left in flight or in the queue. */
     private void assertSettledEventually() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);

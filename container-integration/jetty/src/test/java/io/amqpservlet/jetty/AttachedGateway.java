@@ -66,6 +66,7 @@ final class AttachedGateway implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("attach-test");
         server = new Server(threads);
+        server.setStopTimeout(10_000); // a graceful stop: requests in flight finish and are settled
         attachment = new AmqpBrokerAttachment(server);
         attachment.setUri(uri);
         attachment.setCredit(credit);
