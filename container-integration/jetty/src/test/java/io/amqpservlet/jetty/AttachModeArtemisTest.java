@@ -180,6 +180,47 @@ class AttachModeArtemisTest {
     }
 
     @Test
+    void attachesOverTlsCheckingTheBrokersCertificate(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        TestCertificates certificates = TestCertificates.create(dir);
+        try (EmbeddedArtemis tlsBroker = EmbeddedArtemis.startWithTls(certificates.serverKeyStore, QUEUE)) {
+            AttachedGateway g = new AttachedGateway("amqps://127.0.0.1:" + tlsBroker.tlsPort() + "/" + QUEUE, 2);
+            org.eclipse.jetty.util.ssl.SslContextFactory.Client tls = new org.eclipse.jetty.util.ssl.SslContextFactory.Client();
+            tls.setTrustStorePath(certificates.clientTrustStore.toString());
+            tls.setTrustStorePassword(TestCertificates.PASSWORD);
+            tls.setTrustStoreType("PKCS12");
+            g.attachment.setSslContextFactory(tls);
+            gateways.add(g);
+            g.start().awaitAttached(WAIT_SECONDS * 1000);
+            try (org.apache.qpid.protonj2.client.Connection c = client.connect("127.0.0.1", tlsBroker.port(),
+                    new ConnectionOptions())) {
+                Receiver replies = c.openDynamicReceiver();
+                c.openSender(QUEUE).send(Message.create(new byte[] {42}).subject("POST").messageId("tls-1")
+                        .replyTo(replies.address()));
+                Delivery d = replies.receive(WAIT_SECONDS, TimeUnit.SECONDS);
+                assertNotNull(d, "no response through the TLS attachment");
+                assertEquals("tls-1", d.message().correlationId());
+                assertEquals("200", d.message().subject());
+            }
+            assertEquals(1, g.work.calls.get());
+        }
+    }
+
+    @Test
+    void aBrokerWhoseCertificateIsNotTrustedIsNeverAttached(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        TestCertificates certificates = TestCertificates.create(dir);
+        try (EmbeddedArtemis tlsBroker = EmbeddedArtemis.startWithTls(certificates.serverKeyStore, QUEUE)) {
+            // The JVM's default trust store does not know the test CA: the handshake fails, again and again.
+            AttachedGateway g = new AttachedGateway("amqps://127.0.0.1:" + tlsBroker.tlsPort() + "/" + QUEUE, 2);
+            gateways.add(g);
+            g.start();
+            Thread.sleep(1_000);
+            assertTrue(!g.attachment.isAttached(), "attached to an untrusted broker");
+            assertTrue(g.attachment.getConnectCount() >= 2, "it keeps trying: " + g.attachment.getConnectCount());
+        }
+    }
+
+    @Test
     void threeGatewaysShareOneQueue() throws Exception {
         gateway(2);
         gateway(2);

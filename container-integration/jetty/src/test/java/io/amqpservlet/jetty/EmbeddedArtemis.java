@@ -22,6 +22,9 @@ public final class EmbeddedArtemis implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final String[] queues;
+    /** A second acceptor with TLS on this port, or -1; its key store is {@link #tlsKeyStore}. */
+    private int tlsPort = -1;
+    private Path tlsKeyStore;
     private EmbeddedActiveMQ broker;
 
     private EmbeddedArtemis(int port, Path dir, String[] queues) {
@@ -30,13 +33,32 @@ public final class EmbeddedArtemis implements AutoCloseable {
         this.queues = queues;
     }
 
+    private static int freePort() throws java.io.IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Starts a broker as {@link #start} does, with a second AMQP acceptor that speaks TLS with the certificate of
+     * {@code serverKeyStore} (PKCS12, password {@link TestCertificates#PASSWORD}).
+     */
+    public static EmbeddedArtemis startWithTls(Path serverKeyStore, String... queues) throws Exception {
+        EmbeddedArtemis artemis = new EmbeddedArtemis(freePort(), Files.createTempDirectory("artemis-attach"), queues);
+        artemis.tlsPort = freePort();
+        artemis.tlsKeyStore = serverKeyStore;
+        artemis.startAgain();
+        return artemis;
+    }
+
+    /** The TLS acceptor's port, or -1 without one. */
+    public int tlsPort() {
+        return tlsPort;
+    }
+
     /** Starts a broker on a free port with the given request queues (anycast, not durable). */
     public static EmbeddedArtemis start(String... queues) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        EmbeddedArtemis artemis = new EmbeddedArtemis(port, Files.createTempDirectory("artemis-attach"), queues);
+        EmbeddedArtemis artemis = new EmbeddedArtemis(freePort(), Files.createTempDirectory("artemis-attach"), queues);
         artemis.startAgain();
         return artemis;
     }
@@ -52,6 +74,11 @@ public final class EmbeddedArtemis implements AutoCloseable {
                 .setPagingDirectory(dir.resolve("paging").toString())
                 .setLargeMessagesDirectory(dir.resolve("large").toString())
                 .addAcceptorConfiguration("amqp", "tcp://127.0.0.1:" + port + "?protocols=AMQP");
+        if (tlsPort > 0) {
+            config.addAcceptorConfiguration("amqps", "tcp://127.0.0.1:" + tlsPort + "?protocols=AMQP;sslEnabled=true;"
+                    + "keyStorePath=" + tlsKeyStore + ";keyStorePassword=" + TestCertificates.PASSWORD
+                    + ";keyStoreType=PKCS12");
+        }
         for (String queue : queues) {
             config.addQueueConfiguration(QueueConfiguration.of(queue).setAddress(queue)
                     .setRoutingType(RoutingType.ANYCAST).setDurable(false));
