@@ -1,7 +1,6 @@
 package io.amqpservlet.jetty;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -30,14 +29,16 @@ import static org.junit.jupiter.api.Assertions.fail;
  * changed (the package's {@code /etc/rabbitmq} files are bypassed, its service is never used).
  *
  * <p>{@link #start()} returns once the port answers the AMQP 1.0 SASL protocol header with the same header, which
- * RabbitMQ does only after its boot (plugins included) has finished: the port speaks AMQP 0-9-1 alone until the
- * plugin is up. {@link #stop()} shuts the node down cleanly (queues and persistent messages stay on disk) and
+ * RabbitMQ does only once its plugins have started (it opens its listeners at the end of its boot; without the plugin
+ * the port answers with AMQP 0-9-1's header, which fails the start within seconds). {@link #stop()} shuts the node down cleanly (queues and persistent messages stay on disk) and
  * {@link #restart()} brings it back on the same port, node name and data. {@link #close()} kills the whole process tree
  * and deletes the folder. The Erlang port mapper ({@code epmd}, shared by every node on the machine) is left running, as
  * Erlang itself does.
  *
- * <p>The node is watched by a small shell that ends it (cleanly) when its standard input closes, which happens when
- * this JVM exits for any reason, even {@code kill -9}: a crashed test run does not leave a broker behind.
+ * <p>The node runs under a small shell that ends it (cleanly) when the shell's standard input closes, which happens
+ * when this JVM exits for any reason, even {@code kill -9}: a crashed test run does not leave a broker running (only
+ * its folder, {@code rabbitmq-test-*} in {@code java.io.tmpdir}). The
+ * shell exits when the node does, so a node that dies while starting (a boot failure) fails {@link #start()} at once.
  *
  * <p>Credentials: RabbitMQ's {@code guest}/{@code guest} (SASL PLAIN), which it accepts from loopback only.
  */
@@ -51,19 +52,25 @@ final class RabbitMqBroker implements AutoCloseable {
 
     private static final long START_TIMEOUT_MILLIS = 60_000;
     private static final long STOP_TIMEOUT_MILLIS = 30_000;
-    private static final int LOG_TAIL_CHARS = 6_000;
+    private static final int LOG_EXCERPT_CHARS = 3_000;
+    private static final byte[] SASL_HEADER = {'A', 'M', 'Q', 'P', 3, 1, 0, 0};
+    private static final byte[] AMQP_091_HEADER = {'A', 'M', 'Q', 'P', 0, 0, 9, 1};
     private static final AtomicInteger NODES = new AtomicInteger();
     private static final String INSTALL_HINT = " (CI installs it: run .ci/install-peers from the repository root,"
             + " as .ci/run does)";
     /**
-     * Waits on its standard input and stops the node (SIGTERM, which rabbitmq-server turns into a clean shutdown) when
-     * it closes; a SIGTERM to this shell does the same. {@code exec} would lose the watch, so the server runs as a job.
+     * Runs the launcher ({@code $0}) as a job and stops it (SIGTERM, which rabbitmq-server turns into a clean shutdown)
+     * when this shell's standard input closes or this shell gets SIGTERM; exits with the launcher's status when the
+     * node ends on its own. A non-interactive shell gives background jobs /dev/null as input, hence the input is
+     * handed to the reader as descriptor 3.
      */
-    private static final String WATCHDOG = "\"$0\" & server=$!\n"
-            + "trap 'kill -TERM $server 2>/dev/null; wait $server; exit 0' TERM\n"
-            + "read -r _ignored || true\n"
-            + "kill -TERM $server 2>/dev/null\n"
-            + "wait $server\n";
+    private static final String WATCHDOG = "exec 3<&0\n"
+            + "\"$0\" </dev/null & server=$!\n"
+            + "(read -r _ignored <&3; kill -TERM $server 2>/dev/null) & reader=$!\n"
+            + "trap 'kill -TERM $server 2>/dev/null; wait $server; kill $reader 2>/dev/null; exit 0' TERM\n"
+            + "wait $server; status=$?\n"
+            + "kill $reader 2>/dev/null\n"
+            + "exit $status\n";
 
     private final Path directory;
     private final String nodeName;
@@ -71,6 +78,8 @@ final class RabbitMqBroker implements AutoCloseable {
     private final Path consoleLog;
     private Process watchdog;
     private long lastStartMillis;
+    /** Where this start's lines begin in the node's log, which a restart appends to. */
+    private long nodeLogStart;
 
     private RabbitMqBroker(Path directory, String nodeName, int port) {
         this.directory = directory;
@@ -160,15 +169,8 @@ final class RabbitMqBroker implements AutoCloseable {
         }
         List<ProcessHandle> tree = processTree();
         watchdog.getOutputStream().close(); // the watchdog's cue
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_TIMEOUT_MILLIS);
-        for (ProcessHandle process : tree) {
-            long leftNanos = Math.max(0, deadline - System.nanoTime());
-            try {
-                process.onExit().get(leftNanos, TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                break; // killed below
-            }
-        }
+        // The watchdog (our child, so waited for exactly) ends after the launcher, which ends after the VM.
+        watchdog.waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         kill(tree);
         watchdog = null;
     }
@@ -247,6 +249,7 @@ final class RabbitMqBroker implements AutoCloseable {
         // per start is fine (peers find it through epmd).
         env.put("RABBITMQ_DIST_PORT", Integer.toString(freeLoopbackPort()));
         builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(consoleLog.toFile()));
+        nodeLogStart = Files.exists(nodeLog()) ? Files.size(nodeLog()) : 0;
         long startNanos = System.nanoTime();
         watchdog = builder.start();
         awaitAmqp10(startNanos);
@@ -255,38 +258,51 @@ final class RabbitMqBroker implements AutoCloseable {
 
     private void awaitAmqp10(long startNanos) throws Exception {
         long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        long amqp091SinceNanos = 0;
         String lastProbe = "no probe yet";
         while (System.nanoTime() < deadline) {
             if (!watchdog.isAlive()) {
-                fail(failure("exited with " + watchdog.exitValue() + " while starting"));
+                fail(failure("exited (status " + watchdog.exitValue() + ") while starting"));
             }
-            lastProbe = probe();
-            if (lastProbe == null) {
+            byte[] answer;
+            try {
+                answer = probe();
+            } catch (IOException e) {
+                lastProbe = e.toString();
+                Thread.sleep(100);
+                continue;
+            }
+            if (Arrays.equals(answer, SASL_HEADER)) {
                 return;
+            }
+            lastProbe = "answered " + Arrays.toString(answer);
+            // RabbitMQ opens its listeners once every plugin has started, so AMQP 0-9-1's header (AMQP 0 0 9 1) in
+            // answer means the AMQP 1.0 plugin is not running; a few seconds of it are proof enough.
+            if (answer.length == AMQP_091_HEADER.length && answer[5] == AMQP_091_HEADER[5]
+                    && answer[6] == AMQP_091_HEADER[6]) {
+                amqp091SinceNanos = amqp091SinceNanos == 0 ? System.nanoTime() : amqp091SinceNanos;
+                if (System.nanoTime() - amqp091SinceNanos > TimeUnit.SECONDS.toNanos(5)) {
+                    deadline = 0;
+                    lastProbe += ": AMQP 0-9-1 only, so the rabbitmq_amqp1_0 plugin is not running";
+                }
             }
             Thread.sleep(100);
         }
         kill(processTree());
         watchdog = null;
-        fail(failure("did not answer the AMQP 1.0 header within " + START_TIMEOUT_MILLIS + " ms (last probe: "
-                + lastProbe + ")"));
+        fail(failure("did not answer the AMQP 1.0 header (last probe: " + lastProbe + ") within "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms"));
     }
 
-    /** Null once the port answers the AMQP 1.0 SASL header (AMQP 1.0 §5.3.1) with the same; else what it did. */
-    private String probe() {
-        byte[] saslHeader = {'A', 'M', 'Q', 'P', 3, 1, 0, 0};
+    /** What the port answers to the AMQP 1.0 SASL header (AMQP 1.0 §5.3.1): the same header once the plugin is up. */
+    private byte[] probe() throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1_000);
             socket.setSoTimeout(2_000);
             OutputStream out = socket.getOutputStream();
-            out.write(saslHeader);
+            out.write(SASL_HEADER);
             out.flush();
-            InputStream in = socket.getInputStream();
-            byte[] answer = in.readNBytes(saslHeader.length);
-            // Before the plugin is up RabbitMQ answers AMQP 0-9-1's header (AMQP 0 0 9 1) and closes.
-            return Arrays.equals(answer, saslHeader) ? null : "answered " + Arrays.toString(answer);
-        } catch (IOException e) {
-            return e.toString();
+            return socket.getInputStream().readNBytes(SASL_HEADER.length);
         }
     }
 
@@ -294,14 +310,30 @@ final class RabbitMqBroker implements AutoCloseable {
         return "RabbitMQ node " + nodeName + " on 127.0.0.1:" + port + " " + what + "\n--- command: HOME="
                 + directory.resolve("home") + " RABBITMQ_CONFIG_FILE=" + directory.resolve("rabbitmq.conf")
                 + " RABBITMQ_NODENAME=" + nodeName + " ... " + SERVER_SCRIPT + "\n--- " + consoleLog + "\n"
-                + tail(consoleLog) + "\n--- node log\n" + tail(directory.resolve("log").resolve(nodeName + ".log"));
+                + excerpt(consoleLog, 0) + "\n--- " + nodeLog() + " (this start)\n" + excerpt(nodeLog(), nodeLogStart);
     }
 
-    private static String tail(Path file) {
+    private Path nodeLog() {
+        return directory.resolve("log").resolve(nodeName + ".log");
+    }
+
+    /**
+     * The file from {@code offset} on, cut in the middle when long: the head shows the boot (where a real cause is
+     * logged), the tail the end, which may be only our probes being turned away.
+     */
+    private static String excerpt(Path file, long offset) {
         try {
-            String text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "(none)";
-            return text.length() <= LOG_TAIL_CHARS ? text
-                    : "[... " + (text.length() - LOG_TAIL_CHARS) + " chars]" + text.substring(text.length() - LOG_TAIL_CHARS);
+            if (!Files.exists(file)) {
+                return "(none)";
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            String text = new String(bytes, (int) Math.min(offset, bytes.length),
+                    bytes.length - (int) Math.min(offset, bytes.length), StandardCharsets.UTF_8);
+            if (text.length() <= 2 * LOG_EXCERPT_CHARS) {
+                return text;
+            }
+            return text.substring(0, LOG_EXCERPT_CHARS) + "\n[... " + (text.length() - 2 * LOG_EXCERPT_CHARS)
+                    + " chars ...]\n" + text.substring(text.length() - LOG_EXCERPT_CHARS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
