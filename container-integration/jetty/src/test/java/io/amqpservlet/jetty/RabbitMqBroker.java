@@ -1,0 +1,372 @@
+package io.amqpservlet.jetty;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A private RabbitMQ node (Debian's {@code rabbitmq-server}, with its {@code rabbitmq_amqp1_0} plugin) for tests that
+ * need a real AMQP 1.0 broker. Each instance owns a temporary folder holding its node's data (mnesia), logs,
+ * Erlang cookie (its {@code HOME}), config and enabled-plugins file, a node name of its own and a free loopback port,
+ * so parallel runs, a system node and nodes left over by a killed run do not collide; nothing global is read or
+ * changed (the package's {@code /etc/rabbitmq} files are bypassed, its service is never used).
+ *
+ * <p>{@link #start()} returns once the port answers the AMQP 1.0 SASL protocol header with the same header, which
+ * RabbitMQ does only once its plugins have started (it opens its listeners at the end of its boot; without the plugin
+ * the port answers with AMQP 0-9-1's header, which fails the start within seconds). {@link #stop()} shuts the node down cleanly (queues and persistent messages stay on disk) and
+ * {@link #restart()} brings it back on the same port, node name and data. {@link #close()} kills the whole process tree
+ * and deletes the folder. The Erlang port mapper ({@code epmd}, shared by every node on the machine) is left running, as
+ * Erlang itself does.
+ *
+ * <p>The node runs under a small shell that ends it (cleanly) when the shell's standard input closes, which happens
+ * when this JVM exits for any reason, even {@code kill -9}: a crashed test run does not leave a broker running (only
+ * its folder, {@code rabbitmq-test-*} in {@code java.io.tmpdir}). The
+ * shell exits when the node does, so a node that dies while starting (a boot failure) fails {@link #start()} at once.
+ *
+ * <p>Credentials: RabbitMQ's {@code guest}/{@code guest} (SASL PLAIN), which it accepts from loopback only.
+ */
+final class RabbitMqBroker implements AutoCloseable {
+    /** The package's launcher (a link to the versioned script); {@code /usr/sbin/rabbitmq-server} would su to the rabbitmq user. */
+    static final Path SERVER_SCRIPT = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
+    /** RabbitMQ's default user, accepted from loopback connections only. */
+    static final String USER = "guest";
+    /** The default user's password. */
+    static final String PASSWORD = "guest";
+
+    private static final long START_TIMEOUT_MILLIS = 60_000;
+    private static final long STOP_TIMEOUT_MILLIS = 30_000;
+    private static final int LOG_EXCERPT_CHARS = 3_000;
+    private static final byte[] SASL_HEADER = {'A', 'M', 'Q', 'P', 3, 1, 0, 0};
+    private static final byte[] AMQP_091_HEADER = {'A', 'M', 'Q', 'P', 0, 0, 9, 1};
+    private static final AtomicInteger NODES = new AtomicInteger();
+    private static final String INSTALL_HINT = " (CI installs it: run .ci/install-peers from the repository root,"
+            + " as .ci/run does)";
+    /**
+     * Runs the launcher ({@code $0}) as a job and stops it (SIGTERM, which rabbitmq-server turns into a clean shutdown)
+     * when this shell's standard input closes or this shell gets SIGTERM; exits with the launcher's status when the
+     * node ends on its own. A non-interactive shell gives background jobs /dev/null as input, hence the input is
+     * handed to the reader as descriptor 3.
+     */
+    private static final String WATCHDOG = "exec 3<&0\n"
+            + "\"$0\" </dev/null & server=$!\n"
+            + "(read -r _ignored <&3; kill -TERM $server 2>/dev/null) & reader=$!\n"
+            + "trap 'kill -TERM $server 2>/dev/null; wait $server; kill $reader 2>/dev/null; exit 0' TERM\n"
+            + "wait $server; status=$?\n"
+            + "kill $reader 2>/dev/null\n"
+            + "exit $status\n";
+
+    private final Path directory;
+    private final String nodeName;
+    private final int port;
+    private final Path consoleLog;
+    private Process watchdog;
+    private long lastStartMillis;
+    /** Where this start's lines begin in the node's log, which a restart appends to. */
+    private long nodeLogStart;
+
+    private RabbitMqBroker(Path directory, String nodeName, int port) {
+        this.directory = directory;
+        this.nodeName = nodeName;
+        this.port = port;
+        this.consoleLog = directory.resolve("console.log");
+    }
+
+    /** Whether the package's launcher and the AMQP 1.0 plugin are installed. */
+    static boolean available() {
+        return Files.isExecutable(SERVER_SCRIPT) && amqp10PluginInstalled();
+    }
+
+    private static boolean amqp10PluginInstalled() {
+        // The plugin ships in rabbitmq-server's own plugins folder, next to the versioned sbin the launcher links to.
+        try {
+            Path plugins = SERVER_SCRIPT.toRealPath().getParent().getParent().resolve("plugins");
+            try (Stream<Path> entries = Files.list(plugins)) {
+                return entries.anyMatch(p -> p.getFileName().toString().startsWith("rabbitmq_amqp1_0-"));
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Fails (never skips) unless RabbitMQ and its AMQP 1.0 plugin are installed. */
+    static void requireInstalled() {
+        if (!Files.isExecutable(SERVER_SCRIPT)) {
+            fail(SERVER_SCRIPT + " is missing: Debian's rabbitmq-server is not installed" + INSTALL_HINT);
+        }
+        if (!amqp10PluginInstalled()) {
+            fail("RabbitMQ's rabbitmq_amqp1_0 plugin is missing next to " + SERVER_SCRIPT + INSTALL_HINT);
+        }
+    }
+
+    /**
+     * Starts a new node with empty data on a free loopback port and waits until it speaks AMQP 1.0.
+     *
+     * @return the running broker; {@link #close()} it
+     * @throws Exception if it is not installed or does not come up within 60 s (with the command and log tails)
+     */
+    static RabbitMqBroker start() throws Exception {
+        requireInstalled();
+        Path directory = Files.createTempDirectory("rabbitmq-test-");
+        // Short node names (sname) need a host part that resolves; "localhost" always does.
+        String nodeName = "amqpservlet-" + ProcessHandle.current().pid() + "-" + NODES.incrementAndGet() + "@localhost";
+        RabbitMqBroker broker = new RabbitMqBroker(directory, nodeName, freeLoopbackPort());
+        try {
+            broker.writeFiles();
+            broker.launch();
+            return broker;
+        } catch (Throwable e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    /** The loopback port of the AMQP listener; the same for the broker's whole life, restarts included. */
+    int port() {
+        return port;
+    }
+
+    /** The Erlang node name, {@code name@localhost}. */
+    String nodeName() {
+        return nodeName;
+    }
+
+    /** How long the last start took, from spawning the launcher to the port answering the AMQP 1.0 header. */
+    long lastStartMillis() {
+        return lastStartMillis;
+    }
+
+    /** Whether the node's process is alive. */
+    boolean running() {
+        return watchdog != null && watchdog.isAlive();
+    }
+
+    /**
+     * Shuts the node down cleanly, keeping its data: durable queues and the persistent messages in them survive into
+     * {@link #restart()}. Kills the process tree if the clean shutdown takes over 30 s.
+     *
+     * @throws Exception if the node's processes do not end
+     */
+    void stop() throws Exception {
+        if (watchdog == null) {
+            return;
+        }
+        List<ProcessHandle> tree = processTree();
+        watchdog.getOutputStream().close(); // the watchdog's cue
+        // The watchdog (our child, so waited for exactly) ends after the launcher, which ends after the VM.
+        watchdog.waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        kill(tree);
+        watchdog = null;
+    }
+
+    /**
+     * Starts the node again after {@link #stop()}: same port, node name and data.
+     *
+     * @throws Exception if it does not come up within 60 s
+     */
+    void restart() throws Exception {
+        if (running()) {
+            throw new IllegalStateException("the node is running: stop() it first");
+        }
+        launch();
+    }
+
+    /** Resident memory of the Erlang VM (beam.smp), from /proc, in bytes; -1 if it is not running. */
+    long residentBytes() throws IOException {
+        for (ProcessHandle process : processTree()) {
+            Path status = Path.of("/proc", Long.toString(process.pid()), "status");
+            if (!process.info().command().orElse("").endsWith("beam.smp") || !Files.exists(status)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmRSS:")) {
+                    String kilobytes = line.substring("VmRSS:".length()).replace("kB", "").trim();
+                    return Long.parseLong(kilobytes) * 1024;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Kills every process of the node at once and deletes its folder; the broker cannot be restarted after this. */
+    @Override
+    public void close() throws IOException {
+        if (watchdog != null) {
+            kill(processTree());
+            watchdog = null;
+        }
+        if (Files.exists(directory)) {
+            try (Stream<Path> paths = Files.walk(directory)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(path);
+                }
+            }
+        }
+    }
+
+    private void writeFiles() throws IOException {
+        Files.createDirectories(directory.resolve("home"));
+        Files.createDirectories(directory.resolve("log"));
+        // Empty: keeps /etc/rabbitmq/rabbitmq-env.conf out.
+        Files.writeString(directory.resolve("rabbitmq-env.conf"), "");
+        // The same file rabbitmq-plugins enable --offline would write; the broker adds the plugin's dependencies.
+        Files.writeString(directory.resolve("enabled_plugins"), "[rabbitmq_amqp1_0].\n");
+        Files.writeString(directory.resolve("rabbitmq.conf"), String.join("\n",
+                "listeners.tcp.1 = 127.0.0.1:" + port,
+                // Only the file in log/, so the console output stays short enough to quote on failure.
+                "log.console = false",
+                "log.file.level = info",
+                ""));
+    }
+
+    private void launch() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, SERVER_SCRIPT.toString());
+        Map<String, String> env = builder.environment();
+        env.put("HOME", directory.resolve("home").toString()); // Erlang writes its .erlang.cookie here
+        env.put("RABBITMQ_CONF_ENV_FILE", directory.resolve("rabbitmq-env.conf").toString());
+        env.put("RABBITMQ_CONFIG_FILE", directory.resolve("rabbitmq.conf").toString());
+        env.put("RABBITMQ_ENABLED_PLUGINS_FILE", directory.resolve("enabled_plugins").toString());
+        env.put("RABBITMQ_MNESIA_BASE", directory.resolve("mnesia").toString());
+        env.put("RABBITMQ_LOG_BASE", directory.resolve("log").toString());
+        env.put("RABBITMQ_NODENAME", nodeName);
+        // The distribution port defaults to the AMQP port + 20000, which may be taken or out of range; a new free one
+        // per start is fine (peers find it through epmd).
+        env.put("RABBITMQ_DIST_PORT", Integer.toString(freeLoopbackPort()));
+        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(consoleLog.toFile()));
+        nodeLogStart = Files.exists(nodeLog()) ? Files.size(nodeLog()) : 0;
+        long startNanos = System.nanoTime();
+        watchdog = builder.start();
+        awaitAmqp10(startNanos);
+        lastStartMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private void awaitAmqp10(long startNanos) throws Exception {
+        long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        long amqp091SinceNanos = 0;
+        String lastProbe = "no probe yet";
+        while (System.nanoTime() < deadline) {
+            if (!watchdog.isAlive()) {
+                fail(failure("exited (status " + watchdog.exitValue() + ") while starting"));
+            }
+            byte[] answer;
+            try {
+                answer = probe();
+            } catch (IOException e) {
+                lastProbe = e.toString();
+                Thread.sleep(100);
+                continue;
+            }
+            if (Arrays.equals(answer, SASL_HEADER)) {
+                return;
+            }
+            lastProbe = "answered " + Arrays.toString(answer);
+            // RabbitMQ opens its listeners once every plugin has started, so AMQP 0-9-1's header (AMQP 0 0 9 1) in
+            // answer means the AMQP 1.0 plugin is not running; a few seconds of it are proof enough.
+            if (answer.length == AMQP_091_HEADER.length && answer[5] == AMQP_091_HEADER[5]
+                    && answer[6] == AMQP_091_HEADER[6]) {
+                amqp091SinceNanos = amqp091SinceNanos == 0 ? System.nanoTime() : amqp091SinceNanos;
+                if (System.nanoTime() - amqp091SinceNanos > TimeUnit.SECONDS.toNanos(5)) {
+                    deadline = 0;
+                    lastProbe += ": AMQP 0-9-1 only, so the rabbitmq_amqp1_0 plugin is not running";
+                }
+            }
+            Thread.sleep(100);
+        }
+        kill(processTree());
+        watchdog = null;
+        fail(failure("did not answer the AMQP 1.0 header (last probe: " + lastProbe + ") within "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms"));
+    }
+
+    /** What the port answers to the AMQP 1.0 SASL header (AMQP 1.0 §5.3.1): the same header once the plugin is up. */
+    private byte[] probe() throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1_000);
+            socket.setSoTimeout(2_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(SASL_HEADER);
+            out.flush();
+            return socket.getInputStream().readNBytes(SASL_HEADER.length);
+        }
+    }
+
+    private String failure(String what) {
+        return "RabbitMQ node " + nodeName + " on 127.0.0.1:" + port + " " + what + "\n--- command: HOME="
+                + directory.resolve("home") + " RABBITMQ_CONFIG_FILE=" + directory.resolve("rabbitmq.conf")
+                + " RABBITMQ_NODENAME=" + nodeName + " ... " + SERVER_SCRIPT + "\n--- " + consoleLog + "\n"
+                + excerpt(consoleLog, 0) + "\n--- " + nodeLog() + " (this start)\n" + excerpt(nodeLog(), nodeLogStart);
+    }
+
+    private Path nodeLog() {
+        return directory.resolve("log").resolve(nodeName + ".log");
+    }
+
+    /**
+     * The file from {@code offset} on, cut in the middle when long: the head shows the boot (where a real cause is
+     * logged), the tail the end, which may be only our probes being turned away.
+     */
+    private static String excerpt(Path file, long offset) {
+        try {
+            if (!Files.exists(file)) {
+                return "(none)";
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            String text = new String(bytes, (int) Math.min(offset, bytes.length),
+                    bytes.length - (int) Math.min(offset, bytes.length), StandardCharsets.UTF_8);
+            if (text.length() <= 2 * LOG_EXCERPT_CHARS) {
+                return text;
+            }
+            return text.substring(0, LOG_EXCERPT_CHARS) + "\n[... " + (text.length() - 2 * LOG_EXCERPT_CHARS)
+                    + " chars ...]\n" + text.substring(text.length() - LOG_EXCERPT_CHARS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The watchdog and all its descendants (launcher script, erl, beam.smp, erl_child_setup, inet_gethost). */
+    private List<ProcessHandle> processTree() {
+        List<ProcessHandle> tree = new ArrayList<>();
+        if (watchdog != null) {
+            ProcessHandle root = watchdog.toHandle();
+            tree.add(root);
+            root.descendants().forEach(tree::add);
+        }
+        return tree;
+    }
+
+    /** SIGKILLs every process in {@code tree} (taken before, as orphans leave the tree) and waits for them. */
+    private static void kill(List<ProcessHandle> tree) throws IOException {
+        for (ProcessHandle process : tree) {
+            process.destroyForcibly();
+        }
+        for (ProcessHandle process : tree) {
+            try {
+                process.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IOException("process " + process.pid() + " of the RabbitMQ node did not die", e);
+            }
+        }
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
