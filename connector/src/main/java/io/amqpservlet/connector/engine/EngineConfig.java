@@ -29,6 +29,7 @@ public final class EngineConfig {
     private int sessionIncomingWindowFrames = 2048;
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
+    private boolean releaseBeyondCredit;
     private int maxBufferedMessagesPerLink = 1024;
     private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
     private int maxPendingOutputBytes = 256 * 1024;
@@ -222,6 +223,29 @@ public final class EngineConfig {
             throw new IllegalArgumentException("deliveries in flight must be at least 1: " + deliveries);
         }
         this.maxDeliveriesInFlight = deliveries;
+        return this;
+    }
+
+    /**
+     * {@return what a receiving link does with a message the sender had no credit for} False (the default): the
+     * link is detached with {@code amqp:link:transfer-limit-exceeded} (AMQP 1.0 §2.6.7). True: the message is taken
+     * in, not handed to the application, and released once complete, so the sender may deliver it again, as for a
+     * message past {@link #maxDeliveriesInFlight()}. For a peer known to overrun credit now and then (RabbitMQ 3's
+     * AMQP 1.0 plugin, whose queue keeps sending on credit the link has already taken back): detaching the link would
+     * return every unsettled message to the queue, answered ones included.
+     */
+    public boolean releaseBeyondCredit() {
+        return releaseBeyondCredit;
+    }
+
+    /**
+     * Sets {@link #releaseBeyondCredit()}.
+     *
+     * @param release true to release messages sent beyond credit instead of detaching the link
+     * @return this configuration
+     */
+    public EngineConfig releaseBeyondCredit(boolean release) {
+        this.releaseBeyondCredit = release;
         return this;
     }
 

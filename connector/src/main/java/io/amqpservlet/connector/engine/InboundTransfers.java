@@ -165,9 +165,14 @@ final class InboundTransfers {
             session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
             return null;
         }
+        boolean beyondCredit = false;
         if (!link.credit().onReceived()) {
-            session.links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
-            return null;
+            if (!engine.config.releaseBeyondCredit()) {
+                session.links.detach(link, ErrorConditions.LINK_TRANSFER_LIMIT_EXCEEDED, "transfer without link credit");
+                return null;
+            }
+            link.credit().onReceivedBeyondCredit();
+            beyondCredit = true;
         }
         boolean settled = t.hasSettled() && t.settled();
         Delivery d;
@@ -188,7 +193,7 @@ final class InboundTransfers {
             link.incoming(d);
         }
         if (!d.remotelySettled()) {
-            if (engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
+            if (beyondCredit || engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
                 link.discarding(true); // over the in-flight limit: release it once it is complete
             } else {
                 session.incoming.put(d.deliveryId(), d);

@@ -113,6 +113,15 @@ final class LinkCredit {
     }
 
     /**
+     * Receiver: accounts for a message the sender had no credit for, when it is taken in to be released rather than
+     * treated as a violation ({@code EngineConfig.releaseBeyondCredit}): the sender counted it, so the delivery-count
+     * moves on with it, while no credit is spent.
+     */
+    public void onReceivedBeyondCredit() {
+        deliveryCount++;
+    }
+
+    /**
      * Receiver: accounts for the first transfer of a new message.
      *
      * @return false when the sender had no credit for it (§2.6.7: a transfer-limit violation)

@@ -1,5 +1,9 @@
 package io.amqpservlet.connector.engine;
 
+import io.amqpservlet.protocol.types.transport.Disposition;
+
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
+
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.Detach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
@@ -94,6 +98,33 @@ class LinkConformanceTest {
         // The session and its other link carry on.
         peer.transfer(0, peer.transfer(1, 1, true), RawPeer.message("POST", 1)).flush();
         assertEquals(1, handler.messages, handler.events.toString());
+    }
+
+    @Test
+    void withReleaseBeyondCreditATransferWithoutCreditIsReleasedAndTheLinkCarriesOn() {
+        handler.autoCredit = 0;
+        RawPeer peer = session(RawPeer.noSasl().releaseBeyondCredit(true));
+        peer.attachSender(0, 0, "overrun", "/q", 0);
+        handler.link("overrun").flow(1);
+        peer.collect();
+        peer.take();
+        peer.transfer(0, peer.transfer(0, 0, false), RawPeer.message("POST", 1)).flush();
+        assertEquals(1, handler.messages, "the message within credit is delivered");
+        peer.next(Disposition.class); // accepted by the application
+        // The sender overruns its credit by one (as RabbitMQ 3's queue does now and then).
+        peer.transfer(0, peer.transfer(0, 1, false), RawPeer.message("POST", 2)).flush();
+        Disposition released = peer.next(Disposition.class);
+        assertEquals(1, released.first());
+        assertEquals(DeliveryState.RELEASED, released.state().kind(), released.toString());
+        assertEquals(1, handler.messages, "the one beyond credit is not handed to the application");
+        assertTrue(handler.link("overrun").isOpen(), "the link is not detached");
+        // Credit granted again counts from the sender's delivery-count, the overrun message included.
+        handler.link("overrun").flow(1);
+        peer.collect();
+        Flow flow = peer.next(Flow.class);
+        assertEquals(2, flow.deliveryCount());
+        peer.transfer(0, peer.transfer(0, 2, false), RawPeer.message("POST", 3)).flush();
+        assertEquals(2, handler.messages, handler.events.toString());
     }
 
     @Test

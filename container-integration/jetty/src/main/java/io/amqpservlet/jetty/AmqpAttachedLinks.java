@@ -86,9 +86,12 @@ final class AmqpAttachedLinks {
         boolean timedOut;
     }
 
-    AmqpAttachedLinks(AmqpBrokerAttachment attachment, String brokerName) {
+    AmqpAttachedLinks(AmqpBrokerAttachment attachment, String brokerName, long nowMillis) {
         this.attachment = attachment;
         this.brokerName = brokerName;
+        // The whole set-up (SASL, open, then the attaches) has the attach timeout: a broker that stalls in the
+        // handshake is given up on as one that never answers an attach.
+        this.attachDeadlineMillis = nowMillis + attachment.getAttachTimeout();
     }
 
     /** The broker's open arrived: one session, a receiver per request address, the relay if the broker offers it. */
@@ -140,7 +143,7 @@ final class AmqpAttachedLinks {
     void linkDetached(Engine engine, Link link, ErrorCondition error) {
         String why = error == null ? "no error given" : error.condition() + " " + error.description();
         if (receivers.contains(link) || link == relay) {
-            if (engine.isOpen() && !engine.closeSent()) {
+            if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
                 LOG.warn("{}: the broker ended link {} ({}); reconnecting", brokerName, link.name(), why);
                 engine.close(ErrorConditions.CONNECTION_FORCED, "link " + link.name() + " ended: " + why);
             }
@@ -159,14 +162,27 @@ final class AmqpAttachedLinks {
         }
     }
 
+    /**
+     * The broker ended our session (RabbitMQ 3 answers an attach it refuses that way): every link went with it, so
+     * the connection is closed and made again.
+     */
+    void sessionEnded(Engine engine, ErrorCondition error) {
+        if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
+            String why = error == null ? "no error given" : error.condition() + " " + error.description();
+            LOG.warn("{}: the broker ended the session ({}); reconnecting", brokerName, why);
+            engine.close(ErrorConditions.CONNECTION_FORCED, "session ended: " + why);
+        }
+    }
+
     /** Engine thread: the deadlines of attaches, and idle reply senders; returns when to look again. */
     long tick(Engine engine, long nowMillis) {
         long next = Long.MAX_VALUE;
         if (attachDeadlineMillis != 0) {
             if (nowMillis >= attachDeadlineMillis) {
                 attachDeadlineMillis = 0;
-                LOG.error("{}: the broker did not answer the attach of {} within {} ms; reconnecting", brokerName,
-                        unansweredLinks(), attachment.getAttachTimeout());
+                LOG.error("{}: the broker did not answer {} within {} ms; reconnecting", brokerName,
+                        session == null ? "the connection's handshake (SASL, open)" : "the attach of " + unansweredLinks(),
+                        attachment.getAttachTimeout());
                 engine.close(ErrorConditions.CONNECTION_FORCED, "attach not answered within "
                         + attachment.getAttachTimeout() + " ms");
                 return Long.MAX_VALUE;

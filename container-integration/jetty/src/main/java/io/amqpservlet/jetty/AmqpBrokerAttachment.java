@@ -532,7 +532,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 .idleTimeoutMillis(base.idleTimeoutMillis())
                 .decoderLimits(base.decoderLimits())
                 // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
-                .maxDeliveriesInFlight(effectiveCredit() * addresses.size());
+                .maxDeliveriesInFlight(effectiveCredit() * addresses.size())
+                // A broker that overruns credit (RabbitMQ 3) gets the extra message back, released, rather than the
+                // link detached, which would return every unsettled request, answered ones too.
+                .releaseBeyondCredit(true);
         if ("EXTERNAL".equals(saslMechanism)) {
             config.saslExternal();
         } else if (username != null) {
@@ -560,6 +563,11 @@ public class AmqpBrokerAttachment extends AbstractConnector {
             c.getEndPoint().close();
         }
         super.doStop();
+    }
+
+    /** Whether the attachment is stopping: links and sessions the broker ends now are no reason to reconnect. */
+    synchronized boolean stopping() {
+        return stopping;
     }
 
     private synchronized void stopConnecting() {
@@ -596,7 +604,8 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     private Connection newConnection(EndPoint endPoint, Broker broker, EngineConfig config) {
-        AmqpAttachedLinks links = new AmqpAttachedLinks(this, "broker " + broker);
+        AmqpAttachedLinks links = new AmqpAttachedLinks(this, "broker " + broker,
+                org.eclipse.jetty.util.NanoTime.now() / 1_000_000L);
         AmqpConnection c = factory.newAttachedConnection(this, endPoint, config, links);
         if (requestUser != null) {
             c.authenticatedAs(requestUser, null);

@@ -110,6 +110,13 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     @Override
+    public void onSessionEnd(io.amqpservlet.connector.engine.Session session, ErrorCondition error) {
+        if (attached != null) {
+            attached.sessionEnded(session.engine(), error);
+        }
+    }
+
+    @Override
     public void onDeliveryUpdated(Link link, Delivery delivery) {
         if (attached != null) {
             attached.outcome(link.session().engine(), delivery);

@@ -1,0 +1,101 @@
+package io.amqpservlet.jetty;
+
+import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The attachment's configuration from a URI, and its deadlines against a peer that never answers. */
+@Timeout(60)
+class AmqpBrokerAttachmentTest {
+    @Test
+    void aUriNamesTheFailoverListTheCredentialsAndTheAddress() {
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(new Server());
+        a.setUri("amqp://app%40corp:s%3Acret%2F@broker1:5673,broker2,[::1]:5674/orders%2Fin");
+        assertEquals(List.of("broker1:5673", "broker2:5672", "::1:5674"), a.getBrokers());
+        assertEquals(List.of("orders/in"), a.getAddresses());
+        assertFalse(a.isTls());
+    }
+
+    @Test
+    void amqpsMeansTlsOnPort5671AndASecondSlashKeepsALeadingSlashInTheAddress() {
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(new Server());
+        a.setUri("amqps://rabbit//queue/orders");
+        assertEquals(List.of("rabbit:5671"), a.getBrokers());
+        assertEquals(List.of("/queue/orders"), a.getAddresses());
+        assertTrue(a.isTls());
+    }
+
+    @Test
+    void badUrisAreRefusedWithTheReason() {
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(new Server());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> a.setUri("http://broker/orders"))
+                .getMessage().contains("amqp or amqps"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> a.setUri("amqp://broker"))
+                .getMessage().contains("no request address"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> a.setUri("amqp://broker/q?x=1"))
+                .getMessage().contains("no query"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> a.setUri("amqp://a,,b/q"))
+                .getMessage().contains("empty host"));
+        assertThrows(IllegalArgumentException.class, () -> a.setCredit(-1));
+        assertThrows(IllegalArgumentException.class, () -> a.setReconnectDelay(10, 5));
+    }
+
+    @Test
+    void aBrokerThatNeverAnswersTheHandshakeIsGivenUpOnAtTheAttachTimeoutAndTriedAgain() throws Exception {
+        List<Socket> accepted = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = silent.accept(); // reads nothing, answers nothing
+                        accepted.add(s);
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Server server = new Server();
+            AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+            a.setUri("amqp://127.0.0.1:" + silent.getLocalPort() + "/orders");
+            a.setAttachTimeout(300);
+            a.setReconnectDelay(10, 50);
+            server.addConnector(a);
+            server.start();
+            try {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (accepted.size() < 3) {
+                    assertTrue(System.nanoTime() < deadline, "connections made: " + accepted.size());
+                    Thread.sleep(20);
+                }
+                assertFalse(a.isAttached());
+                // Each earlier connection was closed by the gateway when its deadline passed.
+                Socket first = accepted.get(0);
+                first.setSoTimeout(5_000);
+                try (InputStream in = first.getInputStream()) {
+                    while (in.read() >= 0) {
+                        // the protocol header the gateway sent, then end of stream
+                    }
+                }
+            } finally {
+                server.stop();
+                for (Socket s : accepted) {
+                    s.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.amqpservlet.jetty;
+
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.Receiver;
+import org.apache.qpid.protonj2.client.Sender;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Attach mode against a real RabbitMQ 3.10 (Debian's rabbitmq-server with its AMQP 1.0 plugin), which offers neither
+ * dynamic nodes nor the anonymous relay: clients reply to named queues, and the gateway sends each response on a
+ * sender it attaches per reply address. SASL PLAIN as {@code guest}. One broker for the class (it takes seconds to
+ * boot); each test uses queues of its own.
+ */
+@Timeout(180)
+class AttachModeRabbitMqTest {
+    private static final long WAIT_SECONDS = 30;
+    private static RabbitMqBroker broker;
+    private static Client client;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        RabbitMqBroker.requireInstalled();
+        broker = RabbitMqBroker.start();
+        client = Client.create();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static String uri(String queue) {
+        return "amqp://" + RabbitMqBroker.USER + ":" + RabbitMqBroker.PASSWORD + "@127.0.0.1:" + broker.port() + "/"
+                + queue;
+    }
+
+    private static ConnectionOptions plain() {
+        return new ConnectionOptions().user(RabbitMqBroker.USER).password(RabbitMqBroker.PASSWORD);
+    }
+
+    /** A client with named reply queues (RabbitMQ has no dynamic ones) and a sender to the request queue. */
+    private static final class Requester implements AutoCloseable {
+        final Connection connection;
+        final Sender sender;
+        final List<Receiver> replies = new ArrayList<>();
+        final List<String> replyAddresses = new ArrayList<>();
+
+        Requester(String requestQueue, int replyQueues) throws Exception {
+            connection = client.connect("127.0.0.1", broker.port(), plain());
+            for (int i = 0; i < replyQueues; i++) {
+                String address = "/queue/replies-" + UUID.randomUUID();
+                Receiver r = connection.openReceiver(address); // declares the queue
+                r.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+                replies.add(r);
+                replyAddresses.add(address);
+            }
+            sender = connection.openSender(requestQueue);
+            sender.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        Message<Object> receive(int replyQueue) throws Exception {
+            Delivery d = replies.get(replyQueue).receive(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(d, "no response on " + replyAddresses.get(replyQueue) + " within " + WAIT_SECONDS + " s");
+            d.accept();
+            return d.message();
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+
+    private static String text(Message<Object> m) throws Exception {
+        Object body = m.body();
+        return body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body);
+    }
+
+    @Test
+    void requestThroughAQueueIsAnsweredOnASenderToItsNamedReplyQueue() throws Exception {
+        String queue = "/queue/orders-" + UUID.randomUUID();
+        try (AttachedGateway g = new AttachedGateway(uri(queue), 4).start().awaitAttached(WAIT_SECONDS * 1000);
+             Requester r = new Requester(queue, 1)) {
+            UUID id = UUID.randomUUID();
+            r.sender.send(Message.create("from rabbit".getBytes(StandardCharsets.UTF_8)).subject("PUT").messageId(id)
+                    .replyTo(r.replyAddresses.get(0)));
+            Message<Object> response = r.receive(0);
+            assertEquals("200", response.subject());
+            assertEquals(id, response.correlationId());
+            assertEquals("PUT", response.property("x-echo-method"));
+            // No to on the message: the request-target is the queue's address, as the request link names it.
+            assertEquals(queue, response.property("x-echo-path"));
+            assertEquals("from rabbit", text(response));
+            assertEquals(1, g.work.calls.get());
+        }
+    }
+
+    @Test
+    void moreReplyAddressesThanReplyLinksAreServedByEvictingIdleSenders() throws Exception {
+        String queue = "/queue/many-" + UUID.randomUUID();
+        int addresses = 5;
+        try (AttachedGateway g = new AttachedGateway(uri(queue), 2)) {
+            g.attachment.setMaxReplyLinks(2);
+            g.start().awaitAttached(WAIT_SECONDS * 1000);
+            try (Requester r = new Requester(queue, addresses)) {
+                for (int round = 0; round < 2; round++) {
+                    for (int i = 0; i < addresses; i++) {
+                        String id = "m-" + round + "-" + i;
+                        r.sender.send(Message.create(new byte[] {1}).subject("POST").messageId(id)
+                                .replyTo(r.replyAddresses.get(i)));
+                        assertEquals(id, r.receive(i).correlationId());
+                    }
+                }
+            }
+            assertEquals(2 * addresses, g.work.calls.get());
+        }
+    }
+
+    @Test
+    void theGatewayReconnectsAfterTheBrokerRestartsAndServesAgain() throws Exception {
+        String queue = "/queue/restart-" + UUID.randomUUID();
+        try (AttachedGateway g = new AttachedGateway(uri(queue), 4).start().awaitAttached(WAIT_SECONDS * 1000)) {
+            try (Requester r = new Requester(queue, 1)) {
+                r.sender.send(Message.create(new byte[] {1}).subject("POST").messageId("before")
+                        .replyTo(r.replyAddresses.get(0)));
+                assertEquals("before", r.receive(0).correlationId());
+            }
+            long connects = g.attachment.getConnectCount();
+            broker.stop();
+            broker.restart();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (g.attachment.getConnectCount() == connects || !g.attachment.isAttached()) {
+                assertTrue(System.nanoTime() < deadline, "the gateway did not attach again after the restart");
+                Thread.sleep(50);
+            }
+            try (Requester r = new Requester(queue, 1)) {
+                Set<String> answered = new HashSet<>();
+                for (int i = 0; i < 10; i++) {
+                    r.sender.send(Message.create(new byte[] {1}).subject("POST").messageId("after-" + i)
+                            .replyTo(r.replyAddresses.get(0)));
+                }
+                for (int i = 0; i < 10; i++) {
+                    answered.add(String.valueOf(r.receive(0).correlationId()));
+                }
+                assertEquals(10, answered.size());
+            }
+        }
+    }
+}
