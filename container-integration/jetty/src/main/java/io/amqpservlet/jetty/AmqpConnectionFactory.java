@@ -11,6 +11,8 @@ import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -162,6 +164,45 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setServerName(String serverName) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
+    }
+
+    /**
+     * The connection properties the server's open offers (AMQP 1.0 §2.7.1: symbol keys, here string values).
+     *
+     * @return the properties, in the order they were set; empty by default
+     */
+    public Map<String, String> getConnectionProperties() {
+        return engineConfig.connectionProperties();
+    }
+
+    /**
+     * Replaces the connection properties the server's open offers; see {@link #getConnectionProperties()}. Some
+     * clients read them before they go on: RabbitMQ 4's AMQP 1.0 clients want {@code product} = {@code RabbitMQ},
+     * {@code version} 4.0.0 or later and a {@code node}. Applies to connections accepted after the call.
+     *
+     * @param properties the keys (ASCII, not empty) and their values; copied
+     * @throws IllegalArgumentException when a key is empty or not ASCII, or a key or value is null
+     */
+    public void setConnectionProperties(Map<String, String> properties) {
+        engineConfig.connectionProperties(properties);
+    }
+
+    /**
+     * Sets one connection property the server's open offers, keeping the others; see
+     * {@link #setConnectionProperties(Map)}.
+     *
+     * @param key the property's key, sent as a symbol (ASCII, not empty)
+     * @param value its value, sent as a string; null removes the property
+     * @throws IllegalArgumentException when the key is empty or not ASCII
+     */
+    public void setConnectionProperty(String key, String value) {
+        Map<String, String> next = new LinkedHashMap<>(engineConfig.connectionProperties());
+        if (value == null) {
+            next.remove(key);
+        } else {
+            next.put(key, value);
+        }
+        engineConfig.connectionProperties(next);
     }
 
     /**

@@ -186,11 +186,10 @@ final class AmqpEngineHandler implements EngineHandler {
      * connection's sending links together hold as many bytes (docs/design.md §5).
      */
     private static boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
-        byte[] replyTo = exchange.replyTo;
-        if (replyTo == null) {
+        if (exchange.replyTo == null) {
             return false;
         }
-        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        Link replies = replyLink(engine, exchange);
         return replies != null && (replies.queued() >= engine.config().maxBufferedMessagesPerLink()
                 || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection());
     }
@@ -285,7 +284,7 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         byte[] replyTo = exchange.replyTo;
-        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        Link replies = replyLink(engine, exchange);
         if (replies == null) {
             String address = new String(replyTo, StandardCharsets.UTF_8);
             if (request != null) {
@@ -326,6 +325,20 @@ final class AmqpEngineHandler implements EngineHandler {
         callbacks().succeeded(callback);
     }
 
+    /**
+     * The link the response to {@code exchange} goes on: for reply-to {@code $me}, the other half of the request
+     * link's pair while it is attached (link pairing; a settled half sends the response pre-settled); otherwise the
+     * reply node the reply-to names on this connection. Null when there is none.
+     */
+    private static Link replyLink(Engine engine, AmqpExchange exchange) {
+        if (exchange.replyToPaired) {
+            Link paired = exchange.pairedReplyLink;
+            return paired != null && paired.isOpen() ? paired : null;
+        }
+        byte[] replyTo = exchange.replyTo;
+        return engine.replyLink(replyTo, 0, replyTo.length);
+    }
+
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
     private static Delivery liveDelivery(AmqpExchange exchange) {
         Delivery d = exchange.delivery;
@@ -349,7 +362,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 return;
             }
             byte[] replyTo = exchange.replyTo;
-            Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+            Link replies = replyLink(engine, exchange);
             if (replies == null) {
                 String address = new String(replyTo, StandardCharsets.UTF_8);
                 Delivery request = liveDelivery(exchange);

@@ -42,6 +42,8 @@ import java.util.UUID;
  */
 final class AmqpRequestMapper {
     private static final byte[] NO_BODY = new byte[0];
+    /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
+    static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
     private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
 
@@ -77,11 +79,22 @@ final class AmqpRequestMapper {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
+            if (scratch.contentEquals(REPLY_TO_PAIRED_LINK)) {
+                // Link pairing: "$me" names the other half of the pair the request came on.
+                into.replyToPaired = true;
+                into.pairedReplyLink = link.paired();
+            }
         }
         if (!message.correlationId(into.correlationId)) {
             message.messageId(into.correlationId); // WD06: the response correlates to the message-id instead
         }
         attributes(message, link, into);
+        if (into.replyToPaired && into.pairedReplyLink == null) {
+            // Nowhere to answer: the servlet does not run, and the answer, finding no link, rejects the delivery
+            // with amqp:not-found, as for any reply-to that names no reply node on the connection.
+            reject(into, HttpStatus.BAD_REQUEST_400, "reply-to $me on a link that is not half of a link pair");
+            return;
+        }
 
         String method = method(message);
         if (method == null) {
