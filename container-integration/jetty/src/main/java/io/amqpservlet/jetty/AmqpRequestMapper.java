@@ -54,6 +54,9 @@ final class AmqpRequestMapper {
     private final MessageId id = new MessageId();
     private final AmqpReader reader = new AmqpReader();
     private final String scheme;
+    /** The scheme and authority of an absolute-form target, else null (set by {@link #target}). */
+    private String targetScheme;
+    private String targetAuthority;
     /** The text of the request's content-length application-property, or null (set by {@link #headers}). */
     private String contentLengthProperty;
     /**
@@ -106,6 +109,11 @@ final class AmqpRequestMapper {
             reject(into, HttpStatus.BAD_REQUEST_400, "the request message has no to and its link no target address");
             return;
         }
+        if (targetAuthority != null && targetAuthority.isEmpty()) {
+            // RFC 9110 §4.2.1: an http(s) URI with an empty host is invalid.
+            reject(into, HttpStatus.BAD_REQUEST_400, "absolute-form request target without a host");
+            return;
+        }
 
         HttpVersion version = version(message);
         if (version == null) {
@@ -114,7 +122,7 @@ final class AmqpRequestMapper {
             return;
         }
         HttpFields.Mutable fields = HttpFields.build();
-        String host = host(message, openHostname, serverName);
+        String host = host(message, targetAuthority, openHostname, serverName);
         HostPortHttpField authority;
         try {
             authority = new HostPortHttpField(host);
@@ -166,8 +174,8 @@ final class AmqpRequestMapper {
             fields.put(contentLengthField(contentLength));
         }
         try {
-            into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
-                    fields, contentLength);
+            into.request = new MetaData.Request(beginNanoTime, method, targetScheme != null ? targetScheme : scheme,
+                    authority, target, version, fields, contentLength);
         } catch (IllegalArgumentException | HttpException.RuntimeException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
             return;
@@ -262,9 +270,14 @@ final class AmqpRequestMapper {
     /**
      * The request-target: {@code to}, else the link's target address; any {@code amqp://host:port} prefix dropped,
      * then percent-encoded where a URI forbids the character (WD06 §3.1: addresses are not URI-encoded on the wire),
-     * keeping valid escapes. An address without a leading slash (a plain node name) gets one.
+     * keeping valid escapes. An address without a leading slash (a plain node name) gets one. An {@code http://} or
+     * {@code https://} address is the absolute-form (RFC 9112 §3.2.2, which a server must accept): its path and
+     * query are the target, its scheme and authority are kept in {@link #targetScheme} and {@link #targetAuthority}
+     * (null for any other form).
      */
     private String target(MessageView message, Link link) {
+        targetScheme = null;
+        targetAuthority = null;
         String address;
         if (message.to(scratch) && scratch.length() > 0) {
             address = text(scratch);
@@ -276,10 +289,31 @@ final class AmqpRequestMapper {
             address = text(linkAddress);
         }
         address = stripAmqpAuthority(address);
+        int authority = httpAuthorityStart(address);
+        if (authority > 0) {
+            int end = authority;
+            while (end < address.length() && "/?#".indexOf(address.charAt(end)) < 0) {
+                end++;
+            }
+            targetScheme = authority == 7 ? "http" : "https";
+            targetAuthority = address.substring(authority, end);
+            address = address.substring(end);
+        }
         if (address.isEmpty() || address.charAt(0) != '/') {
             address = "/" + address;
         }
         return PercentEncoder.REQUEST_TARGET.encode(address);
+    }
+
+    /** Where the authority of an {@code http://} or {@code https://} address starts (7 or 8), else 0. */
+    private static int httpAuthorityStart(String address) {
+        if (address.regionMatches(true, 0, "http://", 0, 7)) {
+            return 7;
+        }
+        if (address.regionMatches(true, 0, "https://", 0, 8)) {
+            return 8;
+        }
+        return 0;
     }
 
     /** {@code amqp://host:5672/path?q} and {@code amqps://...} become {@code /path?q}; anything else is unchanged. */
@@ -318,9 +352,16 @@ final class AmqpRequestMapper {
         return null;
     }
 
-    private String host(MessageView message, String openHostname, String serverName) {
+    /**
+     * docs/design.md §3's Host rule, with the authority of an absolute-form target second: RFC 9112 §3.2.2 has it
+     * replace the Host header (here the {@code host} application-property); {@code http:host} still names the host.
+     */
+    private String host(MessageView message, String targetAuthority, String openHostname, String serverName) {
         if (message.applicationProperty("http:host", scratch) && scratch.length() > 0) {
             return text(scratch);
+        }
+        if (targetAuthority != null) {
+            return targetAuthority;
         }
         if (message.applicationProperty("host", scratch) && scratch.length() > 0) {
             return text(scratch);
