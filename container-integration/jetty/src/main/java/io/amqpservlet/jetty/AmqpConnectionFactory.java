@@ -188,6 +188,31 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * Reads connection properties written as text, {@code KEY=VALUE} pairs separated by commas
+     * ({@code product=RabbitMQ,version=4.0.0}), as the jetty-home module's {@code amqp.connectionProperties} holds
+     * them: for {@link #setConnectionProperties(Map)}. Spaces around keys and values are dropped; a value cannot
+     * hold a comma.
+     *
+     * @param list the pairs; null or blank for none
+     * @return the properties in the order written
+     * @throws IllegalArgumentException when a pair has no {@code =} or an empty key
+     */
+    public static Map<String, String> connectionPropertiesOf(String list) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (list == null || list.isBlank()) {
+            return properties;
+        }
+        for (String pair : list.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0 || pair.substring(0, eq).isBlank()) {
+                throw new IllegalArgumentException("a connection property is KEY=VALUE, not " + pair.trim());
+            }
+            properties.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return properties;
+    }
+
+    /**
      * Sets one connection property the server's open offers, keeping the others; see
      * {@link #setConnectionProperties(Map)}.
      *
