@@ -109,9 +109,9 @@ final class AmqpRequestMapper {
             reject(into, HttpStatus.BAD_REQUEST_400, "the request message has no to and its link no target address");
             return;
         }
-        if (targetAuthority != null && targetAuthority.isEmpty()) {
-            // RFC 9110 §4.2.1: an http(s) URI with an empty host is invalid.
-            reject(into, HttpStatus.BAD_REQUEST_400, "absolute-form request target without a host");
+        if (targetAuthority != null && (targetAuthority.isEmpty() || targetAuthority.indexOf('@') >= 0)) {
+            // RFC 9110 §4.2.1: an http(s) URI with an empty host is invalid; §4.2.4: userinfo is not to be sent.
+            reject(into, HttpStatus.BAD_REQUEST_400, "absolute-form request target without a host, or with userinfo");
             return;
         }
 
@@ -122,7 +122,7 @@ final class AmqpRequestMapper {
             return;
         }
         HttpFields.Mutable fields = HttpFields.build();
-        String host = host(message, targetAuthority, openHostname, serverName);
+        String host = host(message, openHostname, serverName);
         HostPortHttpField authority;
         try {
             authority = new HostPortHttpField(host);
@@ -356,7 +356,7 @@ final class AmqpRequestMapper {
      * docs/design.md §3's Host rule, with the authority of an absolute-form target second: RFC 9112 §3.2.2 has it
      * replace the Host header (here the {@code host} application-property); {@code http:host} still names the host.
      */
-    private String host(MessageView message, String targetAuthority, String openHostname, String serverName) {
+    private String host(MessageView message, String openHostname, String serverName) {
         if (message.applicationProperty("http:host", scratch) && scratch.length() > 0) {
             return text(scratch);
         }

@@ -376,7 +376,9 @@ class AmqpConnectorTest {
             client.send(request("GET", "http://example.com?q=1", client.replyAddress(), "no-path",
                     Map.of("http:host", "named.example"), null, null));
             client.send(request("GET", "http:///echo", client.replyAddress(), "no-host", Map.of(), null, null));
-            client.awaitResponses(4);
+            client.send(request("GET", "http://user:pw@example.com/echo", client.replyAddress(), "userinfo", Map.of(),
+                    null, null));
+            client.awaitResponses(5);
             Map<String, Response> byId = new java.util.HashMap<>();
             for (Response r : client.responses) {
                 byId.put(r.correlationId.toString(), r);
@@ -398,6 +400,7 @@ class AmqpConnectorTest {
             assertEquals("404", noPath.subject, "the target is / (no servlet there), its query kept");
             Response noHost = byId.get("no-host");
             assertEquals("400", noHost.subject, "an http URI without a host is no request target");
+            assertEquals("400", byId.get("userinfo").subject, "nor one with userinfo (RFC 9110 §4.2.4)");
         }
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
             client.send(request("GET", "http://example.com/echo/named", client.replyAddress(), "m",
