@@ -15,13 +15,17 @@ Scenarios:
   in-flight     100 requests to /barrier sent before any response is read, on one sender and one reply receiver
   queue NAME    POST to the queue NAME of a broker (PORT is the broker's), through SyncRequestResponse: a gateway in
                 attach mode serves it and answers through the broker to the dynamic reply queue
+  link-pair     a link pair as RabbitMQ's Python client attaches it (a sender and a receiver both named by Proton
+                <container-id>-/management, both at /management, settled, link property paired=true), then
+                GET /echo/queues/q1 with reply-to $me, answered on the receiver
 """
 import hashlib
 import json
 import os
 import sys
 
-from proton import Message
+from proton import Link, Message, PropertyDict, symbol
+from proton.reactor import LinkOption
 from proton.utils import BlockingConnection, SyncRequestResponse
 
 TIMEOUT_SECONDS = 30
@@ -87,6 +91,35 @@ def in_flight(connection, count):
     emit({"settled": sum(1 for d in deliveries if d.settled)})
 
 
+class PairedHalf(LinkOption):
+    """Sets a link up as a half of a link pair, the way RabbitMQ's Python client does for its management links."""
+
+    def __init__(self, address, sender):
+        self.address = address
+        self.sender = sender
+
+    def apply(self, link):
+        if self.sender:
+            link.source.address = self.address
+        else:
+            link.target.address = self.address
+        link.snd_settle_mode = Link.SND_SETTLED
+        link.rcv_settle_mode = Link.RCV_FIRST
+        link.properties = PropertyDict({symbol("paired"): True})
+
+
+def link_pair(connection):
+    sender = connection.create_sender("/management", options=PairedHalf("/management", True))
+    receiver = connection.create_receiver("/management", options=PairedHalf("/management", False), credit=10)
+    request = Message(address="/echo/queues/q1", subject="GET", reply_to="$me", id="py-pair-1")
+    sender.send(request)
+    response = receiver.receive(timeout=TIMEOUT_SECONDS)
+    emit(describe(response, sender_name=sender.link.name, receiver_name=receiver.link.name,
+                  sender_paired=dict(sender.link.remote_properties or {}).get("paired"),
+                  receiver_paired=dict(receiver.link.remote_properties or {}).get("paired"),
+                  receiver_settle_mode=receiver.link.remote_snd_settle_mode))
+
+
 def main():
     port, scenario = sys.argv[1], sys.argv[2]
     connection = BlockingConnection("amqp://127.0.0.1:%s" % port, timeout=TIMEOUT_SECONDS)
@@ -118,6 +151,8 @@ def main():
         elif scenario == "queue":
             call(connection, Message(address=sys.argv[3], subject="POST", body="through the broker",
                                      properties={"x-trace": "py-queue-1"}))
+        elif scenario == "link-pair":
+            link_pair(connection)
         else:
             raise ValueError("unknown scenario " + scenario)
     finally:

@@ -72,6 +72,10 @@ etc/jetty-amqp-base.xml
 ## while they are used up, no credit is granted, no session window reopened, and new requests are released.
 # amqp.maxBufferedBytes=67108864
 
+## Properties the open offers to clients (AMQP 1.0 §2.7.1), KEY=VALUE pairs separated by commas. RabbitMQ's
+## AMQP 1.0 clients want product=RabbitMQ,version=4.0.0,node=NAME (docs/jetty-module.md).
+# amqp.connectionProperties=
+
 ## How long a client has to answer our close (a graceful stop, an idle timeout) before it is dropped, in ms.
 # amqp.closeTimeout=5000
 ## The idle-time-out announced to Qpid JMS clients (ms), so they heartbeat often enough to flush the end of an

@@ -606,6 +606,10 @@ public final class Engine {
         if (acceptor) {
             open.offeredCapabilities().clear().add(Capabilities.ANONYMOUS_RELAY);
         }
+        byte[] properties = config.connectionPropertiesEncoded();
+        if (properties != null) {
+            open.properties().set(properties, 0, properties.length);
+        }
         writeFrame(0, open);
         openSent = true;
         dispatcher.useNegotiatedLimit();

@@ -1,7 +1,12 @@
 package io.amqpservlet.connector.engine;
 
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.DecoderLimits;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Everything an {@link Engine} needs to know before the first byte: its role, identity, SASL setup and every
@@ -23,6 +28,9 @@ public final class EngineConfig {
     private Role role = Role.ACCEPTOR;
     private String containerId = "amqp-servlet";
     private String hostname;
+    private Map<String, String> connectionProperties = Map.of();
+    /** {@link #connectionProperties} as the open carries them, encoded once; null when there are none. */
+    private byte[] connectionPropertiesEncoded;
     private int maxFrameSizeBytes = 64 * 1024;
     private int channelMax = 255;
     private int handleMax = 1023;
@@ -99,6 +107,51 @@ public final class EngineConfig {
     public EngineConfig hostname(String hostname) {
         this.hostname = hostname;
         return this;
+    }
+
+    /**
+     * {@return the connection properties our open offers (AMQP 1.0 §2.7.1 {@code properties}: symbol keys, here with
+     * string values), in the order they were given; empty by default}
+     */
+    public Map<String, String> connectionProperties() {
+        return connectionProperties;
+    }
+
+    /**
+     * Sets {@link #connectionProperties()}: what the open tells the peer about this end. Some clients look here
+     * before they go on: RabbitMQ 4's AMQP 1.0 clients read {@code product}, {@code version} (4.0.0 or later)
+     * and {@code node}.
+     *
+     * @param properties the keys (sent as symbols: ASCII, not empty) and their string values; copied
+     * @return this configuration
+     * @throws IllegalArgumentException when a key is empty or not ASCII, or a key or value is null
+     */
+    public EngineConfig connectionProperties(Map<String, String> properties) {
+        Map<String, String> copy = new LinkedHashMap<>();
+        AmqpWriter w = new AmqpWriter(64);
+        w.startMap();
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            String key = e.getKey();
+            if (key == null || key.isEmpty() || !key.chars().allMatch(c -> c < 0x80)) {
+                throw new IllegalArgumentException("a connection property's key must be a non-empty ASCII symbol: "
+                        + key);
+            }
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("connection property " + key + " has no value");
+            }
+            copy.put(key, e.getValue());
+            w.writeSymbol(key);
+            w.writeString(e.getValue());
+        }
+        w.endMap();
+        this.connectionProperties = Collections.unmodifiableMap(copy);
+        this.connectionPropertiesEncoded = copy.isEmpty() ? null : w.toByteArray();
+        return this;
+    }
+
+    /** The encoded {@link #connectionProperties()}, or null when there are none (engine only). */
+    byte[] connectionPropertiesEncoded() {
+        return connectionPropertiesEncoded;
     }
 
     /** {@return the largest frame accepted from the peer, advertised in open (AMQP 1.0 §2.7.1); at least 512} */

@@ -35,6 +35,10 @@ public final class Link {
     private boolean remoteDetached;
     private boolean refused;
     private Object attachment;
+    // Link pairing (LinkPairing): our attach carries paired=true; both attaches do; the other half once formed.
+    private boolean pairRequested;
+    private boolean pairAgreed;
+    private Link pairedWith;
 
     // Receiving.
     private boolean streaming;
@@ -301,6 +305,41 @@ public final class Link {
         this.attachment = value;
     }
 
+    /**
+     * The other half of this link's pair (OASIS "AMQP Request-Response Messaging with Link Pairing"): the link of the
+     * same session with the same name and the other role, both attached with the link property {@code paired = true}
+     * on both sides. A request received on a pair's receiving half with {@code reply-to = "$me"} is answered on its
+     * sending half.
+     *
+     * @return the other half while both halves are attached and paired; null for a link that is not paired, whose
+     *     other half has not been attached yet, or has ended
+     */
+    public Link paired() {
+        return pairedWith;
+    }
+
+    void pairedWith(Link other) {
+        this.pairedWith = other;
+    }
+
+    /** Whether our attach carries {@code paired = true}. */
+    boolean pairRequested() {
+        return pairRequested;
+    }
+
+    void pairRequested(boolean value) {
+        this.pairRequested = value;
+    }
+
+    /** Whether both attaches carry {@code paired = true}: this link is a half, with or without its partner yet. */
+    boolean pairAgreed() {
+        return pairAgreed;
+    }
+
+    void pairAgreed(boolean value) {
+        this.pairAgreed = value;
+    }
+
     // ------------------------------------------------------------------------------------------ receiving
 
     /**
@@ -419,9 +458,11 @@ public final class Link {
      *     for the caller to reuse
      * @param offset index in {@code message} of its first byte
      * @param length the message's length in bytes
-     * @param settled whether to send it pre-settled (at-most-once, §3.4)
+     * @param settled whether to send it pre-settled (at-most-once, §3.4); a link whose snd-settle-mode is settled
+     *     sends every message pre-settled, as that mode promises (§2.8.2)
      * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or the message
-     *         would have to wait and the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or the connection's is
+     *         would have to wait and the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or
+     *         the connection's is
      *         ({@link EngineConfig#maxBufferedBytesPerConnection()}): the application then settles the request it
      *         answers as it sees fit (released, or modified once it has acted on it)
      * @throws IllegalStateException when this is a receiving link
@@ -431,7 +472,7 @@ public final class Link {
         if (!sender) {
             throw new IllegalStateException("link " + name + " is a receiving link");
         }
-        return session.engine().send(this, message, offset, length, settled);
+        return session.engine().send(this, message, offset, length, settled || sndSettleMode == SenderSettleMode.SETTLED);
     }
 
     /**
@@ -454,7 +495,8 @@ public final class Link {
      * @param bytes the first bytes of the encoded message (its header sections, usually)
      * @param offset index in {@code bytes} of the first byte
      * @param length how many bytes to take from {@code offset}; may be 0
-     * @param settled whether to send it pre-settled (at-most-once, §3.4)
+     * @param settled whether to send it pre-settled (at-most-once, §3.4); always, on a link whose snd-settle-mode is
+     *     settled (§2.8.2)
      * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or its queue, or
      *         the connection's, is full (as for {@link #send})
      * @throws IllegalStateException when the link already has an open message
@@ -471,7 +513,8 @@ public final class Link {
             return null;
         }
         checkMessageSize(length);
-        return session.outbound().beginMessage(this, bytes, offset, length, settled);
+        return session.outbound().beginMessage(this, bytes, offset, length,
+                settled || sndSettleMode == SenderSettleMode.SETTLED);
     }
 
     /**

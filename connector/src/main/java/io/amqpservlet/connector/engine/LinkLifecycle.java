@@ -71,6 +71,9 @@ final class LinkLifecycle {
             }
         }
         if (refusal == null) {
+            refusal = checkPairing(link, a);
+        }
+        if (refusal == null) {
             refusal = resolveNode(link);
         }
         if (refusal == null) {
@@ -79,6 +82,9 @@ final class LinkLifecycle {
         if (refusal != null) {
             refuse(link, refusal);
             return;
+        }
+        if (link.pairRequested()) {
+            LinkPairing.join(link); // our attach echoes paired=true, so both sides have agreed
         }
         sendAttach(link, false);
         link.localAttached(true);
@@ -89,6 +95,22 @@ final class LinkLifecycle {
                 engine.grantCredit(link, link.autoCreditWindow(), false);
             }
         }
+    }
+
+    /**
+     * A peer's attach that asks for link pairing ({@link LinkPairing}): marks the link so our attach echoes it, and
+     * returns the error when it cannot join its pair; null otherwise (and for an attach that does not ask).
+     */
+    private ErrorCondition checkPairing(Link link, Attach a) {
+        int asked = LinkPairing.asked(a, engine.scratch().copyReader);
+        if (asked == LinkPairing.INVALID) {
+            return error(ErrorConditions.INVALID_FIELD, "the link property paired must be a boolean");
+        }
+        if (asked == LinkPairing.NOT_ASKED) {
+            return null;
+        }
+        link.pairRequested(true);
+        return LinkPairing.check(link, engine.scratch().linkError);
     }
 
     /** The peer's attach answers one of ours. */
@@ -105,8 +127,12 @@ final class LinkLifecycle {
                 link.credit().onSenderAttach(a.initialDeliveryCount());
             }
         }
-        engine.handler.onLinkAttach(link, a);
         boolean refused = link.isSender() ? a.target().isNull() : a.source().isNull();
+        if (!refused && link.pairRequested()
+                && LinkPairing.asked(a, engine.scratch().copyReader) == LinkPairing.ASKED) {
+            LinkPairing.join(link); // a peer that does not echo paired=true does not pair: the links stay plain
+        }
+        engine.handler.onLinkAttach(link, a);
         if (refused) {
             return; // §2.6.3: a detach with the reason follows
         }
@@ -135,7 +161,8 @@ final class LinkLifecycle {
                 return null;
             }
             MutableBytes address = source.address();
-            if (address.isNull()) {
+            if (address.isNull() || link.pairRequested()) {
+                // A pair's sending half names the node it pairs with, not a reply node: replies reach it as "$me".
                 return null;
             }
             ReplyNode node = engine.nodes.get(address.array(), 0, address.length());
@@ -185,6 +212,9 @@ final class LinkLifecycle {
         a.rcvSettleMode(ReceiverSettleMode.FIRST);
         copy(link.source(), a.source());
         copy(link.target(), a.target());
+        if (link.pairRequested() && !refused) {
+            LinkPairing.writeProperties(a);
+        }
         if (refused) {
             // §2.6.3: refuse by attaching with a null terminus on our side.
             if (link.isSender()) {
@@ -204,12 +234,15 @@ final class LinkLifecycle {
     // ------------------------------------------------------------------------------------------ local attach
 
     Link attachLocal(String name, boolean sender, String sourceAddress, String targetAddress, boolean dynamic) {
-        return attachLocal(name, sender, sourceAddress, targetAddress, dynamic, null);
+        return attachLocal(name, sender, sourceAddress, targetAddress, dynamic, null, false, false);
     }
 
-    /** As above; {@code targetCapability}, when set, marks a sender's target as dynamic with that capability. */
+    /**
+     * As above; {@code targetCapability}, when set, marks a sender's target as dynamic with that capability;
+     * {@code paired} asks for link pairing ({@link LinkPairing}); {@code settled} asks for snd-settle-mode settled.
+     */
     Link attachLocal(String name, boolean sender, String sourceAddress, String targetAddress, boolean dynamic,
-                     Symbol targetCapability) {
+                     Symbol targetCapability, boolean paired, boolean settled) {
         if (!session.isOpen() && session.remoteChannel() < 0 && session.endSent()) {
             throw new IllegalStateException("session has ended");
         }
@@ -229,13 +262,13 @@ final class LinkLifecycle {
                 link.target().dynamic(true);
                 link.target().capabilities().clear().add(targetCapability);
             }
-            link.sndSettleMode(SenderSettleMode.MIXED);
         } else {
             link.source().address(sourceAddress);
             link.source().dynamic(dynamic);
             link.target().address(name);
-            link.sndSettleMode(SenderSettleMode.MIXED);
         }
+        link.sndSettleMode(settled ? SenderSettleMode.SETTLED : SenderSettleMode.MIXED);
+        link.pairRequested(paired);
         sendAttach(link, false);
         link.localAttached(true);
         return link;
@@ -300,6 +333,7 @@ final class LinkLifecycle {
      * link created it, and ending a temporary queue's consumer with it), and tells the application once.
      */
     private void cleanup(Link link, ErrorCondition error) {
+        LinkPairing.leave(link);
         link.clearQueue(engine);
         Delivery in = link.incoming();
         if (in != null) {

@@ -617,7 +617,7 @@ public final class Session {
      */
     public Link attachTemporaryQueue(String name) {
         return links.attachLocal(name, true, null, null, false,
-                io.amqpservlet.protocol.types.messaging.Capabilities.TEMPORARY_QUEUE);
+                io.amqpservlet.protocol.types.messaging.Capabilities.TEMPORARY_QUEUE, false, false);
     }
 
     /**
@@ -643,6 +643,40 @@ public final class Session {
      */
     public Link attachDynamicReceiver(String name) {
         return links.attachLocal(name, false, null, null, true);
+    }
+
+    /**
+     * Attaches the sending half of a link pair (OASIS "AMQP Request-Response Messaging with Link Pairing"): a sending
+     * link to {@code address} with the link property {@code paired = true}. With the receiving half of the same name
+     * ({@link #attachPairedReceiver}), attached before or after it on this session, it forms a pair once the peer has
+     * echoed the property for both: {@link Link#paired()} then returns the other half, and a request sent with
+     * {@code reply-to = "$me"} is answered on the receiving half. A peer that does not pair answers without the
+     * property, and the links stay plain ones ({@link Link#paired()} null).
+     *
+     * @param name the pair's name, the same for both halves; also this half's source address (the client terminus,
+     *     which the receiving half's target repeats)
+     * @param address the node both halves attach to: this half's target
+     * @param settled whether to ask for snd-settle-mode settled (every message sent pre-settled, AMQP 1.0 §2.8.2), as
+     *     RabbitMQ's management clients do
+     * @return the new link, its attach queued
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
+    public Link attachPairedSender(String name, String address, boolean settled) {
+        return links.attachLocal(name, true, null, address, false, null, true, settled);
+    }
+
+    /**
+     * Attaches the receiving half of a link pair: a receiving link from {@code address} with the link property
+     * {@code paired = true}; see {@link #attachPairedSender}.
+     *
+     * @param name the pair's name, the same for both halves; also this half's target address (the client terminus)
+     * @param address the node both halves attach to: this half's source
+     * @param settled whether to ask the peer for snd-settle-mode settled (it then sends every message pre-settled)
+     * @return the new link, its attach queued
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
+    public Link attachPairedReceiver(String name, String address, boolean settled) {
+        return links.attachLocal(name, false, address, null, false, null, true, settled);
     }
 
     /**

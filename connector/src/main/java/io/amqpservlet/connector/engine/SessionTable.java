@@ -66,6 +66,11 @@ final class SessionTable {
         }
     }
 
+    /** Every session slot by local channel, for iteration (entries may be null). */
+    Session[] all() {
+        return byLocalChannel;
+    }
+
     /** The lowest channel not in use within {@code remoteChannelMax}, or -1. */
     int freeLocalChannel(int remoteChannelMax) {
         int max = Math.min(remoteChannelMax, 0xFFFF);

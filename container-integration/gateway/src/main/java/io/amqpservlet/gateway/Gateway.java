@@ -231,8 +231,12 @@ public final class Gateway {
         return List.copyOf(attachments);
     }
 
-    /** The server budget and close timeout of one AMQP port (each factory counts its own connections and bytes). */
+    /**
+     * The server budget, close timeout and offered connection properties of one AMQP port (each factory counts its
+     * own connections and bytes).
+     */
     private void applyLimits(AmqpConnectionFactory factory) {
+        factory.setConnectionProperties(options.connectionProperties());
         factory.setMaxConnections(options.maxConnections());
         factory.setMaxHandshakingConnections(options.maxHandshakes());
         factory.setMaxBufferedBytes(options.maxBufferedBytes());

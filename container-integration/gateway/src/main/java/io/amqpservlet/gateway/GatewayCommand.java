@@ -20,7 +20,7 @@ import java.nio.file.Path;
         description = {"Serves servlets over AMQP 1.0 (and the same servlets over HTTP).",
             "  amqp-servlet request [options] URL   makes one request over AMQP (see: request --help)"},
         footer = {"", "A --config file takes the same names as keys, without dashes (user.1=alice:pw for repeats).",
-            "Without --servlet or --war the demo app is served: /echo, /status/{code}, /throw, /slow?ms=N,",
+            "Without --servlet or --war the demo app is served: /echo[/...], /status/{code}, /throw, /slow?ms=N,",
             "/bytes/{n}, /whoami, /orders (see docs/gateway.md)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:cannot start (port in use, class or war missing)",
@@ -156,6 +156,13 @@ final class GatewayCommand {
             + "close before it is dropped (default " + AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS + ")")
     void closeTimeout(String millis) {
         set("close-timeout", millis);
+    }
+
+    @Option(order = 15, names = "--connection-property", paramLabel = "KEY=VALUE", description = "a property the "
+            + "AMQP open offers, KEY as a symbol and VALUE as a string (repeatable); RabbitMQ's AMQP 1.0 clients "
+            + "want product=RabbitMQ, version=4.0.0 (or later) and node=NAME")
+    void connectionProperty(String property) {
+        set("connection-property", property);
     }
 
     @Option(order = 16, names = "--stop-timeout", paramLabel = "MS",

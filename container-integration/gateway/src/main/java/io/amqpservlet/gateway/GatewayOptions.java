@@ -19,7 +19,7 @@ import java.util.TreeMap;
 /**
  * The gateway's settings, from command-line options and properties files. A {@code --config} file is read where it
  * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet},
- * {@code --classpath}) add up. The command line is parsed by picocli ({@link GatewayCommand}); both it and the
+ * {@code --classpath}, {@code --connection-property}) add up. The command line is parsed by picocli ({@link GatewayCommand}); both it and the
  * properties file set values through {@link #set}, where each is checked.
  * In a properties file the keys are the option names without dashes; a repeatable one is written either once
  * ({@code user=alice:secret}) or as many keys with a suffix ({@code user.1=alice:secret},
@@ -76,6 +76,8 @@ public final class GatewayOptions {
     /** Requests in flight per attached queue; 0 for the attachment's default. */
     int attachCredit;
     String attachRequestUser;
+    /** The properties every AMQP port's open offers (symbol keys, string values), in the order given. */
+    final Map<String, String> connectionProperties = new LinkedHashMap<>();
     boolean help;
     boolean version;
     boolean stats;
@@ -119,8 +121,8 @@ public final class GatewayOptions {
             String key = e.getKey();
             int dot = key.indexOf('.');
             String prefix = dot > 0 ? key.substring(0, dot) : key;
-            String name = "user".equals(prefix) || "servlet".equals(prefix) || "classpath".equals(prefix) ? prefix
-                    : key;
+            String name = "user".equals(prefix) || "servlet".equals(prefix) || "classpath".equals(prefix)
+                    || "connection-property".equals(prefix) ? prefix : key;
             if ("config".equals(name)) {
                 throw new UsageException("a config file cannot include another: " + file);
             }
@@ -202,6 +204,16 @@ public final class GatewayOptions {
             case "close-timeout":
                 closeTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
                 break;
+            case "connection-property": {
+                int eq = value.indexOf('=');
+                String key = eq < 0 ? "" : value.substring(0, eq).trim();
+                if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                    throw new UsageException("--connection-property wants KEY=VALUE with a printable ASCII key, got "
+                            + value);
+                }
+                connectionProperties.put(key, value.substring(eq + 1));
+                break;
+            }
             case "stop-timeout":
                 try {
                     stopTimeoutMillis = Long.parseLong(value);
@@ -331,6 +343,11 @@ public final class GatewayOptions {
     /** How long a client has to answer our close before the connection is dropped. */
     public long closeTimeoutMillis() {
         return closeTimeoutMillis;
+    }
+
+    /** The connection properties the AMQP ports' open offers, in the order given; empty by default. */
+    public Map<String, String> connectionProperties() {
+        return connectionProperties;
     }
 
     /** A whole number from 1 to {@code max}, or a usage error naming the option and what it wants. */

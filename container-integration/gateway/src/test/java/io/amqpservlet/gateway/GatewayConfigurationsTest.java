@@ -93,6 +93,26 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void connectionPropertiesAreOfferedInTheOpen() throws Exception {
+        Path config = dir.resolve("props.properties");
+        Files.writeString(config, "connection-property.1=node=rabbit@gateway\n");
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--config", config.toString(),
+                "--connection-property", "product=RabbitMQ", "--connection-property", "version=4.0.0");
+        org.apache.qpid.protonj2.client.Client client = org.apache.qpid.protonj2.client.Client.create();
+        try {
+            Map<String, Object> offered = client.connect("127.0.0.1", g.amqpPort()).properties();
+            assertEquals(Map.of("node", "rabbit@gateway", "product", "RabbitMQ", "version", "4.0.0"), offered);
+        } finally {
+            client.close();
+            g.stop();
+        }
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--connection-property", "novalue"})).getMessage()
+                .contains("--connection-property wants KEY=VALUE"));
+        assertTrue(GatewayOptions.parse(new String[0]).connectionProperties().isEmpty());
+    }
+
+    @Test
     void budgetOptionsNameTheirErrors() {
         GatewayOptions.UsageException e = assertThrows(GatewayOptions.UsageException.class,
                 () -> GatewayOptions.parse(new String[] {"--max-buffered-bytes", "lots"}));

@@ -61,6 +61,23 @@ class GatewayDemoTest {
     }
 
     @Test
+    void echoAnswersEveryPathBelowItAndSaysWhatItSaw() {
+        Cli r = Cli.request("-i", "-d", "x", base + "/echo/a%20b?x=1");
+        assertEquals(0, r.exit, r.toString());
+        String head = r.text().substring(0, r.text().indexOf("\r\n\r\n"));
+        assertTrue(head.startsWith("HTTP/1.1 200\r\n"), head);
+        assertTrue(head.contains("\r\nx-echo-path: /echo/a%20b?x=1\r\n"), head);
+        assertTrue(head.contains("\r\nx-echo-path-info: /a b\r\n"), head);
+        assertEquals("x", r.body());
+        Cli deeper = Cli.request("-i", base + "/echo/bindings/src=orders-x;dstq=orders-q;key=k;args=");
+        assertTrue(deeper.text().startsWith("HTTP/1.1 200\r\n"), deeper.toString());
+        assertTrue(deeper.text().contains("\r\nx-echo-path: /echo/bindings/src=orders-x;dstq=orders-q;key=k;args=\r\n"),
+                deeper.text());
+        assertTrue(Cli.request("-i", base + "/echoes").text().startsWith("HTTP/1.1 404\r\n"),
+                "only /echo and the paths below it");
+    }
+
+    @Test
     void echoWithoutIncludePrintsOnlyTheBody() {
         Cli r = Cli.request("-d", "a", "-d", "b", base + "/echo");
         assertEquals(0, r.exit, r.toString());

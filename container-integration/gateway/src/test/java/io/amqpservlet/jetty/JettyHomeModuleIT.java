@@ -78,8 +78,16 @@ class JettyHomeModuleIT {
         try (JettyBase base = base()) {
             String added = base.startJar("--add-module=amqp,ee11-deploy");
             assertTrue(added.contains("amqp-base"), added); // our internal module comes with it
-            Map<String, Integer> ports = base.start("amqp.port=0");
+            Map<String, Integer> ports = base.start("amqp.port=0",
+                    "amqp.connectionProperties=product=RabbitMQ, version=4.0.0,node=rabbit@base");
             int amqp = JettyBase.port(ports, "amqp");
+            Client protonj2 = Client.create();
+            try {
+                assertEquals(Map.of("product", "RabbitMQ", "version", "4.0.0", "node", "rabbit@base"),
+                        protonj2.connect("127.0.0.1", amqp).properties(), base.serverLog());
+            } finally {
+                protonj2.close();
+            }
 
             AmqpResponse r = amqpGet(amqp, "/hello/greet", new EngineConfig().saslAnonymous());
             assertEquals(200, r.status(), base.serverLog());

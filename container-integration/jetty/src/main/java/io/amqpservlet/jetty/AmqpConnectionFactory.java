@@ -11,6 +11,8 @@ import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -163,6 +165,70 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setServerName(String serverName) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
+    }
+
+    /**
+     * The connection properties the server's open offers (AMQP 1.0 §2.7.1: symbol keys, here string values).
+     *
+     * @return the properties, in the order they were set; empty by default
+     */
+    public Map<String, String> getConnectionProperties() {
+        return engineConfig.connectionProperties();
+    }
+
+    /**
+     * Replaces the connection properties the server's open offers; see {@link #getConnectionProperties()}. Some
+     * clients read them before they go on: RabbitMQ 4's AMQP 1.0 clients want {@code product} = {@code RabbitMQ},
+     * {@code version} 4.0.0 or later and a {@code node}. Applies to connections accepted after the call.
+     *
+     * @param properties the keys (ASCII, not empty) and their values; copied
+     * @throws IllegalArgumentException when a key is empty or not ASCII, or a key or value is null
+     */
+    public void setConnectionProperties(Map<String, String> properties) {
+        engineConfig.connectionProperties(properties);
+    }
+
+    /**
+     * Reads connection properties written as text, {@code KEY=VALUE} pairs separated by commas
+     * ({@code product=RabbitMQ,version=4.0.0}), as the jetty-home module's {@code amqp.connectionProperties} holds
+     * them: for {@link #setConnectionProperties(Map)}. Spaces around keys and values are dropped; a value cannot
+     * hold a comma.
+     *
+     * @param list the pairs; null or blank for none
+     * @return the properties in the order written
+     * @throws IllegalArgumentException when a pair has no {@code =} or an empty key
+     */
+    public static Map<String, String> connectionPropertiesOf(String list) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (list == null || list.isBlank()) {
+            return properties;
+        }
+        for (String pair : list.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0 || pair.substring(0, eq).isBlank()) {
+                throw new IllegalArgumentException("a connection property is KEY=VALUE, not " + pair.trim());
+            }
+            properties.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return properties;
+    }
+
+    /**
+     * Sets one connection property the server's open offers, keeping the others; see
+     * {@link #setConnectionProperties(Map)}.
+     *
+     * @param key the property's key, sent as a symbol (ASCII, not empty)
+     * @param value its value, sent as a string; null removes the property
+     * @throws IllegalArgumentException when the key is empty or not ASCII
+     */
+    public void setConnectionProperty(String key, String value) {
+        Map<String, String> next = new LinkedHashMap<>(engineConfig.connectionProperties());
+        if (value == null) {
+            next.remove(key);
+        } else {
+            next.put(key, value);
+        }
+        engineConfig.connectionProperties(next);
     }
 
     /**

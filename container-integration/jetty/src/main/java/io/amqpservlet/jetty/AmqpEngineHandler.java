@@ -233,11 +233,10 @@ final class AmqpEngineHandler implements EngineHandler {
      * connection's sending links together hold as many bytes (docs/design.md §5).
      */
     private boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
-        byte[] replyTo = exchange.replyTo;
-        if (replyTo == null || attached != null) {
+        if (exchange.replyTo == null || attached != null) {
             return false; // in attach mode credit already bounds what is in flight
         }
-        Link replies = engine.replyLink(replyTo, 0, replyTo.length);
+        Link replies = replyLink(engine, exchange);
         return replies != null && (replies.queued() >= engine.config().maxBufferedMessagesPerLink()
                 || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection());
     }
@@ -352,10 +351,10 @@ final class AmqpEngineHandler implements EngineHandler {
             return;
         }
         byte[] replyTo = exchange.replyTo;
-        Link replies = replyLink(engine, replyTo);
+        Link replies = replyLink(engine, exchange);
         if (replies == null) {
             String address = new String(replyTo, StandardCharsets.UTF_8);
-            if (request != null && attached != null) {
+            if (request != null && attached != null && !exchange.replyToPaired) {
                 engine.modified(request, true, false); // no reply link to the broker now: back to the queue
             } else if (request != null) {
                 engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
@@ -405,8 +404,17 @@ final class AmqpEngineHandler implements EngineHandler {
         }
     }
 
-    /** The link a response to {@code replyTo} goes on: a reply node of this connection, or in attach mode the broker. */
-    private Link replyLink(Engine engine, byte[] replyTo) {
+    /**
+     * The link the response to {@code exchange} goes on: for reply-to {@code $me}, the other half of the request
+     * link's pair while it is attached (link pairing; a settled half sends the response pre-settled); in attach mode
+     * a link to the broker; otherwise the reply node the reply-to names on this connection. Null when there is none.
+     */
+    private Link replyLink(Engine engine, AmqpExchange exchange) {
+        if (exchange.replyToPaired) {
+            Link paired = exchange.pairedReplyLink;
+            return paired != null && paired.isOpen() ? paired : null;
+        }
+        byte[] replyTo = exchange.replyTo;
         if (attached != null) {
             return attached.replyLink(replyTo, NanoTime.now() / 1_000_000L);
         }
@@ -436,12 +444,12 @@ final class AmqpEngineHandler implements EngineHandler {
                 return;
             }
             byte[] replyTo = exchange.replyTo;
-            Link replies = replyLink(engine, replyTo);
+            Link replies = replyLink(engine, exchange);
             if (replies == null) {
                 String address = new String(replyTo, StandardCharsets.UTF_8);
                 Delivery request = liveDelivery(exchange);
                 if (request != null && (exchange.streamedRequest == null || request.complete())) {
-                    if (attached != null) {
+                    if (attached != null && !exchange.replyToPaired) {
                         engine.modified(request, true, false); // no reply link to the broker now: back to the queue
                     } else {
                         engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address

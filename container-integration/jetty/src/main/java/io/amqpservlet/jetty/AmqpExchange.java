@@ -1,6 +1,7 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.util.Callback;
@@ -31,6 +32,10 @@ final class AmqpExchange {
     int deliveryGeneration;
     /** The request's reply-to address (UTF-8), or null for a one-way request. */
     byte[] replyTo;
+    /** The reply-to is {@code $me}: the response goes on {@link #pairedReplyLink} (link pairing). */
+    boolean replyToPaired;
+    /** For {@link #replyToPaired}: the other half of the request link's pair when the request arrived, or null. */
+    Link pairedReplyLink;
     /** The request's correlation-id, else its message-id, with its AMQP type (WD06 §4); null kind when neither. */
     final MessageId correlationId = new MessageId();
     MetaData.Request request;
@@ -87,6 +92,10 @@ final class AmqpExchange {
         delivery = d;
         deliveryGeneration = d.generation();
         replyTo = null;
+        replyToPaired = false;
+        if (pairedReplyLink != null) {
+            pairedReplyLink = null; // most exchanges never hold one: skip the reference store
+        }
         correlationId.clear();
         request = null;
         body = null;

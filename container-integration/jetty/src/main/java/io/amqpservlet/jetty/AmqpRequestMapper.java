@@ -43,6 +43,8 @@ import java.util.UUID;
  */
 final class AmqpRequestMapper {
     private static final byte[] NO_BODY = new byte[0];
+    /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
+    static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
     private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
 
@@ -53,6 +55,9 @@ final class AmqpRequestMapper {
     private final MessageId id = new MessageId();
     private final AmqpReader reader = new AmqpReader();
     private final String scheme;
+    /** The scheme and authority of an absolute-form target, else null (set by {@link #target}). */
+    private String targetScheme;
+    private String targetAuthority;
     /** The text of the request's content-length application-property, or null (set by {@link #headers}). */
     private String contentLengthProperty;
     /**
@@ -78,11 +83,22 @@ final class AmqpRequestMapper {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
+            if (scratch.contentEquals(REPLY_TO_PAIRED_LINK)) {
+                // Link pairing: "$me" names the other half of the pair the request came on.
+                into.replyToPaired = true;
+                into.pairedReplyLink = link.paired();
+            }
         }
         if (!message.correlationId(into.correlationId)) {
             message.messageId(into.correlationId); // WD06: the response correlates to the message-id instead
         }
         attributes(message, link, into);
+        if (into.replyToPaired && into.pairedReplyLink == null) {
+            // Nowhere to answer: the servlet does not run, and the answer, finding no link, rejects the delivery
+            // with amqp:not-found, as for any reply-to that names no reply node on the connection.
+            reject(into, HttpStatus.BAD_REQUEST_400, "reply-to $me on a link that is not half of a link pair");
+            return;
+        }
 
         String method = method(message);
         if (method == null) {
@@ -92,6 +108,11 @@ final class AmqpRequestMapper {
         String target = target(message, link);
         if (target == null) {
             reject(into, HttpStatus.BAD_REQUEST_400, "the request message has no to and its link no target address");
+            return;
+        }
+        if (targetAuthority != null && (targetAuthority.isEmpty() || targetAuthority.indexOf('@') >= 0)) {
+            // RFC 9110 §4.2.1: an http(s) URI with an empty host is invalid; §4.2.4: userinfo is not to be sent.
+            reject(into, HttpStatus.BAD_REQUEST_400, "absolute-form request target without a host, or with userinfo");
             return;
         }
 
@@ -154,8 +175,8 @@ final class AmqpRequestMapper {
             fields.put(contentLengthField(contentLength));
         }
         try {
-            into.request = new MetaData.Request(beginNanoTime, method, scheme, authority, target, version,
-                    fields, contentLength);
+            into.request = new MetaData.Request(beginNanoTime, method, targetScheme != null ? targetScheme : scheme,
+                    authority, target, version, fields, contentLength);
         } catch (IllegalArgumentException | HttpException.RuntimeException e) {
             reject(into, HttpStatus.BAD_REQUEST_400, "invalid request target " + target);
             return;
@@ -276,9 +297,14 @@ final class AmqpRequestMapper {
     /**
      * The request-target: {@code to}, else the link's target address; any {@code amqp://host:port} prefix dropped,
      * then percent-encoded where a URI forbids the character (WD06 §3.1: addresses are not URI-encoded on the wire),
-     * keeping valid escapes. An address without a leading slash (a plain node name) gets one.
+     * keeping valid escapes. An address without a leading slash (a plain node name) gets one. An {@code http://} or
+     * {@code https://} address is the absolute-form (RFC 9112 §3.2.2, which a server must accept): its path and
+     * query are the target, its scheme and authority are kept in {@link #targetScheme} and {@link #targetAuthority}
+     * (null for any other form).
      */
     private String target(MessageView message, Link link) {
+        targetScheme = null;
+        targetAuthority = null;
         String address;
         if (message.to(scratch) && scratch.length() > 0) {
             address = text(scratch);
@@ -290,10 +316,31 @@ final class AmqpRequestMapper {
             address = text(linkAddress);
         }
         address = stripAmqpAuthority(address);
+        int authority = httpAuthorityStart(address);
+        if (authority > 0) {
+            int end = authority;
+            while (end < address.length() && "/?#".indexOf(address.charAt(end)) < 0) {
+                end++;
+            }
+            targetScheme = authority == 7 ? "http" : "https";
+            targetAuthority = address.substring(authority, end);
+            address = address.substring(end);
+        }
         if (address.isEmpty() || address.charAt(0) != '/') {
             address = "/" + address;
         }
         return PercentEncoder.REQUEST_TARGET.encode(address);
+    }
+
+    /** Where the authority of an {@code http://} or {@code https://} address starts (7 or 8), else 0. */
+    private static int httpAuthorityStart(String address) {
+        if (address.regionMatches(true, 0, "http://", 0, 7)) {
+            return 7;
+        }
+        if (address.regionMatches(true, 0, "https://", 0, 8)) {
+            return 8;
+        }
+        return 0;
     }
 
     /** {@code amqp://host:5672/path?q} and {@code amqps://...} become {@code /path?q}; anything else is unchanged. */
@@ -332,9 +379,16 @@ final class AmqpRequestMapper {
         return null;
     }
 
+    /**
+     * docs/design.md §3's Host rule, with the authority of an absolute-form target second: RFC 9112 §3.2.2 has it
+     * replace the Host header (here the {@code host} application-property); {@code http:host} still names the host.
+     */
     private String host(MessageView message, String openHostname, String serverName) {
         if (message.applicationProperty("http:host", scratch) && scratch.length() > 0) {
             return text(scratch);
+        }
+        if (targetAuthority != null) {
+            return targetAuthority;
         }
         if (message.applicationProperty("host", scratch) && scratch.length() > 0) {
             return text(scratch);

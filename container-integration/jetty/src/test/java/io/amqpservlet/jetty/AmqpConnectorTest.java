@@ -367,6 +367,51 @@ class AmqpConnectorTest {
     }
 
     @Test
+    void absoluteFormTargetGivesTheRequestItsSchemeAndHost() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "http://example.com/echo/abs?z=1", client.replyAddress(), "plain", Map.of(),
+                    null, null));
+            client.send(request("GET", "HTTPS://api.example:8443/echo/a b", client.replyAddress(), "tls",
+                    Map.of("host", "ignored.example"), null, null));
+            client.send(request("GET", "http://example.com?q=1", client.replyAddress(), "no-path",
+                    Map.of("http:host", "named.example"), null, null));
+            client.send(request("GET", "http:///echo", client.replyAddress(), "no-host", Map.of(), null, null));
+            client.send(request("GET", "http://user:pw@example.com/echo", client.replyAddress(), "userinfo", Map.of(),
+                    null, null));
+            client.awaitResponses(5);
+            Map<String, Response> byId = new java.util.HashMap<>();
+            for (Response r : client.responses) {
+                byId.put(r.correlationId.toString(), r);
+            }
+            Response plain = byId.get("plain");
+            assertEquals("200", plain.subject);
+            assertEquals("/echo/abs", plain.properties.get("x-echo-path"));
+            assertEquals("z=1", plain.properties.get("x-echo-query"));
+            assertEquals("example.com", plain.properties.get("x-echo-host"));
+            assertEquals("http", plain.properties.get("x-echo-scheme"));
+
+            Response tls = byId.get("tls");
+            assertEquals("/echo/a%20b", tls.properties.get("x-echo-path"));
+            assertEquals("api.example", tls.properties.get("x-echo-host"), "the authority wins over a host property");
+            assertEquals("8443", tls.properties.get("x-echo-port"));
+            assertEquals("https", tls.properties.get("x-echo-scheme"));
+
+            Response noPath = byId.get("no-path");
+            assertEquals("404", noPath.subject, "the target is / (no servlet there), its query kept");
+            Response noHost = byId.get("no-host");
+            assertEquals("400", noHost.subject, "an http URI without a host is no request target");
+            assertEquals("400", byId.get("userinfo").subject, "nor one with userinfo (RFC 9110 §4.2.4)");
+        }
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "http://example.com/echo/named", client.replyAddress(), "m",
+                    Map.of("http:host", "named.example"), null, null));
+            client.awaitResponses(1);
+            assertEquals("named.example", client.responses.get(0).properties.get("x-echo-host"),
+                    "http:host names the host even of an absolute-form target");
+        }
+    }
+
+    @Test
     void amqpValueStringBodyIsUtf8Text() throws Exception {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
             AmqpWriter w = new AmqpWriter();

@@ -68,6 +68,21 @@ class ProtonCPythonInteropTest {
     }
 
     @Test
+    void aLinkPairAsRabbitMqsPythonClientAttachesItIsAnsweredOnItsReceiver() throws Exception {
+        List<Map<String, Object>> lines = run("link-pair");
+        assertEquals(1, lines.size(), lines.toString());
+        Map<String, Object> response = lines.get(0);
+        assertEquals(response.get("sender_name"), response.get("receiver_name"), "Proton names both halves alike");
+        assertTrue(String.valueOf(response.get("sender_name")).endsWith("-/management"), response.toString());
+        assertEquals(Boolean.TRUE, response.get("sender_paired"), "the server echoes paired=true");
+        assertEquals(Boolean.TRUE, response.get("receiver_paired"));
+        assertEquals(1L, response.get("receiver_settle_mode"), "the receiving half is settled (snd-settle-mode 1)");
+        assertEquals("200", response.get("status"));
+        assertEquals("py-pair-1", response.get("correlation_id"));
+        assertEquals("/echo/queues/q1", properties(response).get("x-echo-path"));
+    }
+
+    @Test
     void getWithHeadersRoundTrips() throws Exception {
         Map<String, Object> response = runOne("echo-get");
         assertEquals("200", response.get("status"));

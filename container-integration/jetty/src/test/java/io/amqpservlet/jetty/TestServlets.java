@@ -21,7 +21,8 @@ final class TestServlets {
 
     /**
      * 200 with the request body as the response body (and its content type), {@code x-echo-method},
-     * {@code x-echo-path} (the request URI as Jetty saw it), {@code x-echo-query}, {@code x-echo-host}, and every
+     * {@code x-echo-path} (the request URI as Jetty saw it), {@code x-echo-query}, {@code x-echo-host},
+     * {@code x-echo-port}, {@code x-echo-scheme}, and every
      * request header whose name starts with {@code x-} copied back.
      */
     static final class Echo extends HttpServlet {
@@ -38,6 +39,8 @@ final class TestServlets {
                 response.setHeader("x-echo-query", request.getQueryString());
             }
             response.setHeader("x-echo-host", request.getServerName());
+            response.setHeader("x-echo-port", Integer.toString(request.getServerPort()));
+            response.setHeader("x-echo-scheme", request.getScheme());
             Enumeration<String> names = request.getHeaderNames();
             while (names.hasMoreElements()) {
                 String name = names.nextElement();

@@ -8,9 +8,9 @@ public final class DemoApp {
     private DemoApp() {
     }
 
-    /** Adds {@code /echo}, {@code /status/*}, {@code /throw}, {@code /slow}, {@code /bytes/*}, {@code /whoami}, {@code /orders/*}. */
+    /** Adds {@code /echo} (and below), {@code /status/*}, {@code /throw}, {@code /slow}, {@code /bytes/*}, {@code /whoami}, {@code /orders/*}. */
     public static void install(ServletContextHandler context) {
-        context.addServlet(new ServletHolder(new EchoServlet()), "/echo");
+        context.addServlet(new ServletHolder(new EchoServlet()), "/echo/*"); // also /echo itself
         context.addServlet(new ServletHolder(new StatusServlet()), "/status/*");
         context.addServlet(new ServletHolder(new ThrowServlet()), "/throw");
         ServletHolder slow = new ServletHolder(new SlowServlet());

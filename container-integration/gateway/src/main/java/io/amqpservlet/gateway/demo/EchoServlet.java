@@ -9,9 +9,11 @@ import java.util.Enumeration;
 import java.util.Locale;
 
 /**
- * {@code /echo}: any method gets 200 with the request body and content type back. The headers
- * {@code x-echo-method} and {@code x-echo-path} (path and query as the servlet saw them) say what arrived, and
- * every request header whose name starts with {@code x-} is copied into the response.
+ * {@code /echo} and every path under {@code /echo/}: any method gets 200 with the request body and content type
+ * back. The headers {@code x-echo-method}, {@code x-echo-path} (the request URI and query as the servlet saw them,
+ * still percent-encoded: {@code /echo/a%20b?x=1}) and {@code x-echo-path-info} (the path below {@code /echo},
+ * decoded: {@code /a b}; absent for {@code /echo} itself, and when it holds a control character) say what arrived,
+ * and every request header whose name starts with {@code x-} is copied into the response.
  */
 public final class EchoServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -39,6 +41,10 @@ public final class EchoServlet extends HttpServlet {
         response.setHeader("x-echo-method", request.getMethod());
         String query = request.getQueryString();
         response.setHeader("x-echo-path", request.getRequestURI() + (query == null ? "" : "?" + query));
+        String pathInfo = request.getPathInfo();
+        if (pathInfo != null && printable(pathInfo)) {
+            response.setHeader("x-echo-path-info", pathInfo);
+        }
         for (Enumeration<String> names = request.getHeaderNames(); names.hasMoreElements(); ) {
             String name = names.nextElement();
             if (name.toLowerCase(Locale.ROOT).startsWith("x-")) {
@@ -49,5 +55,16 @@ public final class EchoServlet extends HttpServlet {
         }
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /** Whether {@code text} holds no control character: a decoded path may, and a header value must not. */
+    private static boolean printable(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return false;
+            }
+        }
+        return true;
     }
 }

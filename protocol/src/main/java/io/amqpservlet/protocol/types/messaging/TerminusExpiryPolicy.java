@@ -1,7 +1,6 @@
 package io.amqpservlet.protocol.types.messaging;
 
 import io.amqpservlet.protocol.codec.AmqpReader;
-import io.amqpservlet.protocol.codec.InvalidEncodingException;
 import io.amqpservlet.protocol.types.Symbol;
 
 /**
@@ -35,10 +34,15 @@ public final class TerminusExpiryPolicy {
     }
 
     /**
-     * {@return the policy constant for the symbol under the reader's cursor}
+     * {@return the policy constant for the symbol under the reader's cursor; {@link #SESSION_END} (the default) for
+     * a symbol the spec does not define}
+     *
+     * <p>AMQP 1.0 §3.5.6 defines four symbols, but clients in use send others (RabbitMQ's .NET client sends
+     * {@code LINK_DETACH} and {@code SESSION_END}); refusing their attach would refuse the client. A node that
+     * attaches no meaning to expiry loses nothing by reading them as the default.
      *
      * @param reader the reader to decode from
-     * @throws InvalidEncodingException for a symbol the spec does not define
+     * @throws io.amqpservlet.protocol.codec.DecodeException when the value is not a symbol (or string), or not valid text
      */
     public static int read(AmqpReader reader) {
         for (int i = 0; i < SYMBOLS.length; i++) {
@@ -47,7 +51,6 @@ public final class TerminusExpiryPolicy {
             }
         }
         reader.validateText(); // a wrong type becomes the reader's UnexpectedTypeException
-        throw new InvalidEncodingException("terminus-expiry-policy " + reader.getString() + " is not defined",
-                reader.valueStart());
+        return SESSION_END;
     }
 }

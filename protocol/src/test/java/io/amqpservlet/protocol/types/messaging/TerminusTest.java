@@ -135,16 +135,35 @@ class TerminusTest {
     }
 
     @Test
-    void rejectsUndefinedExpiryPolicyAndDurability() {
-        byte[] policy = bytes(w -> {
+    void undefinedExpiryPolicyReadsAsTheDefault() {
+        // RabbitMQ's .NET client sends LINK_DETACH and SESSION_END: tolerated, read as session-end.
+        for (String symbol : new String[] {"LINK_DETACH", "SESSION_END", "sometimes"}) {
+            byte[] policy = bytes(w -> {
+                w.writeDescriptor(Descriptors.SOURCE);
+                w.startList();
+                w.writeString("/management");
+                w.writeNull();
+                w.writeSymbol(symbol);
+                w.writeUInt(0);
+                w.endList();
+            });
+            Source out = decode(policy, new Source());
+            assertEquals(TerminusExpiryPolicy.SESSION_END, out.expiryPolicy(), symbol);
+            assertEquals("/management", out.address().toString());
+        }
+        byte[] notText = bytes(w -> {
             w.writeDescriptor(Descriptors.SOURCE);
             w.startList();
             w.writeNull();
             w.writeNull();
-            w.writeSymbol("sometimes");
+            w.writeUInt(7);
             w.endList();
         });
-        assertThrows(InvalidEncodingException.class, () -> decode(policy, new Source()));
+        assertThrows(io.amqpservlet.protocol.codec.DecodeException.class, () -> decode(notText, new Source()));
+    }
+
+    @Test
+    void rejectsUndefinedDurability() {
         byte[] durable = bytes(w -> {
             w.writeDescriptor(Descriptors.SOURCE);
             w.startList();
