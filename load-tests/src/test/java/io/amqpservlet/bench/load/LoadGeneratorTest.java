@@ -22,7 +22,7 @@ class LoadGeneratorTest {
 
     @BeforeAll
     static void startGateway() throws Exception {
-        gateway = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "-1",
+        gateway = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0",
             "--servlet", "/count=" + CountingEchoServlet.class.getName(),
             "--servlet", "/slow=io.amqpservlet.gateway.demo.SlowServlet",
             "--servlet", "/status/*=io.amqpservlet.gateway.demo.StatusServlet"}));
@@ -121,6 +121,44 @@ class LoadGeneratorTest {
                 "open-loop median " + o.percentileMicros(50) + " us vs closed-loop " + c.percentileMicros(50));
     }
 
+    private static LoadOptions http(String path) throws LoadOptions.UsageException {
+        return new LoadOptions().endpoint("http://127.0.0.1:" + gateway.httpPort() + path).progress(false);
+    }
+
+    @Test
+    void http1ClosedLoopAndPipelinedCountEveryResponseTheServletServed() throws Exception {
+        for (int window : new int[] {1, 8}) {
+            LoadOptions o = http("/count").clients(2).connections(2).window(window).warmupMillis(0)
+                    .durationMillis(1_500);
+            long before = CountingEchoServlet.SERVED.get();
+            LoadResult r = new LoadRun(o, null).run();
+            long served = CountingEchoServlet.SERVED.get() - before;
+            assertTrue(r.responses() > 0, r.describe());
+            assertEquals(0, r.errorCount(), () -> "window " + window + " errors: " + r.errors());
+            assertTrue(r.responses() <= served, r.responses() + " recorded, " + served + " served");
+            assertTrue(served - r.responses() <= 4 * window + r.requestsPerSecond() * 0.5,
+                    r.responses() + " recorded, " + served + " served");
+        }
+    }
+
+    @Test
+    void http1OpenLoopCountsLatencyFromTheScheduledSendTime() throws Exception {
+        // As for AMQP: one request in flight, 50 ms each, one due every 10 ms: the backlog counts.
+        LoadOptions open = http("/slow?ms=50").window(1).warmupMillis(0).durationMillis(2_000).rate(100);
+        LoadResult o = new LoadRun(open, null).run();
+        assertEquals(0, o.errorCount(), () -> "errors: " + o.errors());
+        assertTrue(o.requestsPerSecond() < 25, "one in flight at >= 50 ms each: " + o.requestsPerSecond());
+        assertTrue(o.maxMicros() > 1_000_000, "max " + o.maxMicros() + " us");
+    }
+
+    @Test
+    void http1ErrorStatusesAreCountedByKind() throws Exception {
+        LoadResult r = new LoadRun(http("/status/503").method("GET").body(0).warmupMillis(0)
+                .durationMillis(500), null).run();
+        assertTrue(r.responses() > 0);
+        assertEquals(r.responses(), r.errors().get("status 503"), () -> "errors: " + r.errors());
+    }
+
     @Test
     void errorStatusesAreCountedByKind() throws Exception {
         LoadResult r = new LoadRun(options("/status/503").method("GET").body(0).warmupMillis(0)
@@ -151,7 +189,10 @@ class LoadGeneratorTest {
         LoadOptions funnel = LoadOptions.parse(new String[] {"--scenario=funnel", "--rate", "500", "amqp://h:1/p"});
         assertEquals(2, funnel.totalConnections());
         assertEquals(500, funnel.ratePerSecond);
-        assertThrows(LoadOptions.UsageException.class, () -> LoadOptions.parse(new String[] {"http://h/p"}));
+        assertThrows(LoadOptions.UsageException.class, () -> LoadOptions.parse(new String[] {"https://h/p"}));
+        LoadOptions http = LoadOptions.parse(new String[] {"http://h/p"});
+        assertEquals("http", http.endpoints.get(0).scheme());
+        assertEquals(80, http.endpoints.get(0).port());
         assertThrows(LoadOptions.UsageException.class, () -> LoadOptions.parse(new String[] {"--scenario", "x"}));
     }
 }
