@@ -37,7 +37,7 @@ public final class GatewaySuite {
     private double saturationSeconds = 10;
     private double rateSeconds = 6;
     private boolean artemis = true;
-    private boolean wrk = true;
+    private boolean tools = true;
     private boolean profile;
     private List<String> gatewayJvm = List.of("-Xms512m", "-Xmx512m");
     private final PrintStream log = System.err;
@@ -56,7 +56,7 @@ public final class GatewaySuite {
                     s.rateSeconds = 2;
                 }
                 case "--no-artemis" -> s.artemis = false;
-                case "--no-wrk" -> s.wrk = false;
+                case "--no-tools" -> s.tools = false;
                 case "--profile" -> s.profile = true;
                 case "--jar" -> s.jar = Path.of(args[++i]);
                 case "--out" -> s.out = Path.of(args[++i]);
@@ -94,10 +94,16 @@ public final class GatewaySuite {
             // HTTP/1.1 has one request per connection at a time: as many connections as the others have in flight.
             byProtocol.put("http1", new GeneratorClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
                     inFlight, 1, bodyBytes));
-            byProtocol.put("http2", new H2loadClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                    connections, window, bodyBytes, work));
-            LoadClient wrkClient = wrk ? new WrkClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                    inFlight, bodyBytes, work) : null;
+            byProtocol.put("http2", new GeneratorClient("h2c://127.0.0.1:" + gw.httpPort + "/echo", threads,
+                    connections, window, bodyBytes));
+            // The C tools, as cross-checks of our generator at saturation (they count latency from the send).
+            Map<String, LoadClient> crossChecks = new LinkedHashMap<>();
+            if (tools) {
+                crossChecks.put("http1", new WrkClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
+                        inFlight, bodyBytes, work));
+                crossChecks.put("http2", new H2loadClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
+                        connections, window, bodyBytes, work));
+            }
             // Warm every path first: the gateway's JIT compiles the servlet and Jetty code all protocols share
             // during the first run, which would otherwise make whichever protocol runs first look slow.
             for (String p : PROTOCOLS) {
@@ -106,19 +112,20 @@ public final class GatewaySuite {
                 log.printf(Locale.ROOT, "bench gateway: %s warm-up %.0f s%n", p, warmupSeconds);
                 byProtocol.get(p).run(0, warmupSeconds);
             }
-            if (wrkClient != null) {
-                clients.put("http1-wrk", wrkClient.describe() + " (a cross-check of our HTTP/1.1 generator at "
-                        + "saturation; wrk counts latency from the actual send)");
-                measured.put("http1-wrk", new LinkedHashMap<>());
+            for (Map.Entry<String, LoadClient> c : crossChecks.entrySet()) {
+                String row = crossCheckRow(c.getKey());
+                clients.put(row, c.getValue().describe() + " (a cross-check of our generator at saturation; it "
+                        + "counts latency from the actual send)");
+                measured.put(row, new LinkedHashMap<>());
             }
             for (int round = 0; round < rounds; round++) {
                 for (String p : inTurn(round)) {
                     Path jfr = profile && round == 0 && !p.equals("floor") ? work.resolve(p + ".jfr") : null;
                     add(measured, measure(p, "saturation", 0, byProtocol.get(p), gw, saturationSeconds, jfr,
                             profiles));
-                    if (p.equals("http1") && wrkClient != null) {
-                        add(measured, measure("http1-wrk", "saturation", 0, wrkClient, gw, saturationSeconds, null,
-                                profiles));
+                    if (crossChecks.containsKey(p)) {
+                        add(measured, measure(crossCheckRow(p), "saturation", 0, crossChecks.get(p), gw,
+                                saturationSeconds, null, profiles));
                     }
                 }
             }
@@ -172,7 +179,7 @@ public final class GatewaySuite {
         }
         String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
                         + "HTTP/1.1 %d connections x 1 (no pipelining), h2c %d connections x %d streams, floor %d "
-                        + "threads x 1; %d rounds of %.0f s at saturation and %.0f s per fixed rate", bodyBytes,
+                        + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at saturation and %.0f s per fixed rate", bodyBytes,
                 connections, window, inFlight, connections, window, threads, threads, rounds, saturationSeconds,
                 rateSeconds);
         SuiteReport report = new SuiteReport(runs, clients, settings);
@@ -184,6 +191,11 @@ public final class GatewaySuite {
         for (String p : profiles) {
             System.out.println(p);
         }
+    }
+
+    /** The row of a tool's cross-check: {@code http1-wrk}, {@code http2-h2load}. */
+    private static String crossCheckRow(String protocol) {
+        return protocol + (protocol.equals("http1") ? "-wrk" : "-h2load");
     }
 
     /** The protocols in the order of round {@code round}: each round starts one further along. */

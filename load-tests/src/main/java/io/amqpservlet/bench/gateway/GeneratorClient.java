@@ -6,7 +6,7 @@ import io.amqpservlet.bench.load.MeasuredPhase;
 
 /**
  * Our generator ({@code bench load}), in the suite's JVM, against an AMQP endpoint (the gateway, or the broker's
- * request queue) or an HTTP/1.1 one ({@code http://}): the same event loops, the same open-loop schedule and the
+ * request queue), an HTTP/1.1 one ({@code http://}) or an h2c one ({@code h2c://}): the same event loops, the same open-loop schedule and the
  * same latency count (from the time each request was due) whatever the protocol.
  */
 final class GeneratorClient implements LoadClient {
@@ -45,7 +45,8 @@ final class GeneratorClient implements LoadClient {
 
     @Override
     public String describe() {
-        return "bench load (" + (url.startsWith("http:") ? "HTTP/1.1" : "AMQP, our engine") + "): " + connections
+        String protocol = url.startsWith("http:") ? "HTTP/1.1" : url.startsWith("h2c:") ? "h2c" : "AMQP, our engine";
+        return "bench load (" + protocol + "): " + connections
                 + " connections x " + window + " in flight, POST " + bodyBytes + " B, latency from the due time";
     }
 }

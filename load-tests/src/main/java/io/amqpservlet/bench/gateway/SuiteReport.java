@@ -19,7 +19,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class SuiteReport {
     /** The rows a floor applies to: requests served by the gateway process the floor ran in. */
-    private static final List<String> OVER_FLOOR = List.of("amqp", "http1", "http2", "http1-wrk");
+    private static final List<String> OVER_FLOOR = List.of("amqp", "http1", "http2", "http1-wrk", "http2-h2load");
 
     private final Map<String, List<RoundSet>> runs;
     private final Map<String, String> clients;

@@ -36,11 +36,12 @@ abstract class LoadConnection {
         channel.socket().setTcpNoDelay(true);
     }
 
-    /** A connection speaking the endpoint's protocol ({@code amqp} or {@code http}). */
+    /** A connection speaking the endpoint's protocol ({@code amqp}, {@code http} or {@code h2c}). */
     static LoadConnection open(EventLoop loop, LoadOptions options, LoadOptions.Endpoint endpoint)
             throws IOException {
         return switch (endpoint.scheme()) {
             case "http" -> new Http1LoadConnection(loop, options, endpoint);
+            case "h2c" -> new H2cLoadConnection(loop, options, endpoint);
             default -> new AmqpLoadConnection(loop, options, endpoint);
         };
     }

@@ -28,8 +28,8 @@ public final class LoadOptions {
 
     /**
      * One endpoint: a listener and the address (request-target) the requests go to; {@code scheme} is the protocol,
-     * {@code amqp} (AMQP 1.0) or {@code http} (HTTP/1.1, one request per connection at a time unless the window
-     * pipelines more).
+     * {@code amqp} (AMQP 1.0), {@code http} (HTTP/1.1, one request per connection at a time unless the window
+     * pipelines more) or {@code h2c} (HTTP/2 without TLS, prior knowledge; the window is the streams in flight).
      */
     public record Endpoint(String scheme, String host, int port, String path) {
         @Override
@@ -108,7 +108,10 @@ public final class LoadOptions {
         return new CommandLine(new LoadCommand(o)).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
     }
 
-    /** Adds an endpoint, {@code amqp://host[:port]/path} or {@code http://host[:port]/path} (HTTP/1.1). */
+    /**
+     * Adds an endpoint, {@code amqp://host[:port]/path}, {@code http://host[:port]/path} (HTTP/1.1) or
+     * {@code h2c://host[:port]/path} (HTTP/2 without TLS).
+     */
     public LoadOptions endpoint(String url) throws UsageException {
         URI uri;
         try {
@@ -116,9 +119,9 @@ public final class LoadOptions {
         } catch (URISyntaxException e) {
             throw new UsageException("malformed URL " + url + ": " + e.getMessage());
         }
-        boolean http = "http".equals(uri.getScheme());
+        boolean http = "http".equals(uri.getScheme()) || "h2c".equals(uri.getScheme());
         if (!(http || "amqp".equals(uri.getScheme())) || uri.getHost() == null) {
-            throw new UsageException("want amqp://host:port/path or http://host:port/path, got " + url);
+            throw new UsageException("want amqp://, http:// or h2c://host:port/path, got " + url);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         if (uri.getRawQuery() != null) {

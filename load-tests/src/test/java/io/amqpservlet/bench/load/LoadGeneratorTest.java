@@ -142,6 +142,32 @@ class LoadGeneratorTest {
     }
 
     @Test
+    void h2cClosedLoopCountsEveryResponseTheServletServed() throws Exception {
+        LoadOptions o = new LoadOptions().endpoint("h2c://127.0.0.1:" + gateway.httpPort() + "/count").progress(false)
+                .clients(2).connections(2).window(4).warmupMillis(0).durationMillis(1_500);
+        long before = CountingEchoServlet.SERVED.get();
+        LoadResult r = new LoadRun(o, null).run();
+        long served = CountingEchoServlet.SERVED.get() - before;
+        assertTrue(r.responses() > 0, r.describe());
+        assertEquals(0, r.errorCount(), () -> "errors: " + r.errors());
+        assertTrue(r.responses() <= served, r.responses() + " recorded, " + served + " served");
+        assertTrue(served - r.responses() <= 16 + r.requestsPerSecond() * 0.5,
+                r.responses() + " recorded, " + served + " served");
+    }
+
+    @Test
+    void h2cOpenLoopAndErrorStatuses() throws Exception {
+        LoadResult o = new LoadRun(new LoadOptions().endpoint("h2c://127.0.0.1:" + gateway.httpPort()
+                + "/slow?ms=50").progress(false).window(1).warmupMillis(0).durationMillis(2_000).rate(100), null).run();
+        assertEquals(0, o.errorCount(), () -> "errors: " + o.errors());
+        assertTrue(o.maxMicros() > 1_000_000, "one stream at >= 50 ms, due every 10 ms: max " + o.maxMicros());
+        LoadResult e = new LoadRun(new LoadOptions().endpoint("h2c://127.0.0.1:" + gateway.httpPort()
+                + "/status/503").progress(false).method("GET").body(0).warmupMillis(0).durationMillis(500), null).run();
+        assertTrue(e.responses() > 0);
+        assertEquals(e.responses(), e.errorCount(), () -> "errors: " + e.errors());
+    }
+
+    @Test
     void http1OpenLoopCountsLatencyFromTheScheduledSendTime() throws Exception {
         // As for AMQP: one request in flight, 50 ms each, one due every 10 ms: the backlog counts.
         LoadOptions open = http("/slow?ms=50").window(1).warmupMillis(0).durationMillis(2_000).rate(100);
