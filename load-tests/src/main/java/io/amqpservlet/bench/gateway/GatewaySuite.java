@@ -85,6 +85,11 @@ public final class GatewaySuite {
         Map<String, String> clients = new LinkedHashMap<>();
         List<String> profiles = new ArrayList<>();
         int inFlight = connections * window;
+        // Made first: a mistake in it must not cost the measurements.
+        String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
+                        + "HTTP/1.1 %d connections x 1 (no pipelining), h2c %d connections x %d streams, floor %d "
+                        + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at saturation and %.0f s per fixed rate", bodyBytes,
+                connections, window, inFlight, connections, window, threads, rounds, saturationSeconds, rateSeconds);
         try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm)) {
             log.println("bench gateway: gateway pid " + gw.pid() + ", amqp=" + gw.amqpPort + " http=" + gw.httpPort);
             Map<String, LoadClient> byProtocol = new LinkedHashMap<>();
@@ -177,11 +182,6 @@ public final class GatewaySuite {
             }
             attachRow(runs, clients);
         }
-        String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
-                        + "HTTP/1.1 %d connections x 1 (no pipelining), h2c %d connections x %d streams, floor %d "
-                        + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at saturation and %.0f s per fixed rate", bodyBytes,
-                connections, window, inFlight, connections, window, threads, threads, rounds, saturationSeconds,
-                rateSeconds);
         SuiteReport report = new SuiteReport(runs, clients, settings);
         Files.writeString(out.resolve("gateway.json"), report.json());
         String md = report.markdown();
