@@ -88,8 +88,9 @@ public final class GatewaySuite {
         // Made first: a mistake in it must not cost the measurements.
         String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
                         + "HTTP/1.1 %d connections x 1 (no pipelining), h2c %d connections x %d streams, floor %d "
-                        + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at saturation and %.0f s per fixed rate", bodyBytes,
-                connections, window, inFlight, connections, window, threads, rounds, saturationSeconds, rateSeconds);
+                        + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at "
+                        + "saturation and %.0f s per fixed rate", bodyBytes, connections, window, inFlight, connections,
+                window, threads, rounds, saturationSeconds, rateSeconds);
         try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm)) {
             log.println("bench gateway: gateway pid " + gw.pid() + ", amqp=" + gw.amqpPort + " http=" + gw.httpPort);
             Map<String, LoadClient> byProtocol = new LinkedHashMap<>();
@@ -125,7 +126,7 @@ public final class GatewaySuite {
             }
             for (int round = 0; round < rounds; round++) {
                 for (String p : inTurn(round)) {
-                    Path jfr = profile && round == 0 && !p.equals("floor") ? work.resolve(p + ".jfr") : null;
+                    Path jfr = profile && round == 0 ? work.resolve(p + ".jfr") : null;
                     add(measured, measure(p, "saturation", 0, byProtocol.get(p), gw, saturationSeconds, jfr,
                             profiles));
                     if (crossChecks.containsKey(p)) {

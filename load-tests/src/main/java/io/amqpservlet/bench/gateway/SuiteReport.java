@@ -74,7 +74,8 @@ final class SuiteReport {
 
     private static List<Object> range(RoundSet s, ToDoubleFunction<Run> figure, int decimals) {
         double[] r = s.range(figure);
-        return List.of(ReportJson.number(r[0], decimals), ReportJson.number(r[1], decimals));
+        // Arrays.asList: a figure the row lacks (the broker's heap) is NaN, written as null.
+        return java.util.Arrays.asList(ReportJson.number(r[0], decimals), ReportJson.number(r[1], decimals));
     }
 
     private static Map<String, Object> plain(Run r) {
