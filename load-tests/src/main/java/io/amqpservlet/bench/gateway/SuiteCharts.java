@@ -21,7 +21,8 @@ import java.util.Map;
  * HdrHistogram's plots, the x axis being 1/(1 − percentile) on a log scale so that the tail spreads out
  * ({@code gateway-latency-saturation.png}, {@code gateway-latency-25.png}, ...), and against load, one line per
  * protocol through its fixed rates and its saturation point, the p99 latency ({@code gateway-p99-by-load.png}) and
- * the server CPU per request ({@code gateway-cpu-by-load.png}). Every point is the median of the rounds.
+ * the server CPU per request ({@code gateway-cpu-by-load.png}); the floor through its fixed rates only. Every point
+ * is the median of the rounds.
  */
 final class SuiteCharts {
     private SuiteCharts() {
@@ -46,6 +47,9 @@ final class SuiteCharts {
         List<String> names = new ArrayList<>();
         List<Number> rates = new ArrayList<>();
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            if (e.getKey().equals("floor")) {
+                continue; // no wire: several times the others' rate, it would flatten their bars (see the table)
+            }
             names.add(e.getKey());
             rates.add(e.getValue().get(0).client().requestsPerSecond());
         }
@@ -98,6 +102,9 @@ final class SuiteCharts {
                 .yAxisTitle(yTitle).build();
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
             List<Run> list = new ArrayList<>(e.getValue());
+            if (e.getKey().equals("floor")) {
+                list.removeIf(r -> r.targetRate() <= 0); // its saturation point is far off the others' scale
+            }
             if (list.size() < 2) {
                 continue;
             }
