@@ -22,6 +22,8 @@ final class Http1LoadConnection extends LoadConnection {
     private static final int LINE_BYTES = 128;
 
     private final byte[] request;
+    /** A HEAD request's response has no body (its Content-Length is that of the GET). */
+    private final boolean headRequest;
     private final ByteBuffer out;
     private final int window;
     /** Send times of the requests in flight, oldest at {@link #head}. */
@@ -42,6 +44,7 @@ final class Http1LoadConnection extends LoadConnection {
         super(loop, options, endpoint);
         this.window = options.window;
         this.request = encode(options, endpoint);
+        this.headRequest = "HEAD".equals(options.method);
         this.out = ByteBuffer.allocate(request.length * window);
         this.startNanos = new long[window];
     }
@@ -170,6 +173,10 @@ final class Http1LoadConnection extends LoadConnection {
     }
 
     private void headersEnded() {
+        // RFC 9112 §6.3: no body after a HEAD request or a 1xx, 204 or 304 response, whatever the headers say.
+        if (status >= 0 && (headRequest || status == 204 || status == 304)) {
+            contentLength = 0;
+        }
         if (status < 0 || contentLength < 0) {
             onTransportClosed(status < 0 ? "malformed HTTP/1.1 status line"
                     : "HTTP/1.1 response without Content-Length (chunked is not supported)");

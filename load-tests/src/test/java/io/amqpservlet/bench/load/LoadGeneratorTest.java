@@ -198,6 +198,13 @@ class LoadGeneratorTest {
                 .durationMillis(500), null).run();
         assertTrue(r.responses() > 0);
         assertEquals(r.responses(), r.errors().get("status 503"), () -> "errors: " + r.errors());
+        // Responses without a body whatever their headers: 204 (no Content-Length at all) and any answer to HEAD.
+        for (String method : new String[] {"GET", "HEAD"}) {
+            LoadResult none = new LoadRun(http(method.equals("GET") ? "/status/204" : "/count").method(method).body(0)
+                    .warmupMillis(0).durationMillis(500), null).run();
+            assertTrue(none.responses() > 0, method);
+            assertEquals(0, none.errorCount(), () -> method + " errors: " + none.errors());
+        }
     }
 
     @Test
