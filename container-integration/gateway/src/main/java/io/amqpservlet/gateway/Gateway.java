@@ -68,7 +68,13 @@ public final class Gateway {
     /** Builds the server (nothing is bound until {@link #start()}). */
     public Gateway(GatewayOptions options) throws ReflectiveOperationException {
         this.options = options;
-        QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+        QueuedThreadPool threads = options.stats() ? new QueuedThreadPool(200, 8) {
+            @Override
+            public Thread newThread(Runnable runnable) {
+                // --stats: a pool thread that ends (idle for a minute) still counts in the allocation totals.
+                return super.newThread(ThreadAllocation.counted(runnable));
+            }
+        } : new QueuedThreadPool(200, 8);
         threads.setName("gateway");
         server = new Server(threads);
         server.setStopTimeout(options.stopTimeoutMillis());
@@ -141,7 +147,10 @@ public final class Gateway {
         }
         // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
         Handler app = new SaslPrincipalHandler(context);
-        server.setHandler(new GracefulHandler(options.stats() ? new GatewayStatsHandler(app) : app));
+        // The floor's requests say they came through the HTTP connector (else the AMQP one), with the same
+        // HttpConfiguration every connector here has.
+        server.setHandler(new GracefulHandler(options.stats()
+                ? new GatewayStatsHandler(app, http != null ? http : amqp, httpConfig) : app));
     }
 
     /**

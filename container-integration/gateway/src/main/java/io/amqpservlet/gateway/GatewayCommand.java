@@ -172,7 +172,8 @@ final class GatewayCommand {
     }
 
     @Option(order = 17, names = "--stats",
-            description = "serve CPU, allocation and GC counters at /.amqp-servlet/stats (benchmarks)")
+            description = "serve CPU, allocation and GC counters at /.amqp-servlet/stats and the floor run at "
+                    + "/.amqp-servlet/floor (benchmarks)")
     void stats(boolean on) {
         o.stats = on;
     }

@@ -40,6 +40,26 @@ class GatewayStatsTest {
     }
 
     @Test
+    void floorServesTheEchoServletWithNoWireClosedLoopAndPaced() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0", "--stats"}));
+        try {
+            g.start();
+            HttpResponse<String> r = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.5&threads=2");
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(r.body().matches("\\{\"responses\":[1-9]\\d*,.*\"errors\":\\{},.*"), r.body());
+            assertTrue(r.body().contains("\"percentilesMicros\":{\"0.0\":"), r.body());
+            HttpResponse<String> paced = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.5&threads=1&rate=200");
+            assertTrue(paced.body().matches("\\{\"responses\":[1-9]\\d*,.*\"errors\":\\{},.*"), paced.body());
+            // A path that does not answer 200 with the body echoed is counted as an error, not a response served.
+            HttpResponse<String> missing = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.2&threads=1&path=/nope");
+            assertTrue(missing.body().matches(".*\"errors\":\\{\"status 40[45]\":[1-9].*"), missing.body());
+            assertEquals(400, get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=x").statusCode());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
     void withoutTheFlagThePathBelongsToTheApp() throws Exception {
         Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0"}));
         try {

@@ -28,6 +28,11 @@ import java.util.Map;
  */
 final class AllocationReport {
     private static final String OURS = "io.amqpservlet.";
+    /**
+     * The gateway's {@code --stats} wrapper at the bottom of every pool thread's stack (it counts the thread's
+     * allocation when it ends): ours, but never the code that chose to allocate.
+     */
+    private static final String THREAD_ROOT = "io.amqpservlet.gateway.ThreadAllocation"; // its lambda too
     private static final int TOP = 15;
 
     private final Map<String, Long> byClass = new HashMap<>();
@@ -85,7 +90,7 @@ final class AllocationReport {
         }
         for (RecordedFrame f : frames) {
             String s = frame(f);
-            if (s.startsWith(OURS)) {
+            if (s.startsWith(OURS) && !s.startsWith(THREAD_ROOT)) {
                 return top + "  via " + s + " [ours]";
             }
         }

@@ -71,6 +71,11 @@ final class GatewayProcess implements AutoCloseable {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";
     }
 
+    /** The floor endpoint ({@code --stats}): requests injected into the gateway's server with no wire. */
+    String floorUrl() {
+        return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/floor";
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy(); // SIGTERM: the gateway's graceful stop

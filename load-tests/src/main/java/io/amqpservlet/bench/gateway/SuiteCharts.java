@@ -19,15 +19,26 @@ import java.util.Map;
  * The suite's plots, PNG files written with XChart: throughput per protocol at saturation
  * ({@code gateway-throughput.png}), and for each load a latency percentile curve per protocol in the style of
  * HdrHistogram's plots, the x axis being 1/(1 − percentile) on a log scale so that the tail spreads out
- * ({@code gateway-latency-saturation.png}, {@code gateway-latency-25.png}, ...).
+ * ({@code gateway-latency-saturation.png}, {@code gateway-latency-25.png}, ...), and against load, one line per
+ * protocol through its fixed rates and its saturation point, the p99 latency ({@code gateway-p99-by-load.png}) and
+ * the server CPU per request ({@code gateway-cpu-by-load.png}); the floor through its fixed rates only. Every point
+ * is the median of the rounds.
  */
 final class SuiteCharts {
     private SuiteCharts() {
     }
 
     /** Writes the plots into {@code dir}; returns the files written. */
-    static List<Path> write(Map<String, List<Run>> runs, Path dir) throws IOException {
+    static List<Path> write(Map<String, List<RoundSet>> rounds, Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        for (Map.Entry<String, List<RoundSet>> e : rounds.entrySet()) {
+            List<Run> medians = new ArrayList<>();
+            for (RoundSet s : e.getValue()) {
+                medians.add(s.median());
+            }
+            runs.put(e.getKey(), medians);
+        }
         List<Path> files = new ArrayList<>();
         CategoryChart bars = new CategoryChartBuilder().width(800).height(450)
                 .title("Throughput at saturation (/echo, 100-byte POST)").xAxisTitle("protocol")
@@ -36,6 +47,9 @@ final class SuiteCharts {
         List<String> names = new ArrayList<>();
         List<Number> rates = new ArrayList<>();
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            if (e.getKey().equals("floor")) {
+                continue; // no wire: several times the others' rate, it would flatten their bars (see the table)
+            }
             names.add(e.getKey());
             rates.add(e.getValue().get(0).client().requestsPerSecond());
         }
@@ -74,7 +88,36 @@ final class SuiteCharts {
             String suffix = load.equals("saturation") ? "saturation" : load.replace("%", "");
             files.add(save(chart, dir.resolve("gateway-latency-" + suffix)));
         }
+        files.add(byLoad(runs, "p99 latency against load (median of the rounds)", "p99 (ms)",
+                r -> r.client().latencyMicros().get("p99") / 1000, dir.resolve("gateway-p99-by-load")));
+        files.add(byLoad(runs, "Server CPU per request against load (median of the rounds)", "CPU (µs/request)",
+                r -> r.server().cpuMicrosPerRequest(), dir.resolve("gateway-cpu-by-load")));
         return files;
+    }
+
+    /** One line per protocol measured at several loads: {@code figure} against the requests/s achieved. */
+    private static Path byLoad(Map<String, List<Run>> runs, String title, String yTitle,
+                               java.util.function.ToDoubleFunction<Run> figure, Path base) throws IOException {
+        XYChart chart = new XYChartBuilder().width(800).height(500).title(title).xAxisTitle("requests/s")
+                .yAxisTitle(yTitle).build();
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            List<Run> list = new ArrayList<>(e.getValue());
+            if (e.getKey().equals("floor")) {
+                list.removeIf(r -> r.targetRate() <= 0); // its saturation point is far off the others' scale
+            }
+            if (list.size() < 2) {
+                continue;
+            }
+            list.sort(java.util.Comparator.comparingDouble(r -> r.client().requestsPerSecond()));
+            double[] x = new double[list.size()];
+            double[] y = new double[list.size()];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = list.get(i).client().requestsPerSecond();
+                y[i] = figure.applyAsDouble(list.get(i));
+            }
+            chart.addSeries(e.getKey(), x, y).setMarker(SeriesMarkers.CIRCLE);
+        }
+        return save(chart, base);
     }
 
     /** The client's curve, or for a client that reports a few percentiles only (wrk), those. */

@@ -7,36 +7,41 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The suite's results as {@code gateway.json} (an object keyed {@code amqp}, {@code http1}, {@code http2},
- * {@code artemis}: the saturation figures, then the fixed-rate runs) and as Markdown tables with our ratios
- * against each peer and the docs/design.md §6 targets.
+ * The suite's results as {@code gateway.json} (an object keyed {@code floor}, {@code amqp}, {@code http1},
+ * {@code http2}, then the brokered rows: each the median figures at saturation, the spread over the rounds, the
+ * rounds themselves, and the fixed-rate runs in the same shape) and as Markdown tables. Rows served by the gateway
+ * itself also give their cost above the floor (per round: the row's figure minus the floor's in the same round), and
+ * the ratios between protocols are taken on that overhead, round by round; a verdict against a target stands only
+ * when every round agrees.
  */
 final class SuiteReport {
-    private final Map<String, List<Run>> runs;
+    /** The rows a floor applies to: requests served by the gateway process the floor ran in. */
+    private static final List<String> OVER_FLOOR = List.of("amqp", "http1", "http2", "http1-wrk", "http2-h2load");
+
+    private final Map<String, List<RoundSet>> runs;
     private final Map<String, String> clients;
     private final String settings;
 
-    SuiteReport(Map<String, List<Run>> runs, Map<String, String> clients, int connections, int window,
-                int bodyBytes) {
+    SuiteReport(Map<String, List<RoundSet>> runs, Map<String, String> clients, String settings) {
         this.runs = runs;
         this.clients = clients;
-        this.settings = String.format(Locale.ROOT, "%d connections x %d in flight (HTTP/1.1: %d connections x 1), "
-                + "POST %d B to /echo", connections, window, connections * window, bodyBytes);
+        this.settings = settings;
     }
 
     String json() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("settings", settings);
         json.put("machine", machine());
-        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
-            List<Run> list = e.getValue();
-            Map<String, Object> peer = figures(list.get(0));
+        for (Map.Entry<String, List<RoundSet>> e : runs.entrySet()) {
+            List<RoundSet> list = e.getValue();
+            Map<String, Object> peer = figures(e.getKey(), list.get(0));
             peer.put("client", clients.getOrDefault(e.getKey(), ""));
             List<Object> rates = new ArrayList<>();
             for (int i = 1; i < list.size(); i++) {
-                rates.add(figures(list.get(i)));
+                rates.add(figures(e.getKey(), list.get(i)));
             }
             peer.put("rates", rates);
             json.put(e.getKey(), peer);
@@ -44,7 +49,36 @@ final class SuiteReport {
         return ReportJson.write(json) + "\n";
     }
 
-    private static Map<String, Object> figures(Run r) {
+    private Map<String, Object> figures(String protocol, RoundSet s) {
+        Map<String, Object> f = plain(s.median());
+        RoundSet floor = floorAt(protocol, s.load());
+        if (floor != null) {
+            f.put("cpuAboveFloorMicrosPerRequest", ReportJson.number(RoundSet.median(s.above(floor, RoundSet::cpu)),
+                    2));
+            f.put("bytesAboveFloorPerRequest", ReportJson.number(RoundSet.median(s.above(floor, RoundSet::bytes)),
+                    0));
+        }
+        Map<String, Object> spread = new LinkedHashMap<>();
+        spread.put("requestsPerSec", range(s, RoundSet::rps, 1));
+        spread.put("cpuMicrosPerRequest", range(s, RoundSet::cpu, 2));
+        spread.put("bytesPerRequest", range(s, RoundSet::bytes, 0));
+        spread.put("p99Micros", range(s, RoundSet::p99, 1));
+        f.put("spread", spread);
+        List<Object> rounds = new ArrayList<>();
+        for (Run r : s.rounds()) {
+            rounds.add(plain(r));
+        }
+        f.put("rounds", rounds);
+        return f;
+    }
+
+    private static List<Object> range(RoundSet s, ToDoubleFunction<Run> figure, int decimals) {
+        double[] r = s.range(figure);
+        // Arrays.asList: a figure the row lacks (the broker's heap) is NaN, written as null.
+        return java.util.Arrays.asList(ReportJson.number(r[0], decimals), ReportJson.number(r[1], decimals));
+    }
+
+    private static Map<String, Object> plain(Run r) {
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("load", r.load());
         f.put("targetRate", ReportJson.number(r.targetRate(), 1));
@@ -56,47 +90,73 @@ final class SuiteReport {
         f.put("errors", r.client().errorCount());
         Map<String, Object> latency = new LinkedHashMap<>();
         for (String k : ClientFigures.KEYS) {
-            latency.put(k, ReportJson.number(r.client().latencyMicros().get(k), 1));
+            latency.put(k, ReportJson.number(r.client().latencyMicros().getOrDefault(k, Double.NaN), 1));
         }
         f.put("latencyMicros", latency);
         return f;
     }
 
-    String markdown() {
-        StringBuilder b = new StringBuilder();
-        b.append("Settings: ").append(settings).append(".  \nMachine: ").append(machine()).append("\n\n");
-        b.append("| protocol | req/s | server CPU µs/req | heap B/req | GCs (ms) | p50 ms | p99 ms | p99.9 ms | "
-                + "max ms | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
-            row(b, e.getKey(), e.getValue().get(0));
+    /** The floor's rounds at {@code load}, when {@code protocol} is one the floor applies to. */
+    private RoundSet floorAt(String protocol, String load) {
+        if (!OVER_FLOOR.contains(protocol)) {
+            return null;
         }
-        Run amqp = first("amqp");
-        if (amqp != null) {
-            b.append("\nOurs (AMQP) against each peer at saturation (server CPU and heap: lower is better, "
-                    + "so the ratio is ours ÷ peer; throughput: ours ÷ peer):\n\n"
-                    + "| peer | CPU/req | bytes/req | req/s |\n|---|---:|---:|---:|\n");
-            for (String peer : new String[] {"http1", "http2", "artemis", "attach"}) {
-                Run r = first(peer);
-                if (r != null) {
-                    b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |\n", peer,
-                            ratio(amqp.server().cpuMicrosPerRequest(), r.server().cpuMicrosPerRequest()),
-                            ratio(amqp.server().bytesPerRequest(), r.server().bytesPerRequest()),
-                            ratio(amqp.client().requestsPerSecond(), r.client().requestsPerSecond())));
-                }
+        return at("floor", load);
+    }
+
+    private RoundSet at(String protocol, String load) {
+        List<RoundSet> l = runs.get(protocol);
+        if (l == null) {
+            return null;
+        }
+        for (RoundSet s : l) {
+            if (s.load().equals(load)) {
+                return s;
             }
         }
-        b.append("\nFixed rates (percent of the AMQP maximum):\n\n| load | protocol | target req/s | req/s | "
-                + "CPU µs/req | B/req | p50 ms | p99 ms | p99.9 ms | errors |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
-            for (Run r : e.getValue()) {
-                if (r.targetRate() > 0) {
-                    b.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %.1f | %s | %.3f | %.3f | "
-                                    + "%.3f | %d |\n", r.load(), e.getKey(), r.targetRate(),
-                            r.client().requestsPerSecond(), r.server().cpuMicrosPerRequest(),
-                            bytes(r.server().bytesPerRequest()), ms(r, "p50"), ms(r, "p99"), ms(r, "p99.9"),
-                            r.client().errorCount()));
+        return null;
+    }
+
+    String markdown() {
+        StringBuilder b = new StringBuilder();
+        int rounds = runs.containsKey("amqp") ? runs.get("amqp").get(0).rounds().size() : 1;
+        b.append("Settings: ").append(settings).append(".  \nMachine: ").append(machine()).append(".  \nEach figure: ")
+                .append("the median of ").append(rounds).append(" alternating rounds, ±: half the range of the ")
+                .append("rounds relative to the median; \"over floor\": the row minus the floor, round by round.\n\n");
+        b.append("| protocol | req/s | server CPU µs/req | over floor | heap B/req | over floor | GCs (ms) | p50 ms "
+                + "| p99 ms | p99.9 ms | max ms | errors |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Map.Entry<String, List<RoundSet>> e : runs.entrySet()) {
+            RoundSet s = e.getValue().get(0);
+            Run m = s.median();
+            RoundSet floor = floorAt(e.getKey(), s.load());
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %.3f | %.3f | %d |\n",
+                    e.getKey(), withSpread(s, RoundSet::rps, "%,.0f"), withSpread(s, RoundSet::cpu, "%.1f"),
+                    over(s, floor, RoundSet::cpu, "%.1f"), withSpread(s, RoundSet::bytes, "%,.0f"),
+                    over(s, floor, RoundSet::bytes, "%,.0f"), m.server().gcCount() < 0 ? "–"
+                            : m.server().gcCount() + " (" + m.server().gcMillis() + ")",
+                    ms(m, "p50"), withSpread(s, r -> RoundSet.p99(r) / 1000, "%.3f"), ms(m, "p99.9"), ms(m, "max"),
+                    m.client().errorCount()));
+        }
+        b.append(overheadRatios());
+        b.append("\nFixed rates (percent of the AMQP maximum; open loop, latency from the due time):\n\n"
+                + "| load | protocol | target req/s | req/s | CPU µs/req | over floor | B/req | over floor | p50 ms "
+                + "| p99 ms | p99.9 ms | errors |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        List<String> loads = loads();
+        for (String load : loads) {
+            for (Map.Entry<String, List<RoundSet>> e : runs.entrySet()) {
+                RoundSet s = at(e.getKey(), load);
+                if (s == null || s.targetRate() <= 0) {
+                    continue;
                 }
+                Run m = s.median();
+                RoundSet floor = floorAt(e.getKey(), load);
+                b.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %s | %s | %s | %s | %.3f | %s | "
+                                + "%.3f | %d |\n", load, e.getKey(), s.targetRate(), m.client().requestsPerSecond(),
+                        withSpread(s, RoundSet::cpu, "%.1f"), over(s, floor, RoundSet::cpu, "%.1f"),
+                        withSpread(s, RoundSet::bytes, "%,.0f"), over(s, floor, RoundSet::bytes, "%,.0f"),
+                        ms(m, "p50"), withSpread(s, r -> RoundSet.p99(r) / 1000, "%.3f"), ms(m, "p99.9"),
+                        m.client().errorCount()));
             }
         }
         b.append(targets());
@@ -107,76 +167,145 @@ final class SuiteReport {
         return b.toString();
     }
 
-    /** The docs/design.md §6 targets, each marked met or not from these numbers. */
+    /** Every load of the AMQP row (saturation first), the order the tables use. */
+    private List<String> loads() {
+        List<String> loads = new ArrayList<>();
+        List<RoundSet> amqp = runs.getOrDefault("amqp", List.of());
+        for (RoundSet s : amqp) {
+            loads.add(s.load());
+        }
+        return loads;
+    }
+
+    /** AMQP's overhead above the floor against each HTTP row's, at each load, round by round. */
+    private String overheadRatios() {
+        StringBuilder b = new StringBuilder("\nAMQP against each HTTP path, on the cost above the floor (AMQP ÷ peer; "
+                + "median of the per-round quotients, lowest–highest round in brackets; lower is better):\n\n"
+                + "| load | peer | CPU over floor | heap over floor | p99 (whole latency) |\n|---|---|---:|---:|---:|\n");
+        boolean any = false;
+        for (String load : loads()) {
+            RoundSet amqp = at("amqp", load);
+            RoundSet floor = at("floor", load);
+            for (String peer : new String[] {"http1", "http2"}) {
+                RoundSet p = at(peer, load);
+                if (amqp == null || p == null || floor == null) {
+                    continue;
+                }
+                any = true;
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |\n", load, peer,
+                        quotient(RoundSet.quotients(amqp.above(floor, RoundSet::cpu), p.above(floor, RoundSet::cpu))),
+                        quotient(RoundSet.quotients(amqp.above(floor, RoundSet::bytes),
+                                p.above(floor, RoundSet::bytes))),
+                        quotient(RoundSet.quotients(amqp.each(RoundSet::p99), p.each(RoundSet::p99)))));
+            }
+        }
+        return any ? b.toString() : "";
+    }
+
+    /** The targets, each met, not met, or not trusted (the rounds disagree). */
     private String targets() {
-        Run amqp = first("amqp");
-        Run h1 = first("http1");
-        Run h2 = first("http2");
-        Run broker = first("artemis");
-        StringBuilder b = new StringBuilder("\nTargets (docs/design.md §6):\n\n");
+        RoundSet amqp = at("amqp", "saturation");
         if (amqp == null) {
             return "";
         }
+        StringBuilder b = new StringBuilder("\nTargets (a verdict stands when every round agrees):\n\n");
+        RoundSet floor = at("floor", "saturation");
+        RoundSet h1 = at("http1", "saturation");
+        RoundSet h2 = at("http2", "saturation");
+        for (String load : loads()) {
+            RoundSet a = at("amqp", load);
+            RoundSet f = at("floor", load);
+            RoundSet h = at("http1", load);
+            if (a != null && f != null && h != null) {
+                check(b, "CPU over the floor <= 0.5x HTTP/1.1's at " + load, RoundSet.quotients(
+                        a.above(f, RoundSet::cpu), h.above(f, RoundSet::cpu)), 0.5, true);
+            }
+        }
+        if (floor != null && h1 != null) {
+            check(b, "heap over the floor <= 0.5x HTTP/1.1's at saturation", RoundSet.quotients(
+                    amqp.above(floor, RoundSet::bytes), h1.above(floor, RoundSet::bytes)), 0.5, true);
+        }
+        if (floor != null && h2 != null) {
+            check(b, "CPU over the floor <= 1.0x HTTP/2's at saturation", RoundSet.quotients(
+                    amqp.above(floor, RoundSet::cpu), h2.above(floor, RoundSet::cpu)), 1.0, true);
+        }
         if (h1 != null) {
-            check(b, "server CPU/request <= 0.5x HTTP/1.1", amqp.server().cpuMicrosPerRequest()
-                    / h1.server().cpuMicrosPerRequest(), 0.5);
-            check(b, "heap bytes/request <= 0.5x HTTP/1.1", amqp.server().bytesPerRequest()
-                    / h1.server().bytesPerRequest(), 0.5);
+            check(b, "throughput >= 1.5x HTTP/1.1 at saturation", RoundSet.quotients(amqp.each(RoundSet::rps),
+                    h1.each(RoundSet::rps)), 1.5, false);
         }
-        if (h2 != null) {
-            check(b, "server CPU/request <= 1.0x HTTP/2", amqp.server().cpuMicrosPerRequest()
-                    / h2.server().cpuMicrosPerRequest(), 1.0);
-        }
+        RoundSet broker = at("artemis", "saturation");
         if (broker != null) {
-            double x = amqp.client().requestsPerSecond() / broker.client().requestsPerSecond();
-            b.append(String.format(Locale.ROOT, "- throughput >= 5x Artemis-brokered: %.2fx, %s\n", x,
-                    x >= 5 ? "**met**" : "**not met**"));
+            check(b, "throughput >= 5x Artemis-brokered", new double[] {amqp.median(RoundSet::rps)
+                    / broker.median(RoundSet::rps)}, 5, false);
         }
-        List<Run> a = runs.get("amqp");
-        List<Run> h = runs.get("http1");
-        if (h != null) {
-            for (int i = 1; i < a.size() && i < h.size(); i++) {
-                double ours = a.get(i).client().latencyMicros().get("p99");
-                double theirs = h.get(i).client().latencyMicros().get("p99");
-                b.append(String.format(Locale.ROOT, "- p99 at %s (%,.0f req/s) no worse than HTTP/1.1: %.3f ms vs "
-                                + "%.3f ms, %s\n", a.get(i).load(), a.get(i).targetRate(), ours / 1000,
-                        theirs / 1000, ours <= theirs ? "**met**" : "**not met**"));
+        for (String load : loads()) {
+            RoundSet a = at("amqp", load);
+            RoundSet h = at("http1", load);
+            if (a != null && h != null && a.targetRate() > 0) {
+                check(b, String.format(Locale.ROOT, "p99 at %s (%,.0f req/s) <= HTTP/1.1's (%.3f vs %.3f ms)", load,
+                        a.targetRate(), a.median(RoundSet::p99) / 1000, h.median(RoundSet::p99) / 1000),
+                        RoundSet.quotients(a.each(RoundSet::p99), h.each(RoundSet::p99)), 1.0, true);
             }
         }
         return b.toString();
     }
 
-    private static void check(StringBuilder b, String what, double ratio, double limit) {
-        b.append(String.format(Locale.ROOT, "- %s: %.2fx, %s\n", what, ratio,
-                Double.isNaN(ratio) ? "not measured" : ratio <= limit ? "**met**" : "**not met**"));
+    /**
+     * Appends one target line: the median quotient, the rounds' range, and the verdict: met when every round meets
+     * it, not met when none does, not trusted when the rounds disagree.
+     */
+    static void check(StringBuilder b, String what, double[] quotients, double limit, boolean atMost) {
+        int met = 0;
+        int measured = 0;
+        for (double q : quotients) {
+            if (!Double.isNaN(q)) {
+                measured++;
+                if (atMost ? q <= limit : q >= limit) {
+                    met++;
+                }
+            }
+        }
+        String verdict = measured == 0 ? "not measured" : met == measured ? "**met**" : met == 0 ? "**not met**"
+                : "**not trusted** (" + met + " of " + measured + " rounds meet it)";
+        b.append("- ").append(what).append(": ").append(quotient(quotients)).append(", ").append(verdict)
+                .append('\n');
     }
 
-    private Run first(String protocol) {
-        List<Run> l = runs.get(protocol);
-        return l == null || l.isEmpty() ? null : l.get(0);
+    /** "0.62× (0.55–0.70)": the median quotient and the lowest and highest round. */
+    static String quotient(double[] q) {
+        double m = RoundSet.median(q);
+        if (Double.isNaN(m)) {
+            return "–";
+        }
+        if (q.length == 1) {
+            return String.format(Locale.ROOT, "%.2f×", m);
+        }
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", m, RoundSet.min(q), RoundSet.max(q));
     }
 
-    private static void row(StringBuilder b, String protocol, Run r) {
-        b.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %s | %s | %.3f | %.3f | %.3f | %.3f | %d |\n",
-                protocol, r.client().requestsPerSecond(), r.server().cpuMicrosPerRequest(),
-                bytes(r.server().bytesPerRequest()), r.server().gcCount() < 0 ? "–"
-                        : r.server().gcCount() + " (" + r.server().gcMillis() + ")",
-                ms(r, "p50"), ms(r, "p99"), ms(r, "p99.9"), ms(r, "max"), r.client().errorCount()));
+    /** The median with "±n%" (half the rounds' range) when there are several rounds. */
+    private static String withSpread(RoundSet s, ToDoubleFunction<Run> figure, String format) {
+        double m = s.median(figure);
+        if (Double.isNaN(m)) {
+            return "–";
+        }
+        String v = String.format(Locale.ROOT, format, m);
+        if (s.rounds().size() < 2) {
+            return v;
+        }
+        return String.format(Locale.ROOT, "%s ±%.0f%%", v, s.spreadPercent(figure));
     }
 
-    private static String bytes(double v) {
-        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,.0f", v);
+    private static String over(RoundSet s, RoundSet floor, ToDoubleFunction<Run> figure, String format) {
+        if (floor == null) {
+            return "–";
+        }
+        double m = RoundSet.median(s.above(floor, figure));
+        return Double.isNaN(m) ? "–" : String.format(Locale.ROOT, format, m);
     }
 
     private static double ms(Run r, String key) {
-        return r.client().latencyMicros().get(key) / 1000;
-    }
-
-    private static String ratio(double ours, double theirs) {
-        if (Double.isNaN(ours) || Double.isNaN(theirs) || theirs == 0) {
-            return "–";
-        }
-        return String.format(Locale.ROOT, "%.2f×", ours / theirs);
+        return r.client().latencyMicros().getOrDefault(key, Double.NaN) / 1000;
     }
 
     /** The machine, as the report must describe it: CPUs, memory, kernel, JDK, and the load average now. */
@@ -193,5 +322,4 @@ final class SuiteReport {
                 System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("java.version"),
                 System.getProperty("java.vm.name"), load);
     }
-
 }

@@ -72,7 +72,7 @@ final class EventLoop implements Runnable {
 
     /** Adds a connection to {@code endpoint}; the socket connects once the thread runs. */
     void add(LoadOptions.Endpoint endpoint, int globalIndex, int totalConnections) throws IOException {
-        LoadConnection c = new LoadConnection(this, options, endpoint);
+        LoadConnection c = LoadConnection.open(this, options, endpoint);
         if (openLoop) {
             c.intervalNanos = Math.max(1, Math.round(1e9 * totalConnections / options.ratePerSecond));
             // Spread the connections' schedules over one interval, so the aggregate rate is smooth.

@@ -30,7 +30,8 @@ final class LoadCommand {
     }
 
     @Parameters(paramLabel = "URL", arity = "1..*",
-            description = "amqp://host[:port]/path endpoints; a scenario wanting more reuses the last one")
+            description = "amqp://host[:port]/path endpoints (http://: HTTP/1.1, h2c://: HTTP/2 without TLS); a scenario "
+                    + "wanting more reuses the last one")
     void endpoints(List<String> urls) {
         // Checked after parsing (LoadOptions.parse), so an unknown option is reported as such, not as a bad URL.
         o.endpointUrls.clear();

@@ -26,11 +26,15 @@ public final class LoadOptions {
         }
     }
 
-    /** One endpoint: an AMQP listener and the address (request-target) the requests go to. */
-    public record Endpoint(String host, int port, String path) {
+    /**
+     * One endpoint: a listener and the address (request-target) the requests go to; {@code scheme} is the protocol,
+     * {@code amqp} (AMQP 1.0), {@code http} (HTTP/1.1, one request per connection at a time unless the window
+     * pipelines more) or {@code h2c} (HTTP/2 without TLS, prior knowledge; the window is the streams in flight).
+     */
+    public record Endpoint(String scheme, String host, int port, String path) {
         @Override
         public String toString() {
-            return "amqp://" + host + ":" + port + path;
+            return scheme + "://" + host + ":" + port + path;
         }
     }
 
@@ -104,7 +108,10 @@ public final class LoadOptions {
         return new CommandLine(new LoadCommand(o)).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false);
     }
 
-    /** Adds an endpoint, {@code amqp://host[:port]/path}. */
+    /**
+     * Adds an endpoint, {@code amqp://host[:port]/path}, {@code http://host[:port]/path} (HTTP/1.1) or
+     * {@code h2c://host[:port]/path} (HTTP/2 without TLS).
+     */
     public LoadOptions endpoint(String url) throws UsageException {
         URI uri;
         try {
@@ -112,14 +119,16 @@ public final class LoadOptions {
         } catch (URISyntaxException e) {
             throw new UsageException("malformed URL " + url + ": " + e.getMessage());
         }
-        if (!"amqp".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new UsageException("want amqp://host:port/path, got " + url);
+        boolean http = "http".equals(uri.getScheme()) || "h2c".equals(uri.getScheme());
+        if (!(http || "amqp".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new UsageException("want amqp://, http:// or h2c://host:port/path, got " + url);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         if (uri.getRawQuery() != null) {
             path += "?" + uri.getRawQuery();
         }
-        endpoints.add(new Endpoint(uri.getHost(), uri.getPort() < 0 ? 5672 : uri.getPort(), path));
+        endpoints.add(new Endpoint(uri.getScheme(), uri.getHost(), uri.getPort() < 0 ? http ? 80 : 5672
+                : uri.getPort(), path));
         return this;
     }
 

@@ -109,4 +109,22 @@ class ToolOutputTest {
         assertEquals(1234 + 567, ServerSample.cpuTicks(stat));
         assertTrue(ServerSample.cpuTicks(Files.readString(Path.of("/proc/self/stat"))) > 0, "this JVM ran");
     }
+
+    @Test
+    void floorAnswer() {
+        String json = "{\"responses\":3411,\"seconds\":0.2,\"threads\":1,\"targetRate\":0.0,"
+                + "\"errors\":{\"status 405\":11},\"percentilesMicros\":{\"0.0\":15.871,\"50.0\":21.759,"
+                + "\"75.0\":33.791,\"90.0\":62.975,\"95.0\":88.063,\"99.0\":868.351,\"99.5\":1769.471,"
+                + "\"99.9\":3440.639,\"99.95\":4915.199,\"99.99\":5712.237,\"99.999\":5712.237},"
+                + "\"maxMicros\":5712.237}";
+        ClientFigures f = FloorClient.parse(json);
+        assertEquals(3400, f.responses(), "injected minus failed");
+        assertEquals(11, f.errorCount());
+        assertEquals(17000, f.requestsPerSecond(), 1e-6);
+        assertEquals(21.759, f.latencyMicros().get("p50"));
+        assertEquals(868.351, f.latencyMicros().get("p99"));
+        assertEquals(5712.237, f.latencyMicros().get("max"));
+        assertEquals(11, f.latencyCurve().size());
+        assertThrows(IllegalArgumentException.class, () -> FloorClient.parse("{\"responses\":1}"));
+    }
 }

@@ -4,8 +4,12 @@ import io.amqpservlet.bench.load.LoadOptions;
 import io.amqpservlet.bench.load.LoadRun;
 import io.amqpservlet.bench.load.MeasuredPhase;
 
-/** Our generator, in the suite's JVM, against an AMQP endpoint (the gateway, or the broker's request queue). */
-final class AmqpLoadClient implements LoadClient {
+/**
+ * Our generator ({@code bench load}), in the suite's JVM, against an AMQP endpoint (the gateway, or the broker's
+ * request queue), an HTTP/1.1 one ({@code http://}) or an h2c one ({@code h2c://}): the same event loops, the same open-loop schedule and the
+ * same latency count (from the time each request was due) whatever the protocol.
+ */
+final class GeneratorClient implements LoadClient {
     /** An observed run first settles for this long on its new connections, outside the measured phase. */
     private static final long SETTLE_MILLIS = 500;
 
@@ -15,7 +19,7 @@ final class AmqpLoadClient implements LoadClient {
     private final int window;
     private final int bodyBytes;
 
-    AmqpLoadClient(String url, int clients, int connections, int window, int bodyBytes) {
+    GeneratorClient(String url, int clients, int connections, int window, int bodyBytes) {
         this.url = url;
         this.clients = clients;
         this.connections = connections;
@@ -41,7 +45,8 @@ final class AmqpLoadClient implements LoadClient {
 
     @Override
     public String describe() {
-        return "bench load (our engine): " + connections + " connections x window " + window + ", POST "
-                + bodyBytes + " B";
+        String protocol = url.startsWith("http:") ? "HTTP/1.1" : url.startsWith("h2c:") ? "h2c" : "AMQP, our engine";
+        return "bench load (" + protocol + "): " + connections
+                + " connections x " + window + " in flight, POST " + bodyBytes + " B, latency from the due time";
     }
 }
