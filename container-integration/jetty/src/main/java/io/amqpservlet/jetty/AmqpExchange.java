@@ -47,6 +47,10 @@ final class AmqpExchange {
     Object correlationIdAttribute;
     String linkAddress;
     long deliveryCount;
+    /** The request's typed body ({@link AmqpBody#REQUEST_VALUE}), or null. */
+    Object typedValue;
+    /** The body reached the servlet as JSON made from an AMQP value: a JSON response goes back as an amqp-value. */
+    boolean jsonBody;
     /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
     int rejectStatus;
     String rejectReason;
@@ -92,6 +96,8 @@ final class AmqpExchange {
         correlationIdAttribute = null;
         linkAddress = null;
         deliveryCount = 0;
+        typedValue = null;
+        jsonBody = false;
         rejectStatus = 0;
         rejectReason = null;
         status = 0;
