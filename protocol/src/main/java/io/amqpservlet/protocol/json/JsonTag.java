@@ -53,14 +53,4 @@ enum JsonTag {
         }
         return null;
     }
-
-    /** The tag named {@code name}, or null. */
-    static JsonTag of(String name) {
-        for (JsonTag t : ALL) {
-            if (t.name.equals(name)) {
-                return t;
-            }
-        }
-        return null;
-    }
 }
