@@ -37,7 +37,8 @@ public final class AmqpToJson {
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
-    private final JsonForm form;
+    /** The form being written: the configured one, but tagged while a descriptor is written. */
+    private JsonForm form;
     private final int maxJsonBytes;
     private byte[] buf = new byte[256];
     private int pos;
@@ -483,7 +484,13 @@ public final class AmqpToJson {
             r.validateText();
             putString(r.buffer(), r.valueOffset(), r.valueLength());
         } else {
-            write(r, false);
+            JsonForm configured = form;
+            form = JsonForm.TAGGED; // reserved descriptor types (AMQP 1.0 §1.5) are rare: keep them exact
+            try {
+                write(r, false);
+            } finally {
+                form = configured;
+            }
         }
     }
 

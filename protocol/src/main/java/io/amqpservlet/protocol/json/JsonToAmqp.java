@@ -386,8 +386,8 @@ public final class JsonToAmqp {
     }
 
     /**
-     * {@code [descriptor, value]}. A plain non-negative integer descriptor is a ulong and a plain string a symbol
-     * (AMQP 1.0 §1.5: the two kinds of descriptor); any other JSON value is read as usual.
+     * {@code [descriptor, value]}. A plain integer from 0 to 2<sup>64</sup>-1 as descriptor is a ulong and a plain
+     * string a symbol (AMQP 1.0 §1.5: the two kinds of descriptor); any other JSON value is read as usual.
      */
     private void described() {
         enter();
@@ -401,11 +401,9 @@ public final class JsonToAmqp {
             }
             out.startDescribed();
             out.writeSymbolAscii(text, 0, textLength);
-        } else if (pos < end && in[pos] >= '0' && in[pos] <= '9') {
+        } else if (pos < end && in[pos] >= '0' && in[pos] <= '9' && isUnsigned64()) {
             int start = pos;
-            if (!scanNumber()) {
-                throw new MalformedJsonException("a numeric descriptor must be an integer", start);
-            }
+            scanNumber();
             out.writeDescriptor(unsigned64(start, pos));
         } else {
             out.startDescribed();
@@ -707,6 +705,22 @@ public final class JsonToAmqp {
 
     private boolean isMinLong(int start) {
         return ascii(start, pos).equals("-9223372036854775808");
+    }
+
+    /** Whether a non-negative integer literal up to 2<sup>64</sup>-1 starts at {@code pos} (which is left there). */
+    private boolean isUnsigned64() {
+        int start = pos;
+        try {
+            if (!scanNumber()) {
+                return false;
+            }
+            Long.parseUnsignedLong(ascii(start, pos));
+            return true;
+        } catch (NumberFormatException | MalformedJsonException e) {
+            return false;
+        } finally {
+            pos = start;
+        }
     }
 
     /** A non-negative integer literal up to 2<sup>64</sup>-1, as its 64 bits. */
