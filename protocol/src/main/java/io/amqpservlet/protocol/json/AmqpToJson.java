@@ -4,6 +4,7 @@ import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpType;
 import io.amqpservlet.protocol.codec.DecodeLimitException;
 import io.amqpservlet.protocol.codec.FormatCode;
+import io.amqpservlet.protocol.codec.InvalidEncodingException;
 import io.amqpservlet.protocol.codec.UnexpectedTypeException;
 import io.amqpservlet.protocol.message.BodySections;
 import io.amqpservlet.protocol.message.MessageSection;
@@ -371,7 +372,7 @@ public final class AmqpToJson {
         boolean strings = false;
         boolean symbols = false;
         for (int i = 0; i < entries; i++) {
-            k.next();
+            entry(k, r);
             AmqpType t = k.type();
             if (t == AmqpType.STRING || t == AmqpType.SYMBOL && form == JsonForm.PLAIN) {
                 k.validateText();
@@ -383,7 +384,7 @@ public final class AmqpToJson {
             } else {
                 object = false;
             }
-            k.next();
+            entry(k, r);
         }
         if (object && strings && symbols) {
             // The string "a" and the symbol "a" are distinct AMQP keys but one JSON name.
@@ -397,13 +398,23 @@ public final class AmqpToJson {
         k.wrap(r.buffer(), r.valueOffset(), r.valueEnd() - r.valueOffset());
         java.util.Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < entries; i++) {
-            k.next();
+            entry(k, r);
             if (!names.add(k.getString())) {
                 return false;
             }
-            k.next();
+            entry(k, r);
         }
         return true;
+    }
+
+    /** The next key or value of the map {@code r} is on, read by the look-ahead {@code k}. */
+    private static void entry(AmqpReader k, AmqpReader r) {
+        if (!k.hasNext()) {
+            // The map's count promises more entries than its size holds: what the cursor would find reading them.
+            throw new InvalidEncodingException(FormatCode.name(r.formatCode()) + " count " + r.count()
+                    + " exceeds the elements its size holds", r.valueStart());
+        }
+        k.next();
     }
 
     private void array(AmqpReader r, boolean bare) {
