@@ -387,20 +387,21 @@ public final class JsonToAmqp {
 
     /**
      * {@code [descriptor, value]}. A plain integer from 0 to 2<sup>64</sup>-1 as descriptor is a ulong and a plain
-     * string a symbol (AMQP 1.0 §1.5: the two kinds of descriptor); any other JSON value is read as usual.
+     * string a symbol (AMQP 1.0 §1.5: the two kinds of descriptor; a string that is not ASCII stays a string); any
+     * other JSON value is read as usual.
      */
     private void described() {
         enter();
         expect('[');
         skipSpace();
         if (pos < end && in[pos] == '"') {
-            int at = pos;
             string();
-            if (!Utf8.isAscii(text, 0, textLength)) {
-                throw new MalformedJsonException("a symbolic descriptor must be ASCII", at);
-            }
             out.startDescribed();
-            out.writeSymbolAscii(text, 0, textLength);
+            if (Utf8.isAscii(text, 0, textLength)) {
+                out.writeSymbolAscii(text, 0, textLength);
+            } else {
+                out.writeStringUtf8(text, 0, textLength); // not a symbol: a (reserved) string descriptor
+            }
         } else if (pos < end && in[pos] >= '0' && in[pos] <= '9' && isUnsigned64()) {
             int start = pos;
             scanNumber();

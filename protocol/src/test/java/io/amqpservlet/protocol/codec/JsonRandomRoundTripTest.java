@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * AMQP → {@link AmqpToJson} ({@link JsonForm#TAGGED}) → {@link JsonToAmqp} → AMQP reads back as the same value,
  * except where docs/mapping.md says it does not: a NaN loses its payload, an array of described values comes back
  * as a list of described values, and a descriptor that is neither ulong nor symbol but a non-negative long or a
- * string comes back as a ulong or a symbol. Seeded like {@link RandomRoundTripTest}.
+ * string of ASCII comes back as a ulong or a symbol. Seeded like {@link RandomRoundTripTest}.
  */
 class JsonRandomRoundTripTest {
     private static final int CASES = 3000;
@@ -108,7 +108,7 @@ class JsonRandomRoundTripTest {
         if (d instanceof AmqpValue.I64 l && l.value() >= 0) {
             return new AmqpValue.ULong(l.value());
         }
-        if (d instanceof AmqpValue.Str s) {
+        if (d instanceof AmqpValue.Str s && s.value().chars().allMatch(c -> c < 0x80)) {
             return new AmqpValue.Sym(s.value());
         }
         return expected(d);

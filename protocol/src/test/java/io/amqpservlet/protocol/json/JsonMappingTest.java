@@ -262,7 +262,7 @@ class JsonMappingTest {
             "{\"$decimal32\":\"123\"}", "{\"$decimal64\":\"xx00000000000000\"}", "{\"$symbol\":\"é\"}",
             "{\"$map\":[[1]]}", "{\"$map\":[1,2]}", "{\"$array\":[]}", "{\"$array\":[\"described\"]}",
             "{\"$array\":[\"Uint\",1]}", "{\"$array\":[\"uint\",-1]}", "{\"$array\":[\"list\",{}]}",
-            "{\"$described\":[1]}", "{\"$described\":[\"é\",2]}",
+            "{\"$described\":[1]}",
         };
         for (String json : bad) {
             byte[] utf8 = json.getBytes(StandardCharsets.UTF_8);
