@@ -47,6 +47,9 @@ public final class AmqpToJson {
     private int at;
     /** Looks ahead at a map's keys (one map at a time: the look-ahead is done before the map is written). */
     private AmqpReader keys;
+    /** Reads an array's element descriptor; used by the outermost described array only (its descriptor may nest one). */
+    private AmqpReader descriptors;
+    private boolean descriptorsInUse;
 
     /**
      * A writer of the given form.
@@ -434,21 +437,31 @@ public final class AmqpToJson {
         } else {
             put('[');
         }
-        AmqpReader descriptor = descriptorAt < 0 ? null : new AmqpReader(r.limits());
         r.enter();
         boolean first = !tagged;
+        int descriptorFrom = -1;
+        int descriptorTo = -1;
         while (r.hasNext()) {
             r.next();
             if (!first) {
                 put(',');
             }
             first = false;
-            if (descriptor != null) {
-                // AMQP 1.0 §1.2: the array's one descriptor describes each element; written with each.
+            if (descriptorAt >= 0) {
+                // AMQP 1.0 §1.2: the array's one descriptor describes each element; written with each, its JSON
+                // made once and copied after that (elements may have no bytes at all: an array of null).
                 open(true, AmqpType.DESCRIBED);
                 put('[');
-                descriptor.wrap(r.buffer(), descriptorAt, r.limit() - descriptorAt).next();
-                descriptor(descriptor);
+                if (descriptorFrom < 0) {
+                    descriptorFrom = pos;
+                    arrayDescriptor(r, descriptorAt);
+                    descriptorTo = pos;
+                } else {
+                    int n = descriptorTo - descriptorFrom;
+                    ensure(n);
+                    System.arraycopy(buf, descriptorFrom, buf, pos, n);
+                    pos += n;
+                }
                 put(',');
                 write(r, false);
                 put(']');
@@ -461,6 +474,29 @@ public final class AmqpToJson {
         put(']');
         if (tagged && !bare) {
             close(true);
+        }
+    }
+
+    /** The descriptor at {@code offset} of the array {@code r} is in. */
+    private void arrayDescriptor(AmqpReader r, int offset) {
+        AmqpReader d;
+        boolean own = !descriptorsInUse;
+        if (own) {
+            if (descriptors == null) {
+                descriptors = new AmqpReader(r.limits());
+            }
+            d = descriptors;
+            descriptorsInUse = true;
+        } else {
+            d = new AmqpReader(r.limits()); // a described array inside a descriptor: rare
+        }
+        try {
+            d.wrap(r.buffer(), offset, r.limit() - offset).next();
+            descriptor(d);
+        } finally {
+            if (own) {
+                descriptorsInUse = false;
+            }
         }
     }
 

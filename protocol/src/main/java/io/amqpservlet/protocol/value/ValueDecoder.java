@@ -49,6 +49,9 @@ import java.util.UUID;
  */
 public final class ValueDecoder {
     private int budget;
+    /** Reads array descriptors; used by the outermost described array only (its descriptor may nest one). */
+    private AmqpReader descriptors;
+    private boolean descriptorsInUse;
 
     private ValueDecoder(int maxValues) {
         this.budget = maxValues;
@@ -210,11 +213,26 @@ public final class ValueDecoder {
         boolean described = r.isDescribedArray();
         if (described) {
             // AMQP 1.0 §1.2: one descriptor in the array's constructor describes every element.
-            // A reader of its own (described arrays are rare): the descriptor may hold a described array itself.
-            AmqpReader descriptors = new AmqpReader(r.limits());
-            int at = r.arrayDescriptorOffset();
-            descriptors.wrap(r.buffer(), at, r.valueEnd() - at).next();
-            descriptor = value(descriptors);
+            boolean own = !descriptorsInUse;
+            AmqpReader d;
+            if (own) {
+                if (descriptors == null) {
+                    descriptors = new AmqpReader(r.limits());
+                }
+                d = descriptors;
+                descriptorsInUse = true;
+            } else {
+                d = new AmqpReader(r.limits()); // a described array inside a descriptor: rare
+            }
+            try {
+                int at = r.arrayDescriptorOffset();
+                d.wrap(r.buffer(), at, r.valueEnd() - at).next();
+                descriptor = value(d);
+            } finally {
+                if (own) {
+                    descriptorsInUse = false;
+                }
+            }
         }
         List<Object> elements = new ArrayList<>(Math.min(r.count(), 64));
         r.enter();
