@@ -8,6 +8,7 @@ import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
+import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
@@ -133,20 +134,19 @@ class QpidJmsInteropTest {
 
     /**
      * A {@code MapMessage} is an amqp-value map: the servlet reads it as JSON, and the JSON echo comes back as an
-     * amqp-value map, which Qpid JMS reads as a MapMessage (docs/mapping.md, "Typed bodies"; a JSON integer reads
-     * back as a long).
+     * amqp-value map (docs/mapping.md, "Typed bodies"; a JSON integer reads back as a long). Qpid JMS makes a
+     * MapMessage only of a message carrying its own message-type annotation, so it reads the answer as an
+     * ObjectMessage holding the map.
      */
     @Test
-    void mapMessageReachesTheServletAsJsonAndComesBackAsAMapMessage() throws Exception {
+    void mapMessageReachesTheServletAsJsonAndComesBackAsAMap() throws Exception {
         MapMessage request = session.createMapMessage();
         request.setString("name", "orders");
         request.setBoolean("durable", true);
         request.setInt("count", 3);
-        MapMessage response = assertInstanceOf(MapMessage.class, call(producer("echo"), request, "POST"));
+        ObjectMessage response = assertInstanceOf(ObjectMessage.class, call(producer("echo"), request, "POST"));
         assertEquals("200", response.getJMSType());
-        assertEquals("orders", response.getString("name"));
-        assertTrue(response.getBoolean("durable"));
-        assertEquals(3L, response.getLong("count"));
+        assertEquals(Map.of("name", "orders", "durable", true, "count", 3L), response.getObject());
         assertEquals(1, server.echo.calls.get());
     }
 
