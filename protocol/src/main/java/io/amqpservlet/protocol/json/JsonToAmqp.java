@@ -24,8 +24,9 @@ import java.util.Set;
  * {@code {"$uuid": "..."}}, ...) the value of that tag's type. Both {@link JsonForm}s read back this way.
  *
  * <p>Hand-written and scoped to this mapping, so that the codec keeps no dependencies. The bounds of
- * {@link DecoderLimits} apply: nesting depth (every JSON array and object counts) and elements per array, object or
- * AMQP array; the text's length is the caller's to bound. Duplicate names in an object are an error (AMQP 1.0
+ * {@link DecoderLimits} apply as they do to the AMQP value made: nesting depth (every list, map, array and described
+ * value counts, as {@link io.amqpservlet.protocol.codec.AmqpReader} counts them; a tag's own object and a
+ * {@code $map} pair do not) and elements per list, map or array; the text's length is the caller's to bound. Duplicate names in an object are an error (AMQP 1.0
  * §1.6.23: a map's keys are distinct). Not thread-safe; one instance may be reused.
  *
  * <pre>{@code
@@ -187,7 +188,6 @@ public final class JsonToAmqp {
     }
 
     private void object() {
-        enter();
         pos++; // '{'
         int afterBrace = pos;
         skipSpace();
@@ -208,7 +208,6 @@ public final class JsonToAmqp {
                     tagged(tag);
                     skipSpace();
                     expect('}');
-                    depth--;
                     return;
                 }
             }
@@ -216,6 +215,7 @@ public final class JsonToAmqp {
         } else {
             pos = afterBrace;
         }
+        enter();
         map();
         depth--;
     }
@@ -294,8 +294,7 @@ public final class JsonToAmqp {
             do {
                 skipSpace();
                 count(n += 2);
-                enter();
-                expect('[');
+                expect('['); // a pair is not an AMQP compound: it does not count as nesting
                 skipSpace();
                 value();
                 skipSpace();
@@ -304,7 +303,6 @@ public final class JsonToAmqp {
                 value();
                 skipSpace();
                 expect(']');
-                depth--;
                 skipSpace();
             } while (consume(','));
             expect(']');

@@ -279,6 +279,14 @@ class JsonMappingTest {
         String deep = "[".repeat(65) + "]".repeat(65);
         assertThrows(DecodeLimitException.class, () -> JsonToAmqp.toAmqp(deep));
         JsonToAmqp.toAmqp("[".repeat(64) + "]".repeat(64));
+        // Depth counts AMQP compounds, as the reader does: a tag's object is not one. 64 described values nest
+        // 128 JSON levels and are read; so is their AMQP encoding.
+        byte[] described = JsonToAmqp.toAmqp("{\"$described\":[1,".repeat(64) + "null" + "]}".repeat(64));
+        AmqpReader reader = new AmqpReader().wrap(described, 0, described.length);
+        reader.next();
+        AmqpToJson.toJson(described, 0, described.length, JsonForm.TAGGED);
+        assertThrows(DecodeLimitException.class,
+                () -> JsonToAmqp.toAmqp("{\"$described\":[1,".repeat(65) + "null" + "]}".repeat(65)));
         JsonToAmqp small = new JsonToAmqp(new DecoderLimits(8, 3));
         byte[] four = "[1,2,3,4]".getBytes(StandardCharsets.US_ASCII);
         assertThrows(DecodeLimitException.class, () -> small.write(four, 0, four.length, new AmqpWriter()));
