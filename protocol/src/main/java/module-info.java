@@ -6,10 +6,12 @@
 module io.amqpservlet.protocol {
     exports io.amqpservlet.protocol.codec;
     exports io.amqpservlet.protocol.frame;
+    exports io.amqpservlet.protocol.json;
     exports io.amqpservlet.protocol.message;
     exports io.amqpservlet.protocol.text;
     exports io.amqpservlet.protocol.types;
     exports io.amqpservlet.protocol.types.messaging;
     exports io.amqpservlet.protocol.types.sasl;
     exports io.amqpservlet.protocol.types.transport;
+    exports io.amqpservlet.protocol.value;
 }

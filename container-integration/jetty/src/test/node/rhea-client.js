@@ -6,7 +6,9 @@
 // response on stdout; the Java test checks them. Anything going wrong prints to stderr and exits non-zero.
 //
 // Scenarios: echo-get, echo-post, missing, throw, big-post (5 MiB to /echo as one data section), big-get
-// (/bytes/5242880), in-flight (100 requests to /barrier sent before any response is read).
+// (/bytes/5242880), in-flight (100 requests to /barrier sent before any response is read), map-echo (an object body,
+// which rhea sends as an amqp-value map, to /echo: the servlet reads JSON and its JSON echo comes back as a map),
+// map-typed (an object body to /typed/queue/orders, answered with a typed map).
 'use strict';
 const crypto = require('crypto');
 const rhea = require('rhea');
@@ -35,6 +37,8 @@ function describe(message, extra) {
     body = Buffer.from(body, 'utf8');
   } else if (Buffer.isBuffer(body)) {
     bodyType = 'binary';
+  } else if (body !== null && typeof body === 'object') {
+    bodyType = Array.isArray(body) ? 'list' : 'map'; // an amqp-value list or map, decoded by rhea
   } else {
     bodyType = body === undefined ? 'none' : typeof body;
   }
@@ -46,7 +50,9 @@ function describe(message, extra) {
     properties: message.application_properties || {},
     body_type: bodyType,
   };
-  if (Buffer.isBuffer(body)) {
+  if (bodyType === 'map' || bodyType === 'list') {
+    out.body_value = body;
+  } else if (Buffer.isBuffer(body)) {
     out.body_length = body.length;
     out.body_sha256 = sha256(body);
     if (body.length <= 1024) out.body_text = body.toString('utf8');
@@ -142,6 +148,14 @@ async function main() {
     }
     case 'big-get':
       await call(link, {to: '/bytes/' + FIVE_MIB, subject: 'GET', message_id: 'rhea-big-get'});
+      break;
+    case 'map-echo':
+      await call(link, {to: '/echo', subject: 'POST', message_id: 'rhea-map-1',
+        body: {name: 'orders', durable: true, count: 3, ratio: 0.5, tags: ['a', 'b'], nested: {none: null}}});
+      break;
+    case 'map-typed':
+      await call(link, {to: '/typed/queue/orders', subject: 'PUT', message_id: 'rhea-map-2',
+        body: {durable: true, arguments: {'x-queue-type': 'quorum'}}});
       break;
     case 'in-flight': {
       const requests = [];

@@ -18,18 +18,36 @@ Scenarios:
   link-pair     a link pair as RabbitMQ's Python client attaches it (a sender and a receiver both named by Proton
                 <container-id>-/management, both at /management, settled, link property paired=true), then
                 GET /echo/queues/q1 with reply-to $me, answered on the receiver
+  map-echo      POST /echo with a dict body (an amqp-value map): the servlet reads JSON, its JSON echo comes back as a map
+  map-typed     PUT /typed/queue/orders with a dict body, answered with a typed map (ulong, uint, an array of strings)
 """
 import hashlib
 import json
 import os
 import sys
 
-from proton import Link, Message, PropertyDict, symbol
+from proton import Array, Data, Link, Message, PropertyDict, symbol
 from proton.reactor import LinkOption
 from proton.utils import BlockingConnection, SyncRequestResponse
 
 TIMEOUT_SECONDS = 30
 FIVE_MIB = 5 * 1024 * 1024
+
+
+def typed(value):
+    """A decoded AMQP value as JSON, with the Python (Proton) type of every map value and array kept beside it."""
+    if isinstance(value, dict):
+        return {str(k): typed(v) for k, v in value.items()}
+    if isinstance(value, Array):
+        return {"array_of": Data.type_name(value.type), "elements": [typed(e) for e in value.elements]}
+    if isinstance(value, list):
+        return [typed(e) for e in value]
+    return value
+
+
+def types_of(value):
+    """The Proton type name of each value of a map: ulong, uint, bool, str, symbol, dict, Array, ..."""
+    return {str(k): type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 def describe(response, **extra):
@@ -47,6 +65,9 @@ def describe(response, **extra):
         # Proton reads a binary body as inferred when it came in data sections rather than an amqp-value.
         "inferred": bool(response.inferred),
     }
+    if isinstance(body, (dict, list)):
+        out["body_value"] = typed(body)
+        out["body_types"] = types_of(body)
     if isinstance(body, str):
         body = body.encode("utf-8")
     if isinstance(body, bytes):
@@ -146,6 +167,13 @@ def main():
             call(connection, request, sent_length=len(body), sent_sha256=hashlib.sha256(body).hexdigest())
         elif scenario == "big-get":
             call(connection, Message(address="/bytes/%d" % FIVE_MIB, subject="GET"))
+        elif scenario == "map-echo":
+            call(connection, Message(address="/echo", subject="POST",
+                                     body={"name": "orders", "durable": True, "count": 3, "ratio": 0.5,
+                                           "tags": ["a", "b"], "nested": {"none": None}}))
+        elif scenario == "map-typed":
+            call(connection, Message(address="/typed/queue/orders", subject="PUT",
+                                     body={"durable": True, "arguments": {"x-queue-type": "quorum"}}))
         elif scenario == "in-flight":
             in_flight(connection, 100)
         elif scenario == "queue":

@@ -16,12 +16,14 @@ class ModuleDescriptorTest {
     private static final Set<String> STATED = Set.of(
             "io.amqpservlet.protocol.codec",
             "io.amqpservlet.protocol.frame",
+            "io.amqpservlet.protocol.json",
             "io.amqpservlet.protocol.message",
             "io.amqpservlet.protocol.text",
             "io.amqpservlet.protocol.types",
             "io.amqpservlet.protocol.types.messaging",
             "io.amqpservlet.protocol.types.sasl",
-            "io.amqpservlet.protocol.types.transport");
+            "io.amqpservlet.protocol.types.transport",
+            "io.amqpservlet.protocol.value");
 
     @Test
     void exportsExactlyTheStatedPackages() {

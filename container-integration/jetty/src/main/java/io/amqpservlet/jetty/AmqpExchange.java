@@ -57,6 +57,10 @@ final class AmqpExchange {
      * ttl); 0 when it names no expiry. An expired request is answered 504 without a servlet (docs/mapping.md).
      */
     long expiresAtMillis;
+    /** The request's typed body ({@link AmqpBody#REQUEST_VALUE}), or null. */
+    Object typedValue;
+    /** The body reached the servlet as JSON made from an AMQP value: a JSON response goes back as an amqp-value. */
+    boolean jsonBody;
     /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
     int rejectStatus;
     String rejectReason;
@@ -107,6 +111,8 @@ final class AmqpExchange {
         linkAddress = null;
         deliveryCount = 0;
         expiresAtMillis = 0;
+        typedValue = null;
+        jsonBody = false;
         rejectStatus = 0;
         rejectReason = null;
         status = 0;

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.protocol.json.JsonToAmqp;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -10,6 +11,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.CyclicTimeouts;
 import org.eclipse.jetty.server.HttpChannel;
 import org.eclipse.jetty.server.HttpStream;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
 
@@ -57,6 +59,8 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
     /** A response with a Content-Length streams once this much of it is buffered (about a frame). */
     static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
     private boolean streaming;
+    /** The request came as JSON made from an AMQP value and the response is JSON: it goes back as an amqp-value. */
+    private boolean jsonToValue;
     private long declaredLength = -1;
     private long streamedBodyBytes;
     private volatile long idleTimeoutMillis;
@@ -91,6 +95,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
         encoder = null;
         committed = false;
         streaming = false;
+        jsonToValue = false;
         declaredLength = -1;
         streamedBodyBytes = 0;
         this.idleTimeoutMillis = connection.streamIdleTimeoutMillis();
@@ -178,8 +183,10 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
                 committed = true;
                 if (wantsResponse) {
                     encoder = connection.encoders().acquire();
+                    jsonToValue = exchange.jsonBody && isJson(response.getHttpFields());
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
-                            exchange.correlationId, request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion());
+                            exchange.correlationId, request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion(),
+                            jsonToValue || responseValue() != null);
                 }
             }
             if (this.response == null) {
@@ -199,7 +206,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
                     content.position(content.limit()); // written, as far as Jetty is concerned (HEAD, one-way: dropped)
                 }
                 if (!last) {
-                    part = encoder == null ? null : startStreaming(callback);
+                    part = encoder == null || holdForValue() ? null : startStreaming(callback);
                     if (part == null) {
                         callback.succeeded();
                         return;
@@ -207,8 +214,8 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
                 } else {
                     AmqpResponseEncoder done = encoder;
                     encoder = null;
-                    if (done != null) {
-                        done.end();
+                    if (done != null && !endBody(done, request, callback)) {
+                        return; // the callback has failed
                     }
                     // Claim the exchange before touching its response half: a timeout (scheduler thread) that
                     // claimed it first has written its own 503 there, which the engine thread may be sending.
@@ -238,6 +245,62 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
             return;
         }
         connection.complete(exchange);
+    }
+
+    /**
+     * Finishes the message's body: the handler's typed value ({@link AmqpBody#RESPONSE_VALUE}), the JSON written
+     * turned into an amqp-value ({@link #jsonToValue}), or the bytes written as one data section. False when the
+     * typed value cannot be encoded: {@code callback} has failed, and the exchange ends as failed.
+     */
+    private boolean endBody(AmqpResponseEncoder done, MetaData.Request request, Callback callback) {
+        boolean head = request != null && HttpMethod.HEAD.is(request.getMethod());
+        Object value = head ? null : responseValue();
+        if (value != null) {
+            try {
+                done.endWithValue(value);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                connection.encoders().release(done);
+                callback.failed(new IllegalArgumentException("the typed response value cannot be encoded: "
+                        + e.getMessage(), e));
+                return false;
+            }
+        } else if (jsonToValue && !head) {
+            done.endWithJson(new JsonToAmqp());
+        } else {
+            done.end();
+        }
+        return true;
+    }
+
+    /** The typed body a handler set on the request ({@link AmqpBody#RESPONSE_VALUE}), or null. */
+    private Object responseValue() {
+        Request r = channel.getRequest();
+        return r == null ? null : r.getAttribute(AmqpBody.RESPONSE_VALUE);
+    }
+
+    private static boolean isJson(HttpFields fields) {
+        String type = fields.get(HttpHeader.CONTENT_TYPE);
+        if (type == null) {
+            return false;
+        }
+        int semicolon = type.indexOf(';');
+        String base = (semicolon < 0 ? type : type.substring(0, semicolon)).trim();
+        return base.equalsIgnoreCase("application/json");
+    }
+
+    /**
+     * Whether a response that becomes an amqp-value is still held whole: its JSON is converted once complete. One
+     * that outgrows the response buffer streams as data sections after all (the conversion is given up).
+     */
+    private boolean holdForValue() {
+        if (!jsonToValue) {
+            return false;
+        }
+        if (encoder.bodyBytes() <= connection.getResponseBufferSize()) {
+            return true;
+        }
+        jsonToValue = false;
+        return false;
     }
 
     /**

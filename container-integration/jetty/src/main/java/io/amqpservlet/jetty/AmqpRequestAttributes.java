@@ -8,7 +8,8 @@ import org.eclipse.jetty.server.Request;
  *
  * <p>Nothing a peer chooses ever names an attribute: application-properties become headers or nothing, never
  * attributes (docs/design.md §3; a peer-chosen attribute name is how AJP's Ghostcat let clients set
- * {@code javax.servlet.include.*}). An attribute is absent when the message has no such field.
+ * {@code javax.servlet.include.*}). An attribute is absent when the message has no such field. A typed body adds
+ * one more, {@link AmqpBody#REQUEST_VALUE}.
  */
 public final class AmqpRequestAttributes {
     /**
@@ -46,6 +47,9 @@ public final class AmqpRequestAttributes {
             request.setAttribute(LINK_ADDRESS, exchange.linkAddress);
         }
         request.setAttribute(DELIVERY_COUNT, exchange.deliveryCount);
+        if (exchange.typedValue != null) {
+            request.setAttribute(AmqpBody.REQUEST_VALUE, exchange.typedValue);
+        }
         if (user != null) {
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);

@@ -3,6 +3,8 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpType;
+import io.amqpservlet.protocol.json.AmqpToJson;
+import io.amqpservlet.protocol.json.JsonForm;
 import io.amqpservlet.protocol.message.MapCursor;
 import io.amqpservlet.protocol.message.MessageSection;
 import io.amqpservlet.protocol.message.MessageView;
@@ -13,6 +15,7 @@ import io.amqpservlet.protocol.types.MutableBytes;
 import io.amqpservlet.protocol.types.messaging.Header;
 import io.amqpservlet.protocol.types.messaging.Properties;
 import io.amqpservlet.protocol.types.messaging.MessageId;
+import io.amqpservlet.protocol.value.ValueDecoder;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
@@ -32,7 +35,7 @@ import java.util.UUID;
  * over AMQP" WD06 as docs/design.md §3 states it: method from {@code subject}, target from {@code to} (else the link's
  * target address), Host from {@code http:host}/{@code host}/the open's hostname/the server name, headers from
  * application-properties, content type and coding from properties, body from the data sections (or an amqp-value
- * string or binary).
+ * string or binary; any other amqp-value, and amqp-sequence, as JSON, with the typed value as an attribute).
  *
  * <p>A message that is a valid AMQP message but not a valid HTTP request is not rejected: the mapper sets
  * {@link AmqpExchange#rejectStatus} (400, or 415 for a body it cannot read) and the connection answers with that
@@ -47,6 +50,15 @@ final class AmqpRequestMapper {
     static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
     private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
+    /** Jetty's shared field for a typed body the servlet reads as JSON. */
+    private static final HttpField JSON = MimeTypes.Type.APPLICATION_JSON.getContentTypeField();
+    /**
+     * The most JSON text one typed body may become (JSON can be several times the encoding's size: a one-byte
+     * null is four characters), and the most values its decoded Java form may hold; beyond either the request
+     * is rejected with {@code amqp:decode-error}, as any body beyond the decoder's limits.
+     */
+    static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+    static final int MAX_TYPED_VALUES = 1 << 20;
 
     private final MutableBytes scratch = new MutableBytes();
     /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
@@ -150,13 +162,10 @@ final class AmqpRequestMapper {
 
         // A streamed request's view holds only the header sections: its body comes later, chunk by chunk.
         boolean streamed = into.streamedBody != null;
-        byte[] body = streamed ? NO_BODY : body(message);
-        if (body == null) {
-            reject(into, HttpStatus.UNSUPPORTED_MEDIA_TYPE_415,
-                    "the request body must be data sections or an amqp-value holding a string or binary");
-            return;
-        }
-        if (contentType == null && message.body().kind() == MessageSection.AMQP_VALUE
+        byte[] body = streamed ? NO_BODY : body(message, into);
+        if (into.jsonBody) {
+            fields.put(JSON); // the servlet reads JSON, whatever the message's content-type said of an AMQP body
+        } else if (contentType == null && message.body().kind() == MessageSection.AMQP_VALUE
                 && reader.type() == AmqpType.STRING) {
             fields.put(TEXT_UTF8);
         }
@@ -504,10 +513,12 @@ final class AmqpRequestMapper {
 
     /**
      * The body bytes: data sections concatenated, an amqp-value string's UTF-8 or binary's bytes, empty without a
-     * body or with an amqp-value null; null for any other body (amqp-sequence, other amqp-value types). Leaves {@link #reader} on the
-     * amqp-value when there is one.
+     * body or with an amqp-value null; any other amqp-value, and amqp-sequence sections, as JSON text through the
+     * AMQP↔JSON mapping (docs/mapping.md, "Typed bodies"). Every amqp-value but null, and amqp-sequence, also
+     * becomes the request's typed value ({@link AmqpBody#REQUEST_VALUE}). Leaves {@link #reader} on the amqp-value
+     * when there is one.
      */
-    private byte[] body(MessageView message) {
+    private byte[] body(MessageView message, AmqpExchange into) {
         MessageSection kind = message.body().kind();
         if (kind == null) {
             return NO_BODY;
@@ -522,10 +533,11 @@ final class AmqpRequestMapper {
             message.positionOnAmqpValue(reader);
             AmqpType type = reader.type();
             if (type == AmqpType.STRING) {
-                reader.getString(); // validates the UTF-8; the body is the encoded bytes as they are
+                into.typedValue = reader.getString(); // validates the UTF-8; the body is the encoded bytes as they are
                 return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
             }
             if (type == AmqpType.BINARY) {
+                into.typedValue = reader.getBytes();
                 return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
             }
             if (type == AmqpType.NULL) {
@@ -533,7 +545,11 @@ final class AmqpRequestMapper {
                 return NO_BODY;
             }
         }
-        return null;
+        // Any other amqp-value, or amqp-sequence sections: typed. Made on the engine thread, once per such request;
+        // the JSON writer is not kept (its buffer would grow to the largest body and stay).
+        into.typedValue = ValueDecoder.decodeBody(message, reader, MAX_TYPED_VALUES);
+        into.jsonBody = true;
+        return new AmqpToJson(JsonForm.PLAIN, MAX_JSON_BODY_BYTES).body(message, reader).toByteArray();
     }
 
     private static String text(MutableBytes bytes) {

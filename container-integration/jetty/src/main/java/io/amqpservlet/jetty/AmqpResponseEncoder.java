@@ -1,9 +1,13 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.codec.DecodeException;
+import io.amqpservlet.protocol.json.JsonToAmqp;
+import io.amqpservlet.protocol.message.MessageSection;
 import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.MutableBytes;
 import io.amqpservlet.protocol.types.messaging.MessageId;
+import io.amqpservlet.protocol.value.ValueEncoder;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -57,6 +61,16 @@ final class AmqpResponseEncoder {
 
     /** As {@link #begin(int, HttpFields, byte[], MessageId)}, with {@code http:response} naming {@code version}. */
     void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version) {
+        begin(status, headers, replyTo, correlationId, version, false);
+    }
+
+    /**
+     * As {@link #begin(int, HttpFields, byte[], MessageId, HttpVersion)}; {@code valueBody}: the body will be an
+     * amqp-value ({@link #endWithValue}, {@link #endWithJson}), so the Content-Type, which describes bytes, is not
+     * the message's content-type (AMQP 1.0 §3.2.4 gives that field to data sections).
+     */
+    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
+               boolean valueBody) {
         writer.clear();
         message.wrap(writer);
         bodyWritten = false;
@@ -80,7 +94,7 @@ final class AmqpResponseEncoder {
         if (!correlationId.isNull()) {
             message.correlationId(correlationId);
         }
-        if (contentType != null) {
+        if (contentType != null && !valueBody) {
             message.contentType(contentType);
         }
         if (contentEncoding != null) {
@@ -127,6 +141,56 @@ final class AmqpResponseEncoder {
             message.data(NO_BYTES, 0, 0);
         }
         message.end();
+    }
+
+    /**
+     * Finishes the message with {@code value} as its amqp-value body (AMQP 1.0 §3.2.8) instead of the bytes appended,
+     * which are dropped: a handler's typed response ({@link AmqpBody#RESPONSE_VALUE}).
+     *
+     * @throws IllegalArgumentException when the value holds a Java type the mapping has no AMQP type for
+     */
+    void endWithValue(Object value) {
+        dropData();
+        writer.writeDescriptor(MessageSection.AMQP_VALUE.descriptor());
+        ValueEncoder.encode(value, writer);
+        message.end();
+    }
+
+    /**
+     * Finishes the message with the JSON text appended as body turned into an amqp-value through the AMQP↔JSON
+     * mapping (docs/mapping.md, "Typed bodies"); text that is not JSON, or exceeds the decoder limits, stays one
+     * data section as it is. Returns whether it became an amqp-value.
+     */
+    boolean endWithJson(JsonToAmqp json) {
+        if (!bodyWritten) {
+            end(); // no text: an empty data section, as any empty body
+            return false;
+        }
+        int contentAt = dataHeaderAt + 5;
+        byte[] text = Arrays.copyOfRange(writer.array(), contentAt, writer.position());
+        // Into a writer of its own: text that is not JSON leaves a half-written value, which the message must not get.
+        AmqpWriter value = new AmqpWriter(text.length + 16);
+        try {
+            json.write(text, 0, text.length, value);
+        } catch (DecodeException notJson) {
+            message.endData();
+            message.end();
+            return false;
+        }
+        dropData();
+        writer.writeDescriptor(MessageSection.AMQP_VALUE.descriptor());
+        writer.writeEncoded(value.array(), value.start(), value.length());
+        message.end();
+        return true;
+    }
+
+    /** Closes and removes the data section the body went into so far, if any. */
+    private void dropData() {
+        if (bodyWritten) {
+            message.endData();
+            writer.truncate(dataHeaderAt - 3); // the section's descriptor: 0x00 0x53 0x75
+            bodyWritten = false;
+        }
     }
 
     /** Body bytes appended so far. */

@@ -14,7 +14,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * clients from other projects: {@code /echo/*} echoes, {@code /whole} echoes the body in one write with its
  * length declared, {@code /boom} and the demo app's {@code /throw} throw, the demo app's {@code /bytes/{n}} writes
  * n patterned bytes (byte i is {@code i mod 251}) flushing every 64 KiB, {@code /barrier} holds requests until
- * {@code barrierParties} of them are inside it at once.
+ * {@code barrierParties} of them are inside it at once, {@code /typed/queue/{name}} answers with a typed body.
  */
 final class InteropServer implements AutoCloseable {
     final TestServlets.Echo echo = new TestServlets.Echo();
@@ -41,6 +41,7 @@ final class InteropServer implements AutoCloseable {
             context.addServlet(new ServletHolder(new TestServlets.Throwing()), "/throw");
             context.addServlet(new ServletHolder(new TestServlets.Bytes()), "/bytes/*");
             context.addServlet(new ServletHolder(barrier), "/barrier");
+            context.addServlet(new ServletHolder(new TestServlets.TypedQueue()), "/typed/*");
             server.setHandler(context);
             server.start();
             port = connector.getLocalPort();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -119,6 +120,59 @@ class ProtonCPythonInteropTest {
         assertEquals(256L, response.get("body_length"));
         assertEquals(response.get("sent_sha256"), response.get("body_sha256"));
         assertEquals(true, response.get("inferred"), "the echo is a data section");
+    }
+
+    @Test
+    void amqpValueMapReachesTheServletAsJsonAndComesBackAsAMap() throws Exception {
+        Map<String, Object> response = runOne("map-echo");
+        assertEquals("200", response.get("status"));
+        assertEquals("POST", properties(response).get("x-echo-method"));
+        // The echo servlet answered with the JSON it read (application/json): back as an amqp-value map.
+        assertEquals("dict", response.get("body_type"));
+        assertEquals(false, response.get("inferred"), "an amqp-value, not data");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = (Map<String, Object>) response.get("body_value");
+        assertEquals(Set.of("name", "durable", "count", "ratio", "tags", "nested"), body.keySet());
+        assertEquals("orders", body.get("name"));
+        assertEquals(true, body.get("durable"));
+        assertEquals(3L, body.get("count"));
+        assertEquals(0.5, body.get("ratio"));
+        assertArrayEquals(new Object[] {"a", "b"}, (Object[]) body.get("tags"));
+        assertEquals(java.util.Collections.singletonMap("none", null), body.get("nested"));
+        // Python sends int as an AMQP long, which the plain JSON form reads back as a long: the types survive.
+        assertEquals(Map.of("name", "str", "durable", "bool", "count", "int", "ratio", "float", "tags", "list",
+                "nested", "dict"), response.get("body_types"));
+    }
+
+    @Test
+    void amqpValueMapToATypedServletGetsExactAmqpTypesBack() throws Exception {
+        Map<String, Object> response = runOne("map-typed");
+        assertEquals("201", response.get("status"));
+        Map<String, Object> props = properties(response);
+        assertEquals("application/json", props.get("x-request-content-type"));
+        assertEquals("{\"durable\":true,\"arguments\":{\"x-queue-type\":\"quorum\"}}", props.get("x-request-json"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> queue = (Map<String, Object>) response.get("body_value");
+        assertEquals("orders", queue.get("name"));
+        assertEquals(Map.of("x-queue-type", "quorum"), queue.get("arguments"));
+        assertEquals(0L, queue.get("message_count"));
+        assertEquals(3L, queue.get("consumer_count"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> replicas = (Map<String, Object>) queue.get("replicas");
+        assertEquals("string", replicas.get("array_of"), "an AMQP array of strings");
+        assertArrayEquals(new Object[] {"rabbit@localhost", "rabbit@other"}, (Object[]) replicas.get("elements"));
+        Map<String, Object> expectedTypes = new java.util.HashMap<>();
+        expectedTypes.put("name", "str");
+        expectedTypes.put("durable", "bool");
+        expectedTypes.put("auto_delete", "bool");
+        expectedTypes.put("exclusive", "bool");
+        expectedTypes.put("type", "str");
+        expectedTypes.put("arguments", "dict");
+        expectedTypes.put("message_count", "ulong");
+        expectedTypes.put("consumer_count", "uint");
+        expectedTypes.put("leader", "str");
+        expectedTypes.put("replicas", "Array");
+        assertEquals(expectedTypes, response.get("body_types"));
     }
 
     @Test

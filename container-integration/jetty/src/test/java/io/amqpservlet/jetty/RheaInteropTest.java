@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,6 +106,46 @@ class RheaInteropTest {
         assertEquals("grüße, 世界", response.get("body_text"));
         assertEquals("data", response.get("body_type"));
         assertTrue(((String) response.get("content_type")).startsWith("text/plain"), (String) response.get("content_type"));
+    }
+
+    @Test
+    void amqpValueMapReachesTheServletAsJsonAndComesBackAsAMap() throws Exception {
+        Map<String, Object> response = runOne("map-echo");
+        assertEquals("rhea-map-1", response.get("correlation_id"));
+        assertEquals("200", response.get("status"));
+        assertEquals("POST", properties(response).get("x-echo-method"));
+        // The echo servlet answered with the JSON it read (application/json): back as an amqp-value map.
+        assertEquals("map", response.get("body_type"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = (Map<String, Object>) response.get("body_value");
+        assertEquals(Set.of("name", "durable", "count", "ratio", "tags", "nested"), body.keySet());
+        assertEquals("orders", body.get("name"));
+        assertEquals(true, body.get("durable"));
+        assertEquals(3L, body.get("count"));
+        assertEquals(0.5, body.get("ratio"));
+        assertArrayEquals(new Object[] {"a", "b"}, (Object[]) body.get("tags"));
+        assertEquals(java.util.Collections.singletonMap("none", null), body.get("nested"));
+        assertEquals(null, response.get("content_type"), "an amqp-value answer has no content-type");
+    }
+
+    @Test
+    void amqpValueMapToATypedServletGetsATypedMapBack() throws Exception {
+        Map<String, Object> response = runOne("map-typed");
+        assertEquals("201", response.get("status"));
+        Map<String, Object> props = properties(response);
+        assertEquals("application/json", props.get("x-request-content-type"));
+        assertEquals("{\"durable\":true,\"arguments\":{\"x-queue-type\":\"quorum\"}}", props.get("x-request-json"));
+        assertEquals("java.util.LinkedHashMap", props.get("x-request-value-class"));
+        assertEquals("map", response.get("body_type"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> queue = (Map<String, Object>) response.get("body_value");
+        assertEquals("orders", queue.get("name"));
+        assertEquals(true, queue.get("durable"));
+        assertEquals(Map.of("x-queue-type", "quorum"), queue.get("arguments"));
+        assertEquals(0L, queue.get("message_count"));
+        assertEquals(3L, queue.get("consumer_count"));
+        assertEquals("rabbit@localhost", queue.get("leader"));
+        assertArrayEquals(new Object[] {"rabbit@localhost", "rabbit@other"}, (Object[]) queue.get("replicas"));
     }
 
     @Test

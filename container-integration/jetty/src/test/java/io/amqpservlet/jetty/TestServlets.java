@@ -171,4 +171,38 @@ final class TestServlets {
             }
         }
     }
+
+    /**
+     * {@code /typed/queue/{name}}: a queue resource answering as RabbitMQ's management API does, with a typed body
+     * ({@link AmqpBody#RESPONSE_VALUE}) whose AMQP types the clients check: {@code message_count} a ulong,
+     * {@code consumer_count} a uint, {@code replicas} an AMQP array of strings, {@code arguments} and
+     * {@code durable} as the request's typed body gave them. Headers report what the servlet saw:
+     * {@code x-request-json} the body it read (JSON), {@code x-request-content-type}, {@code x-request-value-class}
+     * the Java class of {@link AmqpBody#REQUEST_VALUE}.
+     */
+    static final class TypedQueue extends HttpServlet {
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            String json = new String(request.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            Object value = request.getAttribute(AmqpBody.REQUEST_VALUE);
+            response.setHeader("x-request-json", json);
+            response.setHeader("x-request-content-type", String.valueOf(request.getContentType()));
+            response.setHeader("x-request-value-class", value == null ? "null" : value.getClass().getName());
+            java.util.Map<?, ?> declared = value instanceof java.util.Map ? (java.util.Map<?, ?>) value : java.util.Map.of();
+            java.util.Map<String, Object> queue = new java.util.LinkedHashMap<>();
+            queue.put("name", request.getPathInfo().substring(request.getPathInfo().lastIndexOf('/') + 1));
+            queue.put("durable", declared.containsKey("durable") ? declared.get("durable") : Boolean.TRUE);
+            queue.put("auto_delete", false);
+            queue.put("exclusive", false);
+            queue.put("type", "quorum");
+            queue.put("arguments", declared.containsKey("arguments") ? declared.get("arguments") : java.util.Map.of());
+            queue.put("message_count", io.amqpservlet.protocol.value.UnsignedLong.of(0));
+            queue.put("consumer_count", io.amqpservlet.protocol.value.UnsignedInteger.of(3));
+            queue.put("leader", "rabbit@localhost");
+            queue.put("replicas", io.amqpservlet.protocol.value.AmqpArray.of(io.amqpservlet.protocol.codec.AmqpType.STRING,
+                    "rabbit@localhost", "rabbit@other"));
+            request.setAttribute(AmqpBody.RESPONSE_VALUE, queue);
+            response.setStatus("PUT".equals(request.getMethod()) ? 201 : 200);
+        }
+    }
 }

@@ -8,8 +8,16 @@ import io.amqpservlet.protocol.codec.DecoderLimits;
 import io.amqpservlet.protocol.codec.FormatCode;
 import io.amqpservlet.protocol.codec.TruncatedEncodingException;
 import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.json.AmqpToJson;
+import io.amqpservlet.protocol.json.JsonForm;
+import io.amqpservlet.protocol.json.JsonToAmqp;
 import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.protocol.value.UnsignedInteger;
+import io.amqpservlet.protocol.value.ValueDecoder;
+import io.amqpservlet.protocol.value.ValueEncoder;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -60,6 +68,24 @@ class CodecExamplesTest {
         }
         reader.exit();                           // skips the elements not read, in O(1)
         return found;
+    }
+
+    // docs/protocol.md: "Values as JSON and as Java objects"
+    static String typedValues() {
+        AmqpWriter writer = new AmqpWriter();
+        ValueEncoder.encode(Map.of("consumer_count", UnsignedInteger.of(3)), writer);   // Java → AMQP, exact types
+        String plain = AmqpToJson.toJson(writer.array(), 0, writer.length(), JsonForm.PLAIN);    // {"consumer_count":3}
+        String tagged = AmqpToJson.toJson(writer.array(), 0, writer.length(), JsonForm.TAGGED);  // {"consumer_count":{"$uint":3}}
+        byte[] again = JsonToAmqp.toAmqp(tagged);                                        // the same AMQP value
+        AmqpReader reader = new AmqpReader().wrap(again, 0, again.length);
+        reader.next();
+        Object value = ValueDecoder.decode(reader, 1000);                                // {consumer_count=3}, a uint
+        return plain + " " + tagged + " " + value;
+    }
+
+    @Test
+    void typedValuesExample() {
+        assertEquals("{\"consumer_count\":3} {\"consumer_count\":{\"$uint\":3}} {consumer_count=3}", typedValues());
     }
 
     @Test
