@@ -322,7 +322,8 @@ public final class JsonToAmqp {
         }
         string();
         AmqpType type = elementType(new String(text, 0, textLength, StandardCharsets.US_ASCII), at);
-        out.startArray(elementCode(type));
+        // The elements are not known ahead: the 32-bit form of a variable-width type always fits.
+        out.startArray(type.arrayElementCode(false));
         skipSpace();
         int n = 0;
         while (consume(',')) {
@@ -348,39 +349,6 @@ public final class JsonToAmqp {
             }
         }
         throw new MalformedJsonException("\"" + name + "\" is not an AMQP type an array may hold", at);
-    }
-
-    /**
-     * The element constructor of a JSON-made array: the full-width code of each type (the elements are not known
-     * ahead, so the 32-bit form of every variable-width one).
-     */
-    private static int elementCode(AmqpType type) {
-        switch (type) {
-            case NULL: return FormatCode.NULL;
-            case BOOLEAN: return FormatCode.BOOLEAN;
-            case UBYTE: return FormatCode.UBYTE;
-            case USHORT: return FormatCode.USHORT;
-            case UINT: return FormatCode.UINT;
-            case ULONG: return FormatCode.ULONG;
-            case BYTE: return FormatCode.BYTE;
-            case SHORT: return FormatCode.SHORT;
-            case INT: return FormatCode.INT;
-            case LONG: return FormatCode.LONG;
-            case FLOAT: return FormatCode.FLOAT;
-            case DOUBLE: return FormatCode.DOUBLE;
-            case DECIMAL32: return FormatCode.DECIMAL32;
-            case DECIMAL64: return FormatCode.DECIMAL64;
-            case DECIMAL128: return FormatCode.DECIMAL128;
-            case CHAR: return FormatCode.CHAR;
-            case TIMESTAMP: return FormatCode.TIMESTAMP;
-            case UUID: return FormatCode.UUID;
-            case BINARY: return FormatCode.VBIN32;
-            case STRING: return FormatCode.STR32;
-            case SYMBOL: return FormatCode.SYM32;
-            case LIST: return FormatCode.LIST32;
-            case MAP: return FormatCode.MAP32;
-            default: return FormatCode.ARRAY32;
-        }
     }
 
     /**

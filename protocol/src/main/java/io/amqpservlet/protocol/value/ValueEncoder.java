@@ -137,34 +137,8 @@ public final class ValueEncoder {
      * it), and for variable-width ones the 8-bit code when every element fits it, else the 32-bit one.
      */
     private static int elementCode(AmqpType type, List<?> elements) {
-        switch (type) {
-            case NULL: return FormatCode.NULL;
-            case BOOLEAN: return FormatCode.BOOLEAN;
-            case UBYTE: return FormatCode.UBYTE;
-            case USHORT: return FormatCode.USHORT;
-            case UINT: return FormatCode.UINT;
-            case ULONG: return FormatCode.ULONG;
-            case BYTE: return FormatCode.BYTE;
-            case SHORT: return FormatCode.SHORT;
-            case INT: return FormatCode.INT;
-            case LONG: return FormatCode.LONG;
-            case FLOAT: return FormatCode.FLOAT;
-            case DOUBLE: return FormatCode.DOUBLE;
-            case DECIMAL32: return FormatCode.DECIMAL32;
-            case DECIMAL64: return FormatCode.DECIMAL64;
-            case DECIMAL128: return FormatCode.DECIMAL128;
-            case CHAR: return FormatCode.CHAR;
-            case TIMESTAMP: return FormatCode.TIMESTAMP;
-            case UUID: return FormatCode.UUID;
-            case BINARY: return maxLength(type, elements) <= 255 ? FormatCode.VBIN8 : FormatCode.VBIN32;
-            case STRING: return maxLength(type, elements) <= 255 ? FormatCode.STR8 : FormatCode.STR32;
-            case SYMBOL: return maxLength(type, elements) <= 255 ? FormatCode.SYM8 : FormatCode.SYM32;
-            // Sizes of compounds are known only once written: the 32-bit form always fits.
-            case LIST: return FormatCode.LIST32;
-            case MAP: return FormatCode.MAP32;
-            case ARRAY: return FormatCode.ARRAY32;
-            default: throw new IllegalArgumentException("no array of " + type);
-        }
+        boolean variable = type == AmqpType.BINARY || type == AmqpType.STRING || type == AmqpType.SYMBOL;
+        return type.arrayElementCode(variable && maxLength(type, elements) <= 255);
     }
 
     private static long maxLength(AmqpType type, List<?> elements) {
