@@ -374,6 +374,27 @@ class AttachModeArtemisTest {
         assertSettledEventually();
     }
 
+    @Test
+    void aResponseTheBrokerRefusesSendsTheRequestBackToTheQueueAndTheServletSeesTheRedelivery() throws Exception {
+        AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/redeliver.orders", 2);
+        gateways.add(g);
+        g.start().awaitAttached(WAIT_SECONDS * 1000);
+        try (org.apache.qpid.protonj2.client.Connection c = client.connect("127.0.0.1", broker.port(),
+                new ConnectionOptions())) {
+            // The reply-to names an address the broker will not create: it refuses each response, so the gateway
+            // modifies the request (delivery-failed), and the broker delivers it again until its limit of three.
+            c.openSender("redeliver.orders").send(Message.create(new byte[] {7}).to("/orders").subject("POST")
+                    .messageId("refused-1").replyTo("nowhere.replies"));
+            Receiver dead = c.openReceiver("dead");
+            Delivery d = dead.receive(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(d, "the request was not dead-lettered after its deliveries");
+            assertEquals("refused-1", d.message().messageId());
+            d.accept();
+        }
+        assertEquals(3, g.work.calls.get(), "served once per delivery");
+        assertEquals(List.of("0", "1", "2"), g.work.deliveryCounts(), "the servlet saw each redelivery");
+    }
+
     /** Every request the gateways took was settled at the broker: nothing is left in flight or in the queue. */
     private void assertSettledEventually() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);

@@ -28,6 +28,12 @@ final class AttachedGateway implements AutoCloseable {
         final AtomicInteger calls = new AtomicInteger();
         final AtomicInteger inside = new AtomicInteger();
         final AtomicInteger mostInside = new AtomicInteger();
+        private final java.util.List<String> deliveryCounts = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /** The delivery-count attribute of each request served, in order. */
+        java.util.List<String> deliveryCounts() {
+            return java.util.List.copyOf(deliveryCounts);
+        }
 
         @Override
         protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -43,8 +49,9 @@ final class AttachedGateway implements AutoCloseable {
                 response.setStatus(200);
                 response.setHeader("x-echo-method", request.getMethod());
                 response.setHeader("x-echo-path", request.getRequestURI());
-                response.setHeader("x-delivery-count",
-                        String.valueOf(request.getAttribute(AmqpRequestAttributes.DELIVERY_COUNT)));
+                String deliveryCount = String.valueOf(request.getAttribute(AmqpRequestAttributes.DELIVERY_COUNT));
+                deliveryCounts.add(deliveryCount);
+                response.setHeader("x-delivery-count", deliveryCount);
                 if (request.getUserPrincipal() != null) {
                     response.setHeader("x-user", request.getUserPrincipal().getName());
                 }

@@ -86,6 +86,13 @@ public final class EmbeddedArtemis implements AutoCloseable {
         config.addAddressSetting("#", new AddressSettings().setDefaultAddressRoutingType(RoutingType.ANYCAST)
                 .setDefaultQueueRoutingType(RoutingType.ANYCAST).setAutoCreateQueues(true)
                 .setAutoCreateAddresses(true));
+        // Addresses under nowhere. are never created: a message sent there is refused (tests of refused responses).
+        config.addAddressSetting("nowhere.#", new AddressSettings().setAutoCreateQueues(false)
+                .setAutoCreateAddresses(false));
+        // Requests in redeliver.* are dead-lettered after three deliveries.
+        config.addAddressSetting("redeliver.#", new AddressSettings().setMaxDeliveryAttempts(3)
+                .setDeadLetterAddress(org.apache.activemq.artemis.api.core.SimpleString.of("dead"))
+                .setAutoCreateDeadLetterResources(true));
         broker = new EmbeddedActiveMQ();
         broker.setConfiguration(config);
         broker.start();
