@@ -209,4 +209,22 @@ class ProtonJ2ClientInteropTest {
             assertTrue(tracker.remoteSettled());
         }
     }
+
+    @Test
+    void aRequestThatExpiredBeforeItWasServedIsAnswered504AndTheServletNeverRuns() throws Exception {
+        int before = server.echo.calls.get();
+        Message<Object> response = call(Message.create().to("/echo").subject("GET").messageId("late-1")
+                .absoluteExpiryTime(System.currentTimeMillis() - 1_000));
+        assertEquals("504", response.subject());
+        assertEquals("late-1", response.correlationId());
+        // A one-way request that expired is rejected: a broker would dead-letter it rather than retry it.
+        Tracker oneWay = sender.send(Message.create().to("/echo").subject("GET").messageId("late-2")
+                .absoluteExpiryTime(System.currentTimeMillis() - 1_000));
+        oneWay.awaitSettlement(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(org.apache.qpid.protonj2.client.DeliveryState.Type.REJECTED, oneWay.remoteState().getType());
+        // Not expired yet: served as usual.
+        assertEquals("200", call(Message.create().to("/echo").subject("GET").messageId("fresh")
+                .absoluteExpiryTime(System.currentTimeMillis() + 60_000)).subject());
+        assertEquals(before + 1, server.echo.calls.get(), "only the fresh request reached the servlet");
+    }
 }
