@@ -88,6 +88,11 @@ class RabbitMqAmqpClientInteropTest {
         management.exchange("orders-x").type(Management.ExchangeType.TOPIC).declare();
         management.binding().sourceExchange("orders-x").destinationQueue(queue).key("orders.*").bind();
         management.unbind().sourceExchange("orders-x").destinationQueue(queue).key("orders.*").unbind();
+        // A binding with arguments is unbound by its location, which the client looks up with GET /bindings?...
+        management.binding().sourceExchange("orders-x").destinationQueue(queue).key("k").argument("x-match", "all")
+                .bind();
+        management.unbind().sourceExchange("orders-x").destinationQueue(queue).key("k").argument("x-match", "all")
+                .unbind();
         assertEquals(0, management.queuePurge(queue).messageCount());
 
         management.queueDelete(queue);
