@@ -33,7 +33,8 @@ import java.util.Map;
  * answer is an amqp-value with RabbitMQ's exact types ({@code message_count} a ulong, {@code consumer_count} a
  * uint, {@code replicas} an array of strings), an error answer a string. Names are percent-decoded from the raw
  * request URI (the binding paths' {@code ;} parameters are not Servlet path parameters to strip). No messages are
- * ever held: counts are 0. Over HTTP the statuses are the same and the bodies empty.
+ * ever held: counts are 0. A declaration with a data body (JSON over HTTP) is a 400; over HTTP, lookups and
+ * deletions answer their statuses with empty bodies.
  */
 public final class ManagementServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
