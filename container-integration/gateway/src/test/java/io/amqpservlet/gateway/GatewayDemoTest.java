@@ -191,6 +191,8 @@ class GatewayDemoTest {
         Cli put = Cli.request("-i", "-X", "PUT", "-H", "content-type: application/json", "-d", "{\"durable\":true}",
                 base + "/queues/q");
         assertTrue(put.text().startsWith("HTTP/1.1 400\r\n"), put.text());
+        Cli longName = Cli.request("-i", "-X", "PUT", base + "/queues/" + "n".repeat(256));
+        assertTrue(longName.text().startsWith("HTTP/1.1 400\r\n"), longName.text());
         assertTrue(Cli.request("-i", base + "/queues/nope").text().startsWith("HTTP/1.1 404\r\n"));
         assertTrue(Cli.request("-i", "-X", "POST", base + "/queues/q").text().startsWith("HTTP/1.1 405\r\n"));
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -51,15 +51,23 @@ public final class ManagementServlet extends HttpServlet {
     protected void doPut(HttpServletRequest request, HttpServletResponse response) {
         String collection = request.getServletPath();
         List<String> segments = segments(request);
-        if (segments == null || segments.size() != 1) {
+        if (segments == null) {
+            error(request, response, 400, "bad percent-encoding");
+            return;
+        }
+        if (segments.size() != 1) {
             error(request, response, 404, "no such resource");
+            return;
+        }
+        String name = segments.get(0);
+        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+            error(request, response, 400, "a name is at most " + MAX_NAME_BYTES + " UTF-8 bytes");
             return;
         }
         Map<?, ?> body = body(request, response);
         if (body == null) {
             return;
         }
-        String name = segments.get(0);
         try {
             if ("/queues".equals(collection)) {
                 declareQueue(request, response, name, body);
@@ -282,9 +290,6 @@ public final class ManagementServlet extends HttpServlet {
                 return null;
             }
             out.add(decoded);
-        }
-        if (out.size() >= 1 && out.get(0).getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
-            return null;
         }
         return out;
     }
