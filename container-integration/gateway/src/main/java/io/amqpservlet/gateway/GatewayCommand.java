@@ -21,7 +21,8 @@ import java.nio.file.Path;
             "  amqp-servlet request [options] URL   makes one request over AMQP (see: request --help)"},
         footer = {"", "A --config file takes the same names as keys, without dashes (user.1=alice:pw for repeats).",
             "Without --servlet or --war the demo app is served: /echo[/...], /status/{code}, /throw, /slow?ms=N,",
-            "/bytes/{n}, /whoami, /orders (see docs/gateway.md)."},
+            "/bytes/{n}, /whoami, /orders, and /queues, /exchanges, /bindings for RabbitMQ's AMQP 1.0 clients",
+            "(see docs/gateway.md)."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:cannot start (port in use, class or war missing)",
             "2:bad command line"})

@@ -185,6 +185,27 @@ class GatewayDemoTest {
     }
 
     @Test
+    void theManagementResourceWantsTypedBodies() throws Exception {
+        // Its declarations are amqp-value maps (RabbitMQ's clients; RabbitMqAmqpClientInteropTest): a data body,
+        // over AMQP or HTTP, is a 400; a lookup answers its status.
+        Cli put = Cli.request("-i", "-X", "PUT", "-H", "content-type: application/json", "-d", "{\"durable\":true}",
+                base + "/queues/q");
+        assertTrue(put.text().startsWith("HTTP/1.1 400\r\n"), put.text());
+        Cli longName = Cli.request("-i", "-X", "PUT", base + "/queues/" + "n".repeat(256));
+        assertTrue(longName.text().startsWith("HTTP/1.1 400\r\n"), longName.text());
+        assertTrue(Cli.request("-i", base + "/queues/nope").text().startsWith("HTTP/1.1 404\r\n"));
+        assertTrue(Cli.request("-i", "-X", "POST", base + "/queues/q").text().startsWith("HTTP/1.1 405\r\n"));
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.httpPort()
+                + "/exchanges/x")).PUT(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, r.statusCode());
+        r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.httpPort()
+                + "/bindings/src=x;dstq=q;key=k;args=")).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(204, r.statusCode(), "unbinding what is not bound is not an error");
+    }
+
+    @Test
     void localhostFindsTheLoopbackAddressTheGatewayListensOn() {
         // localhost may resolve to ::1 first; the gateway binds 127.0.0.1 only.
         Cli r = Cli.request("amqp://localhost:" + gateway.amqpPort() + "/whoami");

@@ -11,7 +11,9 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.util.Callback;
@@ -66,7 +68,7 @@ final class AmqpEngineHandler implements EngineHandler {
             attached.opened(engine, remoteOpen, NanoTime.now() / 1_000_000L);
             return null;
         }
-        openHostname = remoteOpen.hostname().isNull() ? null : remoteOpen.hostname().toString();
+        openHostname = remoteOpen.hostname().isNull() ? null : hostOrNull(remoteOpen.hostname().toString());
         long qpidJmsHeartbeat = connection.qpidJmsHeartbeatMillis();
         if (qpidJmsHeartbeat > 0 && ClientProduct.isQpidJms(remoteOpen)) {
             engine.advertiseIdleTimeoutMillis(qpidJmsHeartbeat); // its unflushed writes wait for a heartbeat
@@ -508,5 +510,28 @@ final class AmqpEngineHandler implements EngineHandler {
             callbacks = c;
         }
         return c;
+    }
+
+    /**
+     * {@return {@code hostname}, or null when it is no host[:port]}: the open's hostname is only a hint (AMQP 1.0
+     * §2.7.1), and RabbitMQ's clients put a virtual host there ({@code vhost:/}); a request of such a connection
+     * falls back to the server name rather than being refused with 400. Checked once per connection.
+     */
+    private static String hostOrNull(String hostname) {
+        // A port that is not digits is refused before Jetty's parser, which would log a warning per connection.
+        int colon = hostname.lastIndexOf(':');
+        if (colon >= 0 && colon > hostname.lastIndexOf(']')) {
+            for (int i = colon + 1; i < hostname.length(); i++) {
+                if (hostname.charAt(i) < '0' || hostname.charAt(i) > '9') {
+                    return null;
+                }
+            }
+        }
+        try {
+            new HostPortHttpField(hostname);
+            return hostname;
+        } catch (IllegalArgumentException | HttpException.RuntimeException notAHost) {
+            return null;
+        }
     }
 }

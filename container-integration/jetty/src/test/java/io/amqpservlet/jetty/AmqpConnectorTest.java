@@ -147,6 +147,19 @@ class AmqpConnectorTest {
     }
 
     @Test
+    void anOpenHostnameThatIsNoHostLeavesTheServerNameAsHost() throws Exception {
+        // RabbitMQ's AMQP 1.0 clients name a virtual host there (vhost:/); the hostname is only a hint (§2.7.1).
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null,
+                AmqpSocketClient.defaultConfig().hostname("vhost:/"))) {
+            client.send(request("GET", "/echo", client.replyAddress(), "m-v", Map.of(), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals("localhost", r.properties.get("x-echo-host"));
+        }
+    }
+
+    @Test
     void postEchoesBodyAndKeepsTheCorrelationIdType() throws Exception {
         try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
             byte[] body = "{\"n\":42,\"text\":\"h\u00e9llo\"}".getBytes(StandardCharsets.UTF_8);

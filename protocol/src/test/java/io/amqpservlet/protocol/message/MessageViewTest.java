@@ -310,6 +310,50 @@ class MessageViewTest {
     }
 
     @Test
+    void aLeadingAmqpValueNullBeforeOtherSectionsIsReadAsNoSection() {
+        // What RabbitMQ's Python client sends for a management request without a body: its empty header's four
+        // bytes overwritten with an amqp-value null.
+        out.writeDescriptor(Descriptors.AMQP_VALUE);
+        out.writeNull();
+        section(Descriptors.PROPERTIES);
+        section(Descriptors.APPLICATION_PROPERTIES);
+        byte[] bytes = out.toByteArray();
+        assertEquals(0x40, bytes[3] & 0xff, "an amqp-value null is four bytes, as the header it replaces");
+        view.wrap(bytes, 0, bytes.length);
+        assertTrue(view.hasSection(MessageSection.PROPERTIES));
+        assertTrue(view.hasSection(MessageSection.APPLICATION_PROPERTIES));
+        assertFalse(view.hasSection(MessageSection.AMQP_VALUE), "no body");
+    }
+
+    @Test
+    void aBodyAfterALeadingAmqpValueNullIsTheMessagesBody() {
+        out.writeDescriptor(Descriptors.AMQP_VALUE);
+        out.writeNull();
+        section(Descriptors.PROPERTIES);
+        section(Descriptors.DATA);
+        byte[] bytes = out.toByteArray();
+        view.wrap(bytes, 0, bytes.length);
+        assertTrue(view.hasSection(MessageSection.DATA));
+        assertFalse(view.hasSection(MessageSection.AMQP_VALUE));
+    }
+
+    @Test
+    void anAmqpValueNullAfterTheHeaderIsStillOutOfOrder() {
+        section(Descriptors.HEADER);
+        out.writeDescriptor(Descriptors.AMQP_VALUE);
+        out.writeNull();
+        section(Descriptors.PROPERTIES);
+        assertTrue(rejects(out.toByteArray()).getMessage().contains("properties section out of order"));
+    }
+
+    @Test
+    void aLeadingAmqpValueOtherThanNullIsStillOutOfOrder() {
+        section(Descriptors.AMQP_VALUE);
+        section(Descriptors.PROPERTIES);
+        assertTrue(rejects(out.toByteArray()).getMessage().contains("properties section out of order"));
+    }
+
+    @Test
     void rejectsBodySectionsOfDifferentKinds() {
         section(Descriptors.DATA);
         section(Descriptors.AMQP_SEQUENCE);

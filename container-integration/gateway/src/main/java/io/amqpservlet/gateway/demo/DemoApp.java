@@ -8,7 +8,13 @@ public final class DemoApp {
     private DemoApp() {
     }
 
-    /** Adds {@code /echo} (and below), {@code /status/*}, {@code /throw}, {@code /slow}, {@code /bytes/*}, {@code /whoami}, {@code /orders/*}. */
+    /**
+     * Adds {@code /echo} (and below), {@code /status/*}, {@code /throw}, {@code /slow}, {@code /bytes/*},
+     * {@code /whoami}, {@code /orders/*}, and the management resource RabbitMQ's AMQP 1.0 clients call
+     * ({@code /queues/*}, {@code /exchanges/*}, {@code /bindings/*}).
+     *
+     * @param context the context to add them to
+     */
     public static void install(ServletContextHandler context) {
         context.addServlet(new ServletHolder(new EchoServlet()), "/echo/*"); // also /echo itself
         context.addServlet(new ServletHolder(new StatusServlet()), "/status/*");
@@ -19,5 +25,10 @@ public final class DemoApp {
         context.addServlet(new ServletHolder(new BytesServlet()), "/bytes/*");
         context.addServlet(new ServletHolder(new WhoAmIServlet()), "/whoami");
         context.addServlet(new ServletHolder(new OrdersServlet()), "/orders/*");
+        // One servlet (one topology) under the three collections RabbitMQ's management requests address.
+        ServletHolder management = new ServletHolder(new ManagementServlet());
+        context.getServletHandler().addServletWithMapping(management, "/queues/*");
+        context.getServletHandler().addServletWithMapping(management, "/exchanges/*");
+        context.getServletHandler().addServletWithMapping(management, "/bindings/*");
     }
 }
