@@ -16,9 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -144,70 +141,15 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      * @throws IllegalArgumentException when the URI is not of that form
      */
     public void setUri(String uri) {
-        Objects.requireNonNull(uri, "uri");
-        int schemeEnd = uri.indexOf("://");
-        if (schemeEnd < 0) {
-            throw new IllegalArgumentException("not an amqp:// or amqps:// URI: " + uri);
-        }
-        String scheme = uri.substring(0, schemeEnd).toLowerCase(java.util.Locale.ROOT);
-        if (!scheme.equals("amqp") && !scheme.equals("amqps")) {
-            throw new IllegalArgumentException("the scheme must be amqp or amqps: " + uri);
-        }
-        boolean secure = scheme.equals("amqps");
-        String rest = uri.substring(schemeEnd + 3);
-        int slash = rest.indexOf('/');
-        String authority = slash < 0 ? rest : rest.substring(0, slash);
-        String path = slash < 0 ? "" : rest.substring(slash + 1);
-        int at = authority.lastIndexOf('@');
-        String user = null;
-        String pass = null;
-        if (at >= 0) {
-            String userInfo = authority.substring(0, at);
-            authority = authority.substring(at + 1);
-            int colon = userInfo.indexOf(':');
-            user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
-            pass = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
-        }
-        List<Broker> parsed = new ArrayList<>();
-        for (String hostPort : authority.split(",")) {
-            parsed.add(parseBroker(hostPort.trim(), secure ? DEFAULT_TLS_PORT : DEFAULT_PORT, uri));
-        }
-        if (path.isEmpty()) {
-            throw new IllegalArgumentException("the URI names no request address (amqp://host/address): " + uri);
-        }
-        int query = path.indexOf('?');
-        if (query >= 0) {
-            throw new IllegalArgumentException("broker URIs take no query: " + uri);
-        }
+        BrokerUri parsed = BrokerUri.parse(uri);
         brokers.clear();
-        brokers.addAll(parsed);
-        tls = secure;
-        username = user;
-        password = pass;
-        addresses.add(decode(path));
-    }
-
-    private static Broker parseBroker(String hostPort, int defaultPort, String uri) {
-        if (hostPort.isEmpty()) {
-            throw new IllegalArgumentException("empty host in " + uri);
+        for (BrokerUri.HostPort h : parsed.brokers()) {
+            brokers.add(new Broker(h.host(), h.port()));
         }
-        try {
-            URI parsed = new URI("amqp://" + hostPort);
-            String host = parsed.getHost();
-            if (host == null) {
-                throw new IllegalArgumentException("invalid host '" + hostPort + "' in " + uri);
-            }
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            return new Broker(host, parsed.getPort() < 0 ? defaultPort : parsed.getPort());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("invalid host '" + hostPort + "' in " + uri, e);
-        }
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        tls = parsed.secure();
+        username = parsed.user();
+        password = parsed.password();
+        addresses.add(parsed.address());
     }
 
     /**
