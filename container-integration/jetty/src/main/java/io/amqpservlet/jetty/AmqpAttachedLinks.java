@@ -54,6 +54,8 @@ final class AmqpAttachedLinks {
     /** Reply senders by address, least recently used first. */
     private final LinkedHashMap<String, ReplySender> senders = new LinkedHashMap<>(16, 0.75f, true);
     private int senderNames;
+    /** The reply sender {@link #replyLink} returned last: the one its response is given to, found without a scan. */
+    private ReplySender lastSender;
     /** Responses sent and not yet settled by the broker, with the requests they answer. */
     private final Set<PendingReply> pending = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ArrayDeque<PendingReply> freeReplies = new ArrayDeque<>();
@@ -251,6 +253,7 @@ final class AmqpAttachedLinks {
             senders.put(address, sender);
         }
         sender.lastUsedMillis = nowMillis;
+        lastSender = sender;
         return sender.link;
     }
 
@@ -290,6 +293,10 @@ final class AmqpAttachedLinks {
     }
 
     private ReplySender senderOf(Link link) {
+        ReplySender last = lastSender;
+        if (last != null && last.link == link) {
+            return last;
+        }
         for (ReplySender sender : senders.values()) {
             if (sender.link == link) {
                 return sender;

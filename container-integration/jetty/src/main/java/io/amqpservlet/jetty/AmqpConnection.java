@@ -100,7 +100,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** The graceful stop's steps and the close timeout (engine thread). */
     private final AmqpConnectionStop stop = new AmqpConnectionStop();
     /** Expired requests and late responses, counted for the factory or attachment that made the connection. */
-    private volatile RequestCounters counters = new RequestCounters();
+    private volatile RequestCounters counters = RequestCounters.UNATTRIBUTED;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
     private volatile long maxBufferedRequestBytes;
 

@@ -356,11 +356,8 @@ final class AmqpEngineHandler implements EngineHandler {
         Link replies = replyLink(engine, exchange);
         if (replies == null) {
             String address = new String(replyTo, StandardCharsets.UTF_8);
-            if (request != null && attached != null && !exchange.replyToPaired) {
-                engine.modified(request, true, false); // no reply link to the broker now: back to the queue
-            } else if (request != null) {
-                engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
-                        + " is not a reply node on this connection");
+            if (request != null) {
+                settleUnanswerable(engine, exchange, request, address);
             }
             fail(callback, new IOException("no reply link for reply-to " + address));
             return;
@@ -423,6 +420,20 @@ final class AmqpEngineHandler implements EngineHandler {
         return engine.replyLink(replyTo, 0, replyTo.length);
     }
 
+    /**
+     * The response to {@code request} has no link to go on. In attach mode (reply-to not {@code $me}) that is the
+     * broker's link not being there now: the request goes back to the queue. Otherwise the reply-to names nothing on
+     * this connection: rejected, {@code amqp:not-found}.
+     */
+    private void settleUnanswerable(Engine engine, AmqpExchange exchange, Delivery request, String address) {
+        if (attached != null && !exchange.replyToPaired) {
+            engine.modified(request, true, false);
+        } else {
+            engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                    + " is not a reply node on this connection");
+        }
+    }
+
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
     private static Delivery liveDelivery(AmqpExchange exchange) {
         Delivery d = exchange.delivery;
@@ -451,12 +462,7 @@ final class AmqpEngineHandler implements EngineHandler {
                 String address = new String(replyTo, StandardCharsets.UTF_8);
                 Delivery request = liveDelivery(exchange);
                 if (request != null && (exchange.streamedRequest == null || request.complete())) {
-                    if (attached != null && !exchange.replyToPaired) {
-                        engine.modified(request, true, false); // no reply link to the broker now: back to the queue
-                    } else {
-                        engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
-                                + " is not a reply node on this connection");
-                    }
+                    settleUnanswerable(engine, exchange, request, address);
                     exchange.completedOnEngine = true;
                 }
                 fail(part.callback, new IOException("no reply link for reply-to " + address));

@@ -537,8 +537,11 @@ final class AmqpRequestMapper {
                 return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
             }
             if (type == AmqpType.BINARY) {
-                into.typedValue = reader.getBytes();
-                return Arrays.copyOfRange(reader.buffer(), reader.valueOffset(), reader.valueOffset() + reader.valueLength());
+                // One copy serves as both: the body the servlet reads and the typed value (the same bytes).
+                byte[] bytes = Arrays.copyOfRange(reader.buffer(), reader.valueOffset(),
+                        reader.valueOffset() + reader.valueLength());
+                into.typedValue = bytes;
+                return bytes;
             }
             if (type == AmqpType.NULL) {
                 // rhea (and other clients) encode a message without a body as amqp-value null (AMQP 1.0 §3.2.8).

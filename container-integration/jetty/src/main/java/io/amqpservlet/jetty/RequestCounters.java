@@ -8,6 +8,12 @@ import java.util.concurrent.atomic.LongAdder;
  * after the request timeout had already answered 503 for it.
  */
 final class RequestCounters {
+    /**
+     * Where a connection made without a factory counts: one shared instance, so that no connection carries counters
+     * of its own (an idle connection's memory is budgeted, docs/design.md §2).
+     */
+    static final RequestCounters UNATTRIBUTED = new RequestCounters();
+
     final LongAdder expiredRequests = new LongAdder();
     final LongAdder lateResponses = new LongAdder();
 }

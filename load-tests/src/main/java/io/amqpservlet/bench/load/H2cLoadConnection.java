@@ -2,7 +2,6 @@ package io.amqpservlet.bench.load;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -54,7 +53,6 @@ final class H2cLoadConnection extends LoadConnection {
     private long connectionSendWindow = 65_535; // RFC 9113 §6.9.2: until the server says otherwise
     private int maxConcurrentStreams = Integer.MAX_VALUE;
     private long receivedSinceUpdate;
-    private boolean writeInterest;
 
     private final byte[] frameHeader = new byte[FRAME_HEADER_BYTES];
     private int frameHeaderFill;
@@ -401,18 +399,7 @@ final class H2cLoadConnection extends LoadConnection {
 
     @Override
     void flush() throws IOException {
-        dirty = false;
-        if (closed || out.position() == 0) {
-            return;
-        }
-        out.flip();
-        channel.write(out);
-        out.compact();
-        boolean pending = out.position() > 0;
-        if (pending != writeInterest) {
-            writeInterest = pending;
-            key.interestOps(pending ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-        }
+        flushBuffer(out);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.amqpservlet.bench.load;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -30,7 +29,6 @@ final class Http1LoadConnection extends LoadConnection {
     private final long[] startNanos;
     private int head;
     private int inFlight;
-    private boolean writeInterest;
 
     private final byte[] line = new byte[LINE_BYTES];
     private int lineLength;
@@ -245,18 +243,7 @@ final class Http1LoadConnection extends LoadConnection {
 
     @Override
     void flush() throws IOException {
-        dirty = false;
-        if (closed || out.position() == 0) {
-            return;
-        }
-        out.flip();
-        channel.write(out);
-        out.compact();
-        boolean pending = out.position() > 0;
-        if (pending != writeInterest) {
-            writeInterest = pending;
-            key.interestOps(pending ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
-        }
+        flushBuffer(out);
     }
 
     @Override

@@ -75,6 +75,28 @@ abstract class LoadConnection {
     /** Writes what is pending; on a partial write, waits for the socket to be writable. */
     abstract void flush() throws IOException;
 
+    /** Whether the selector watches this socket for writability (a write was partial). */
+    private boolean writeInterestSet;
+
+    /**
+     * For a connection whose output is one buffer in write mode: writes what it holds, keeps what the socket did not
+     * take, and watches for writability exactly while something is left.
+     */
+    final void flushBuffer(ByteBuffer out) throws IOException {
+        dirty = false;
+        if (closed || out.position() == 0) {
+            return;
+        }
+        out.flip();
+        channel.write(out);
+        out.compact();
+        boolean pending = out.position() > 0;
+        if (pending != writeInterestSet) {
+            writeInterestSet = pending;
+            key.interestOps(pending ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        }
+    }
+
     /** Starts a clean close; the caller flushes. */
     abstract void close();
 
