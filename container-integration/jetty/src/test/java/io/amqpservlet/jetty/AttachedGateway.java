@@ -40,6 +40,7 @@ final class AttachedGateway implements AutoCloseable {
             calls.incrementAndGet();
             int now = inside.incrementAndGet();
             mostInside.accumulateAndGet(now, Math::max);
+            boolean left = false;
             try {
                 String sleep = request.getHeader("x-sleep-ms");
                 if (sleep != null) {
@@ -59,12 +60,19 @@ final class AttachedGateway implements AutoCloseable {
                         : request.getContentType());
                 response.setContentLength(body.length);
                 response.setBufferSize(Math.max(body.length, 1024));
+                // Writing the whole declared content length completes the response: the broker can accept it, the
+                // request be settled and the next one granted and dispatched before this thread leaves service().
+                // The servlet's work is done here, so it stops counting itself first.
+                inside.decrementAndGet();
+                left = true;
                 response.getOutputStream().write(body);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException(e);
             } finally {
-                inside.decrementAndGet();
+                if (!left) {
+                    inside.decrementAndGet();
+                }
             }
         }
     }
