@@ -646,6 +646,22 @@ public final class Session {
     }
 
     /**
+     * As {@link #attachDynamicReceiver(String)}, asking with {@code settled} for snd-settle-mode {@code settled}: the
+     * peer sends every message pre-settled (at-most-once, AMQP 1.0 §2.8.2), and this side settles none. What a
+     * request/response client wants for its responses: a response lost with its connection could not be sent again
+     * anyway, and each unsettled one would cost a disposition frame from us and a wake-up at the server.
+     *
+     * @param name the link name, unique among this connection's receiving links (AMQP 1.0 §2.6.1)
+     * @param settled ask the peer to send pre-settled
+     * @return the new link, its attach queued; the node's address is in {@code link.source().address()} once the
+     *     peer's attach arrives
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
+    public Link attachDynamicReceiver(String name, boolean settled) {
+        return links.attachLocal(name, false, null, null, true, null, false, settled);
+    }
+
+    /**
      * Attaches the sending half of a link pair (OASIS "AMQP Request-Response Messaging with Link Pairing"): a sending
      * link to {@code address} with the link property {@code paired = true}. With the receiving half of the same name
      * ({@link #attachPairedReceiver}), attached before or after it on this session, it forms a pair once the peer has

@@ -122,7 +122,8 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         try {
             c.pumpUntil(c.engine::isOpen, "the connection to open", deadlineMillis);
             c.session = c.engine.beginSession();
-            c.replies = c.session.attachDynamicReceiver(REPLY_LINK);
+            // Pre-settled responses (at-most-once): one frame less per request each way (Session#attachDynamicReceiver).
+            c.replies = c.session.attachDynamicReceiver(REPLY_LINK, true);
             // Streaming: a response of many frames reaches us frame by frame (StreamedResponse), never whole.
             c.replies.streaming(true).autoCredit(16);
             c.sender = c.session.attachSender("requests", targetAddress);

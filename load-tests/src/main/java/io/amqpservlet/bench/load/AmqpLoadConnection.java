@@ -100,7 +100,7 @@ final class AmqpLoadConnection extends LoadConnection implements EngineHandler {
         }
         if (sender == null && engine.isOpen()) {
             var session = engine.beginSession();
-            replies = session.attachDynamicReceiver("replies");
+            replies = session.attachDynamicReceiver("replies", true); // pre-settled responses, as our client
             replies.autoCredit(Math.max(16, 2 * window));
             sender = session.attachSender("requests", endpoint.path());
         }
