@@ -8,6 +8,7 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.server.AbstractMetaDataConnection;
 import org.eclipse.jetty.server.Connector;
@@ -42,6 +43,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (a work-in-progress counter, as Jetty's own flushers serialise writers). No lock is held while encoding (the
  * servlet thread encodes its response before queueing it) or during I/O, and nothing here blocks: reads and
  * writes are non-blocking, and a write that cannot finish completes later through its callback.
+ *
+ * <p><b>Who reads.</b> Until the peer's open has arrived, input comes through Jetty's blocking fill callback
+ * ({@link #onFillable()}, on a pool thread: SASL may ask a login service that blocks). Once the connection is open,
+ * the fill interest is non-blocking ({@link #awaitInput()}), so the selector's own thread reads the socket and runs
+ * the engine pass, and the handlers of the requests it brings go to the pool. That is one thread hand-off per
+ * request, where Jetty's HTTP/1.1 pays two wake-ups (a thread taking over the selector, and the selector woken to
+ * watch the socket again). A read that does not fill the buffer ends the read on a plain socket.
  *
  * <p>Output is written with one gathered {@link EndPoint#write} of everything the engine produced, while the
  * engine keeps encoding into its other buffer. The connection closes its end point when the engine is done (or
@@ -122,30 +130,51 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     private long lastBusyMillis;
     /** How long a connection serves no request before it lets go of what it kept for reuse. */
     static final long TRIM_AFTER_IDLE_MILLIS = 2_000;
-    /** This pass may leave one request ({@link #inlineTask}) for the driving thread to run (see drive). */
-    private boolean serveInline;
-    private Runnable inlineTask;
 
     // Shared with Jetty threads.
     private ConcurrentLinkedQueue<HttpChannel> idleChannels;
     private final AmqpActiveStreams streams;
+    /** The end point is the socket itself (no TLS layer between): a short read means the socket is drained. */
+    private final boolean plainSocket;
 
     private final Callback writeCallback = new Callback() {
         @Override
         public void succeeded() {
             writeCompleted = true;
-            drive();
+            drive(true);
         }
 
         @Override
         public void failed(Throwable x) {
             writeFailure = x;
-            drive();
+            drive(true);
         }
 
         @Override
         public InvocationType getInvocationType() {
             return InvocationType.NON_BLOCKING; // drive() never blocks
+        }
+    };
+
+    /**
+     * The fill interest of an open connection: the selector's own thread reads the socket and runs the engine pass,
+     * which never blocks, and the requests it brings go to the pool (see {@link #awaitInput()}).
+     */
+    private final Callback readOnSelector = new Callback() {
+        @Override
+        public void succeeded() {
+            fillable = true;
+            drive(true);
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            onFillInterestedFailed(x);
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
         }
     };
 
@@ -207,6 +236,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
         this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure, attached);
         this.engineConfig = engineConfig;
+        // TLS decrypts into its own buffers: a short read there says nothing about what the socket still holds.
+        this.plainSocket = endPoint instanceof SocketChannelEndPoint;
         this.id = "amqp-tls"; // until the engine, and its number, exist
         if (!(saslExternal && secure)) {
             startEngine(null, -1);
@@ -276,7 +307,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onFillable() {
         fillable = true;
-        drive(true);
+        drive(false);
     }
 
     @Override
@@ -321,20 +352,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /**
-     * @param mayServe the caller is Jetty's fill thread ({@link #onFillable()}), which may block: it may run one
-     *                 request's handler itself once it has left the engine, as Jetty's HTTP/1.1 connection runs its
-     *                 request on the thread that read it. Other callers (servlet threads finishing a response,
-     *                 write completions on the selector, the scheduler) never do.
+     * @param nonBlocking the caller is a thread that must not block (the selector's: reading an open connection,
+     *                    completing a write): send callbacks that may block are completed on the pool instead
      */
-    private void drive(boolean mayServe) {
+    private void drive(boolean nonBlocking) {
         if (work.getAndIncrement() != 0) {
             return;
         }
-        Runnable served = null;
         CompletedCallbacks done = COMPLETED.get();
         int missed = 1;
         while (true) {
-            serveInline = mayServe && served == null;
             try {
                 runEngine();
             } catch (RuntimeException | Error e) {
@@ -343,27 +370,17 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                 closing = true;
                 getEndPoint().close(e);
             }
-            serveInline = false;
             CompletedCallbacks pending = handler.pendingCallbacks();
             if (pending != null) {
                 done.takeFrom(pending);
-            }
-            if (inlineTask != null) {
-                served = inlineTask;
-                inlineTask = null;
             }
             missed = work.addAndGet(-missed);
             if (missed == 0) {
                 break;
             }
         }
-        done.completeAll(); // outside the engine: Jetty's request cycle ends here, the engine is free meanwhile
-        if (served != null) {
-            // Outside the engine: other threads drive it meanwhile, and the socket is already watched for input
-            // (fill() ended with fillInterested()), so this request's handler, however slow, stalls no other
-            // request of the connection (docs/design.md §2); it only saves the hand-off to another thread.
-            served.run();
-        }
+        // Outside the engine: Jetty's request cycle ends here, and other threads drive the engine meanwhile.
+        done.completeAll(nonBlocking ? getExecutor() : null);
     }
 
     private void runEngine() {
@@ -527,9 +544,15 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                         startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
                     }
                     engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
+                    if (n < buffer.capacity() && plainSocket) {
+                        // A read that did not fill the buffer drained the socket: the selector watches it again
+                        // rather than one more read that would find nothing (bytes arriving meanwhile make the
+                        // socket readable at once, the selector's readiness being level-triggered).
+                        awaitInput();
+                        return;
+                    }
                 } else if (n == 0) {
-                    releaseInput();
-                    fillInterested();
+                    awaitInput();
                     return;
                 } else {
                     inputShutdown = true; // the peer will send no more; finish writing, then close
@@ -543,6 +566,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             inputShutdown = true;
         }
         releaseInput();
+    }
+
+    /** The socket is drained: the input buffer goes back and the selector watches the socket for more. */
+    private void awaitInput() {
+        releaseInput();
+        if (engine != null && engine.isOpen()) {
+            fillInterested(readOnSelector);
+        } else {
+            fillInterested();
+        }
     }
 
     private void releaseInput() {
@@ -625,10 +658,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return shutdownRequested;
     }
 
-    /**
-     * Engine thread: hands a mapped request to Jetty; the handler tree runs on the executor, or, for the last
-     * request a fill brought, on the fill thread after it has left the engine (see {@link #drive(boolean)}).
-     */
+    /** Engine thread: hands a mapped request to Jetty, whose handler tree runs on the executor. */
     void dispatch(AmqpExchange exchange) {
         dispatched++;
         if (completed == null) {
@@ -659,18 +689,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
-        if (task == null || !serveInline) {
-            if (task != null) {
-                execute(task);
-            }
-            return;
-        }
-        // On the fill thread, the last request of this pass runs here once the engine is left (see drive): an
-        // earlier one of the same pass goes to the pool now, so the requests of one read all start at once.
-        Runnable earlier = inlineTask;
-        inlineTask = task;
-        if (earlier != null) {
-            execute(earlier);
+        if (task != null) {
+            execute(task); // the handler may block: never on the thread that drives the engine
         }
     }
 

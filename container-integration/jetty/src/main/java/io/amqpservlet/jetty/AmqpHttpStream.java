@@ -231,7 +231,6 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
                             exchange.responseLength = done.length();
                             exchange.encoder = done; // back to the pool once the reply link has copied it
                         }
-                        exchange.callback(callback);
                     }
                 }
             }
@@ -245,6 +244,12 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
             return;
         }
         connection.complete(exchange);
+        // The whole response is in our encoder (the caller's buffers are free) and the exchange is the engine's:
+        // the last send is done as far as Jetty is concerned, as a socket write is once the kernel has the bytes.
+        // Completing it here, rather than from the engine pass that sends it, spares this thread a park whenever
+        // another thread holds the engine. What the engine then meets (the reply link gone, the connection closed)
+        // is settled on the AMQP side as before; Jetty's request cycle has ended by then.
+        callback.succeeded();
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.amqpservlet.jetty;
 
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.concurrent.Executor;
 
 /**
  * Servlet-side callbacks an engine pass has finished (a send's bytes are with the reply link, or failed), waiting
@@ -22,7 +24,7 @@ final class CompletedCallbacks {
     private final ArrayList<Callback> succeeded = new ArrayList<>();
     private final ArrayList<Callback> failed = new ArrayList<>();
     private final ArrayList<Throwable> failures = new ArrayList<>();
-    /** Set while {@link #completeAll()} runs: a callback that drives a connection again only adds to the lists. */
+    /** Set while {@link #completeAll} runs: a callback that drives a connection again only adds to the lists. */
     private boolean completing;
 
     void succeeded(Callback callback) {
@@ -53,7 +55,7 @@ final class CompletedCallbacks {
      * Completes every callback, including those that completing them adds (a callback may start the next write,
      * whose pass lands here too); a nested call leaves them to the outer one, so none runs twice.
      */
-    void completeAll() {
+    void completeAll(Executor blockingOnes) {
         if (completing) {
             return;
         }
@@ -61,11 +63,11 @@ final class CompletedCallbacks {
         try {
             while (!succeeded.isEmpty() || !failed.isEmpty()) {
                 for (int i = 0; i < succeeded.size(); i++) {
-                    complete(succeeded.get(i), null);
+                    complete(succeeded.get(i), null, blockingOnes);
                 }
                 succeeded.clear();
                 for (int i = 0; i < failed.size(); i++) {
-                    complete(failed.get(i), failures.get(i));
+                    complete(failed.get(i), failures.get(i), blockingOnes);
                 }
                 failed.clear();
                 failures.clear();
@@ -75,7 +77,12 @@ final class CompletedCallbacks {
         }
     }
 
-    private static void complete(Callback callback, Throwable failure) {
+    private static void complete(Callback callback, Throwable failure, Executor blockingOnes) {
+        if (blockingOnes != null && Invocable.getInvocationType(callback) == Invocable.InvocationType.BLOCKING) {
+            // This thread must not block (the selector's): a callback that may goes to the pool.
+            blockingOnes.execute(() -> complete(callback, failure, null));
+            return;
+        }
         try {
             if (failure == null) {
                 callback.succeeded();
