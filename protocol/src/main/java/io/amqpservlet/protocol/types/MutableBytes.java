@@ -211,16 +211,23 @@ public final class MutableBytes {
             return text.equals(value);
         }
         int n = value.length();
-        if (n == length) {
-            for (int i = 0; i < n; i++) {
-                char c = value.charAt(i);
-                if (c >= 0x80 || bytes[i] != (byte) c) {
-                    return c >= 0x80 && toString().equals(value);
-                }
+        int i = 0;
+        while (i < n && i < length) {
+            char c = value.charAt(i);
+            if (c >= 0x80) {
+                // Non-ASCII (rare): only bytes of the right UTF-8 length can match; then compare decoded.
+                return Utf8.encodedLength(value) == length && toString().equals(value);
             }
-            return true;
+            if (bytes[i] != (byte) c) {
+                return false;
+            }
+            i++;
         }
-        return n < length && toString().equals(value);
+        if (i == n) {
+            return n == length; // all ASCII: a match only if no bytes are left over
+        }
+        // The bytes ended first: only more bytes per char (non-ASCII in the rest of value) could match, never does.
+        return false;
     }
 
     /**
