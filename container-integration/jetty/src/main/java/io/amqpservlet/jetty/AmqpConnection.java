@@ -227,7 +227,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
                    EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal,
                    AmqpAttachedLinks attached) {
-        super(connector, httpConfiguration, endPoint);
+        super(connector, AmqpRequestAttributes.configurationFor(httpConfiguration), endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
         this.streams = new AmqpActiveStreams(scheduler, endPoint::isOpen);
@@ -683,14 +683,16 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         Runnable task;
         try {
             task = channel.onRequest(exchange.request);
-            // Before the task runs, nothing else sees the request: the fixed attributes and the user are set now,
-            // ahead of customizers and handlers (which a SecurityHandler then re-checks through AmqpAuthenticator).
-            AmqpRequestAttributes.set(channel.getRequest(), exchange, authentication);
+            // Before the task runs, nothing else sees the request: the user is set now, ahead of customizers and
+            // handlers (which a SecurityHandler then re-checks through AmqpAuthenticator); the fixed attributes
+            // come with the first customizer (AmqpRequestAttributes.CUSTOMIZER), on the thread that runs the task.
+            AmqpRequestAttributes.setUser(channel.getRequest(), authentication);
         } catch (RuntimeException e) {
             task = channel.onFailure(e); // Jetty answers with its error handler, through this stream
         }
         if (task != null) {
-            execute(task); // the handler may block: never on the thread that drives the engine
+            stream.handleWith(task);
+            execute(stream); // the handler may block: never on the thread that drives the engine
         }
     }
 

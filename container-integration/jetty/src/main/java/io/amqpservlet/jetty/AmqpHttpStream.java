@@ -37,7 +37,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Jetty calls the methods of one stream one at a time (its channel serialises them), but not always on the same
  * thread, so the little mutable state is guarded by the stream's monitor or published through the exchange queue.
  */
-final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
+final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runnable {
     private static final VarHandle EXPIRE_NANO_TIME;
 
     static {
@@ -49,7 +49,12 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
     }
 
     private final AmqpConnection connection;
+    /** The exchange whose request's handler this thread is running, for {@link AmqpRequestAttributes#CUSTOMIZER}. */
+    private static final ThreadLocal<AmqpExchange> SERVED = new ThreadLocal<>();
+
     private final AmqpExchange exchange;
+    /** Jetty's task that runs the request's handler, until {@link #run()} runs it. */
+    private Runnable handle;
     private HttpChannel channel;
     private long idNumber;
     private Content.Chunk chunk;
@@ -473,6 +478,32 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable {
             connection.complete(exchange);
         }
         connection.onStreamEnded(this, false);
+    }
+
+    /** Engine thread: the task Jetty made for this request ({@code HttpChannel.onRequest}), run by {@link #run()}. */
+    void handleWith(Runnable task) {
+        handle = task;
+    }
+
+    /**
+     * A pool thread: runs the request's handler, with this stream's exchange known to the thread meanwhile so that
+     * Jetty's customizers, which run first, can reach it ({@link AmqpRequestAttributes#CUSTOMIZER}).
+     */
+    @Override
+    public void run() {
+        Runnable task = handle;
+        handle = null;
+        SERVED.set(exchange);
+        try {
+            task.run();
+        } finally {
+            SERVED.set(null);
+        }
+    }
+
+    /** The exchange whose handler this thread is running, or null. */
+    static AmqpExchange servedExchange() {
+        return SERVED.get();
     }
 
     @Override

@@ -43,6 +43,12 @@ class AmqpRequestAttributesTest {
     static final class Attributes extends HttpServlet {
         @Override
         protected void service(HttpServletRequest request, HttpServletResponse response) {
+            if (request.getHeader("x-override") != null) {
+                // The application's own changes win over the connector's values, as for any attribute.
+                request.setAttribute(AmqpRequestAttributes.MESSAGE_ID, "replaced");
+                request.removeAttribute(AmqpRequestAttributes.LINK_ADDRESS);
+                request.setAttribute("app.own", "1");
+            }
             List<String> names = new ArrayList<>();
             for (Enumeration<String> e = request.getAttributeNames(); e.hasMoreElements(); ) {
                 String name = e.nextElement();
@@ -128,6 +134,25 @@ class AmqpRequestAttributesTest {
             assertNull(r.properties.get("x-correlation-id"), "no correlation-id, no attribute");
             assertNull(r.properties.get("x-link-address"), "a null-target (anonymous relay) link has no address");
             assertEquals("0", r.properties.get("x-delivery-count"), "no header: no earlier delivery attempt");
+        }
+    }
+
+    @Test
+    void theApplicationMayReplaceOrRemoveTheConnectorsAttributes() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, "/attrs/link")) {
+            AmqpWriter w = new AmqpWriter();
+            new MessageWriter().wrap(w).startProperties().messageId("m-1").subject("GET")
+                    .replyTo(client.replyAddress()).endProperties()
+                    .startApplicationProperties().put("x-override", "yes").endApplicationProperties().end();
+            client.send(w);
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals(String.join(",", "app.own", AmqpRequestAttributes.DELIVERY_COUNT,
+                    AmqpRequestAttributes.MESSAGE_ID), r.properties.get("x-attributes"));
+            assertEquals("replaced", r.properties.get("x-message-id"));
+            assertNull(r.properties.get("x-link-address"), "removed by the servlet");
+            assertEquals("0", r.properties.get("x-delivery-count"));
         }
     }
 
