@@ -134,8 +134,8 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     // Shared with Jetty threads.
     private ConcurrentLinkedQueue<HttpChannel> idleChannels;
     private final AmqpActiveStreams streams;
-    /** Full buffers one fill reads from a plain socket before it lets the selector serve other connections. */
-    private static final int MAX_FULL_READS = 8;
+    /** Reads one fill makes before it lets the selector serve other connections. */
+    private static final int MAX_READS = 8;
     /** The end point is the socket itself (no TLS layer between): a short read means the socket is drained. */
     private final boolean plainSocket;
 
@@ -529,7 +529,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             }
             engine.ingest(upgraded, 0, upgraded.length, now);
         }
-        int fullReads = 0;
+        int reads = 0;
         try {
             while (engine == null || !engine.isDone()) {
                 if (engine != null && engine.outputBytes() >= engineConfig.maxPendingOutputBytes()) {
@@ -547,12 +547,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
                         startEngine(ClientCertificateIdentity.of(getEndPoint()), now);
                     }
                     engine.ingest(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), now);
-                    if (plainSocket && (n < buffer.capacity() || ++fullReads >= MAX_FULL_READS)) {
+                    if (plainSocket && n < buffer.capacity() || ++reads >= MAX_READS) {
                         // A read that did not fill the buffer drained the socket: the selector watches it again
                         // rather than one more read that would find nothing (bytes arriving meanwhile make the
                         // socket readable at once, the selector's readiness being level-triggered). A peer that
-                        // keeps the socket full gets a few full reads, then waits its turn behind the selector's
-                        // other connections, so one fast sender cannot hold the selector's thread.
+                        // keeps sending gets a few reads, then waits its turn behind the selector's other
+                        // connections, so one fast sender cannot hold the selector's thread (TLS, holding bytes
+                        // already read, calls back at once on the pool).
                         awaitInput();
                         return;
                     }
