@@ -82,8 +82,8 @@ final class AmqpRequestMapper {
     private HttpField.LongValueHttpField lastContentLength;
     private HostField lastHost;
     /** The last request target and link address, as Strings: a connection's requests mostly repeat them. */
-    private String lastTarget;
-    private String lastLinkAddress;
+    private final RecentText recentTarget = new RecentText();
+    private final RecentText recentLinkAddress = new RecentText();
 
     AmqpRequestMapper(boolean secure) {
         this.scheme = secure ? "https" : "http";
@@ -306,8 +306,7 @@ final class AmqpRequestMapper {
         }
         MutableBytes linkAddress = link.target().address();
         if (!linkAddress.isNull() && linkAddress.length() > 0) {
-            String last = lastLinkAddress;
-            into.linkAddress = last != null && linkAddress.contentEquals(last) ? last : (lastLinkAddress = text(linkAddress));
+            into.linkAddress = recentLinkAddress.of(linkAddress);
         }
         // AMQP 1.0 §3.2.1: delivery-count is a uint, 0 when the header (or the field) is absent.
         into.deliveryCount = message.positionOnHeaderField(Header.DELIVERY_COUNT, reader) ? reader.getUnsignedInt() : 0;
@@ -387,13 +386,13 @@ final class AmqpRequestMapper {
         targetAuthority = null;
         String address;
         if (message.to(scratch) && scratch.length() > 0) {
-            address = recentTarget(scratch);
+            address = recentTarget.of(scratch);
         } else {
             MutableBytes linkAddress = link.target().address();
             if (linkAddress.isNull() || linkAddress.length() == 0) {
                 return null;
             }
-            address = recentTarget(linkAddress);
+            address = recentTarget.of(linkAddress);
         }
         address = stripAmqpAuthority(address);
         int authority = httpAuthorityStart(address);
@@ -626,13 +625,17 @@ final class AmqpRequestMapper {
         return new AmqpToJson(JsonForm.PLAIN, MAX_JSON_BODY_BYTES).body(message, reader).toByteArray();
     }
 
-    /** The address as a String: the previous request's when the bytes are the same (compared without decoding). */
-    private String recentTarget(MutableBytes bytes) {
-        String last = lastTarget;
-        if (last != null && bytes.contentEquals(last)) {
-            return last;
+    /** A field's text as a String: the previous one when the bytes are the same (compared without decoding). */
+    private static final class RecentText {
+        private String last;
+
+        String of(MutableBytes bytes) {
+            String l = last;
+            if (l != null && bytes.contentEquals(l)) {
+                return l;
+            }
+            return last = text(bytes);
         }
-        return lastTarget = text(bytes);
     }
 
     private static String text(MutableBytes bytes) {
