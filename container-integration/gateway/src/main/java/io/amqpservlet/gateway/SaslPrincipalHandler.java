@@ -1,7 +1,6 @@
 package io.amqpservlet.gateway;
 
-import io.amqpservlet.jetty.AmqpConnection;
-import org.eclipse.jetty.io.Connection;
+import io.amqpservlet.jetty.AmqpConnectionMetaData;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.UserIdentity;
 import org.eclipse.jetty.security.UserPrincipal;
@@ -30,9 +29,9 @@ final class SaslPrincipalHandler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        Connection connection = request.getConnectionMetaData().getConnection();
-        if (connection instanceof AmqpConnection && AuthenticationState.getAuthenticationState(request) == null) {
-            String identity = ((AmqpConnection) connection).getSaslIdentity();
+        if (request.getConnectionMetaData() instanceof AmqpConnectionMetaData amqp
+                && AuthenticationState.getAuthenticationState(request) == null) {
+            String identity = amqp.getSaslIdentity();
             if (identity != null && !"anonymous".equals(identity)) {
                 UserIdentity user = UserIdentity.from(new Subject(), new UserPrincipal(identity, null));
                 AuthenticationState.setAuthenticationState(request,

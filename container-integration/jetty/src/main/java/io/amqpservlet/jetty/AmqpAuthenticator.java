@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.SaslUserAuthentication;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.Authenticator;
 import org.eclipse.jetty.security.Constraint;
@@ -51,7 +53,7 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     public static final String AUTH_TYPE = "AMQP-SASL";
 
     /** The SASL identity as a jetty-security authentication, for connections (see {@link SaslUserAuthentication}). */
-    static final SaslUserAuthentication SASL_USERS = AmqpAuthenticator::authenticationOf;
+    public static final SaslUserAuthentication SASL_USERS = AmqpAuthenticator::authenticationOf;
 
     private final Authenticator delegate;
 

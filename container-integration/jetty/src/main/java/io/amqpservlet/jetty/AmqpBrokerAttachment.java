@@ -1,5 +1,8 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.attach.BrokerUri;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.connector.engine.EngineConfig;
 import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
@@ -268,7 +271,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /** The credit each request link is kept at. */
-    int effectiveCredit() {
+    public int effectiveCredit() {
         if (credit > 0) {
             return credit;
         }
@@ -410,7 +413,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         return mostOutstanding;
     }
 
-    synchronized void outstanding(int outstanding) {
+    public synchronized void outstanding(int outstanding) {
         mostOutstanding = Math.max(mostOutstanding, outstanding);
     }
 
@@ -508,7 +511,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /** Whether the attachment is stopping: links and sessions the broker ends now are no reason to reconnect. */
-    synchronized boolean stopping() {
+    public synchronized boolean stopping() {
         return stopping;
     }
 
@@ -546,7 +549,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     private Connection newConnection(EndPoint endPoint, Broker broker, EngineConfig config) {
-        AmqpAttachedLinks links = new AmqpAttachedLinks(this, "broker " + broker,
+        AttachedLinks links = new AttachedLinks(this, "broker " + broker,
                 org.eclipse.jetty.util.NanoTime.now() / 1_000_000L);
         AmqpConnection c = factory.newAttachedConnection(this, endPoint, config, links);
         if (requestUser != null) {
@@ -572,7 +575,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /** Engine thread of the current connection: every request link and the relay are attached. */
-    synchronized void connected() {
+    public synchronized void connected() {
         if (failures > 0 || !attached) {
             LOG.info("attached to broker {} ({})", brokers.get(brokerIndex), String.join(", ", addresses));
         }

@@ -1,5 +1,9 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.ClientCertificateIdentity;
+import io.amqpservlet.jetty.internal.exchange.RequestCounters;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
 import org.eclipse.jetty.io.Connection;
@@ -544,7 +548,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     /** A connection to a broker for {@code attachment}: an initiator engine, requests taken from the broker's queues. */
     AmqpConnection newAttachedConnection(AmqpBrokerAttachment attachment, EndPoint endPoint, EngineConfig config,
-                                         AmqpAttachedLinks links) {
+                                         AttachedLinks links) {
         AmqpConnection connection = new AmqpConnection(attachment, httpConfiguration, endPoint, config, serverName,
                 linkCredit, false, links);
         connection.setCloseTimeoutMillis(closeTimeoutMillis);

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.exchange.Exchange;
+import io.amqpservlet.jetty.internal.exchange.HttpStreamOverAmqp;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
 
@@ -52,11 +54,11 @@ public final class AmqpRequestAttributes {
      * the values the mapper read, which are copied into the wrapper. Setting them one by one into Jetty's request
      * made it create its attribute map per request (a {@code ConcurrentHashMap}, its table and a node per attribute,
      * about 200 bytes); a request whose servlet sets no attribute of its own now has no map at all. It acts only
-     * on the thread running an AMQP request's handler ({@link AmqpHttpStream#run()}); any other request passes
+     * on the thread running an AMQP request's handler ({@link HttpStreamOverAmqp#run()}); any other request passes
      * through unchanged.
      */
     static final HttpConfiguration.Customizer CUSTOMIZER = (request, responseHeaders) -> {
-        AmqpExchange exchange = AmqpHttpStream.servedExchange();
+        Exchange exchange = HttpStreamOverAmqp.servedExchange();
         return exchange == null ? request : new AttributesRequest(request, exchange);
     };
 
@@ -69,7 +71,7 @@ public final class AmqpRequestAttributes {
      * Changes made to {@code configured} after that are not seen, as a configuration is not changed once a server
      * has started.
      */
-    static HttpConfiguration configurationFor(HttpConfiguration configured) {
+    public static HttpConfiguration configurationFor(HttpConfiguration configured) {
         synchronized (DERIVED) {
             HttpConfiguration c = DERIVED.get(configured);
             if (c == null) {
@@ -84,7 +86,7 @@ public final class AmqpRequestAttributes {
     }
 
     /** Sets the connection's user on a request about to be handled (before customizers and handlers see it). */
-    static void setUser(Request request, Request.AuthenticationState user) {
+    public static void setUser(Request request, Request.AuthenticationState user) {
         if (user != null) {
             // Without a SecurityHandler this is what getUserPrincipal() reads; with one, AmqpAuthenticator answers.
             Request.setAuthenticationState(request, user);
@@ -111,7 +113,7 @@ public final class AmqpRequestAttributes {
         /** The attributes set or removed by the application since: the wrapped request's now. */
         private int overridden;
 
-        AttributesRequest(Request wrapped, AmqpExchange exchange) {
+        AttributesRequest(Request wrapped, Exchange exchange) {
             super(wrapped);
             messageId = exchange.messageIdAttribute;
             correlationId = exchange.correlationIdAttribute;

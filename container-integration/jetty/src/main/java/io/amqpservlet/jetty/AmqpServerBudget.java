@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * over the connection limit is opened and at once closed with {@code amqp:resource-limit-exceeded}; one over the
  * handshake limit is closed before any AMQP frame; while the byte budget is used up, no credit is granted, no
  * session window is reopened and new requests are released. Counts are reserved and released by each
- * connection's {@link AmqpBudgetShare}, which gives everything back when the connection closes, whichever way.
+ * connection's {@link BudgetShare}, which gives everything back when the connection closes, whichever way.
  *
  * <p>Thread-safe: counters are atomic; limits are read on every check and may be changed while the server runs.
  */
@@ -38,24 +39,24 @@ public final class AmqpServerBudget {
     private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
 
     /** Counts a connection in, unless {@link #getMaxConnections()} are open already (then it is refused). */
-    boolean tryOpenConnection() {
+    public boolean tryOpenConnection() {
         return tryIncrement(connections, maxConnections);
     }
 
-    void connectionClosed() {
+    public void connectionClosed() {
         decrement(connections, "connections");
     }
 
     /** Counts a handshake in, unless {@link #getMaxHandshakingConnections()} are under way already. */
-    boolean tryStartHandshake() {
+    public boolean tryStartHandshake() {
         return tryIncrement(handshakes, maxHandshakingConnections);
     }
 
-    void handshakeEnded() {
+    public void handshakeEnded() {
         decrement(handshakes, "handshakes");
     }
 
-    void refused() {
+    public void refused() {
         refusedConnections.incrementAndGet();
     }
 
@@ -64,7 +65,7 @@ public final class AmqpServerBudget {
      * Bytes already in memory are counted even past the budget (they cannot be un-received); what the budget
      * stops is more of them arriving: see {@link #isExhausted()}.
      */
-    void add(long deltaBytes) {
+    public void add(long deltaBytes) {
         long now = bufferedBytes.addAndGet(deltaBytes);
         if (now < 0) {
             throw new IllegalStateException("server budget released more bytes than it held: " + now);
@@ -84,7 +85,7 @@ public final class AmqpServerBudget {
      * Runs {@code task} once, when the byte budget next has room (at once if it has now), on the thread that gave
      * bytes back: the task should only hand work over (to an executor, or a connection's event loop).
      */
-    void whenRoom(Runnable task) {
+    public void whenRoom(Runnable task) {
         waitingForRoom.offer(task);
         if (!isExhausted()) {
             wakeWaiting(); // room came back between the caller's check and the offer

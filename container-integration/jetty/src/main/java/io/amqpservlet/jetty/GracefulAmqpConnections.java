@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.ConnectionStop;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.util.component.Graceful;
 
@@ -12,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeout ({@code Server.setStopTimeout}): Jetty's {@code Server.doStop} asks every {@link Graceful} bean, this one
  * included, to shut down and waits up to that timeout. Each connection then takes the client's credit back, releases
  * the requests that still arrive, lets the ones in flight finish, and closes with {@code amqp:connection:forced}
- * ({@link AmqpConnectionStop}); the future completes when the last one has closed.
+ * ({@link ConnectionStop}); the future completes when the last one has closed.
  *
  * <p>Without it a stopping server would wait the whole stop timeout for AMQP connections: Jetty's connector waits
  * for its end points to close, and AMQP connections (which ignore the end point's idle timeout in favour of their

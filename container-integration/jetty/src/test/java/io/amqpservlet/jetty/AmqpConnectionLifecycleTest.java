@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;

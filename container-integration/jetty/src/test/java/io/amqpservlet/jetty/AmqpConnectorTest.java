@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.jetty.AmqpSocketClient.Outcome;
 import io.amqpservlet.jetty.AmqpSocketClient.Response;
 import io.amqpservlet.protocol.codec.AmqpWriter;

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.exchange.StreamedResponse;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;
@@ -72,7 +74,7 @@ class AmqpOutputBackPressureTest {
             // From here on the client reads nothing: the socket's buffers fill, then the server's writes wait.
             long deadline = System.nanoTime() + 3_000_000_000L;
             long bound = factory.getMaxPendingOutputBytes() + 64 * 1024 // one frame past the bound
-                    + 2 * AmqpStreamedResponse.UNSENT_LIMIT_BYTES;       // the response's backlog in its link
+                    + 2 * StreamedResponse.UNSENT_LIMIT_BYTES;       // the response's backlog in its link
             while (System.nanoTime() < deadline) {
                 long held = connection.getMaxBufferedOutputBytes();
                 assertTrue(held <= bound, "the server holds " + held + " bytes for a client that reads nothing; "

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.exchange.Exchange;
+import io.amqpservlet.jetty.internal.mapping.RequestMapper;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.amqpservlet.connector.engine.Engine;
@@ -19,7 +21,7 @@ import org.eclipse.jetty.http.MetaData;
 import java.nio.ByteBuffer;
 
 /**
- * Coverage-guided fuzzing of {@link AmqpRequestMapper} (docs/fuzzing.md): any bytes that {@link MessageView}
+ * Coverage-guided fuzzing of {@link RequestMapper} (docs/fuzzing.md): any bytes that {@link MessageView}
  * accepts as a message, and well-formed messages with fuzzed fields, are mapped to a Jetty request, on a real
  * receiving link (target {@code /fuzz}) of an acceptor engine. The mapper's contract: either a {@link MetaData.Request} with a method, a target starting with
  * {@code /} and a body, or no request and a status to answer with (400, 505); a message it cannot read fails
@@ -117,12 +119,12 @@ class AmqpRequestMapperFuzzTest {
     }
 
     private static void mapChecked(MessageView view, int inputLength) {
-        AmqpExchange[] mapped = new AmqpExchange[1];
-        AllocationBudget.check("AmqpRequestMapper", inputLength, () -> {
-            AmqpExchange exchange = new AmqpExchange();
+        Exchange[] mapped = new Exchange[1];
+        AllocationBudget.check("RequestMapper", inputLength, () -> {
+            Exchange exchange = new Exchange();
             mapped[0] = exchange;
             try {
-                new AmqpRequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, exchange);
+                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, exchange);
             } catch (DecodeException | IllegalArgumentException e) {
                 exchange.rejectStatus = -1; // the connection answers amqp:decode-error
             }
@@ -130,7 +132,7 @@ class AmqpRequestMapperFuzzTest {
         check(mapped[0]);
     }
 
-    private static void check(AmqpExchange exchange) {
+    private static void check(Exchange exchange) {
         int status = exchange.rejectStatus;
         MetaData.Request request = exchange.request;
         if (status == -1) {

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -189,7 +190,7 @@ class AmqpServerBudgetTest {
         start();
         int uploads = 8;
         // Each upload whose servlet does not read holds at most the unread threshold plus one session window.
-        long perUpload = AmqpRequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME;
+        long perUpload = RequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME;
         long budget = uploads * perUpload + 2L * 1024 * 1024;
         factory.setMaxBufferedBytes(budget);
         int length = 24 * 1024 * 1024;
@@ -197,7 +198,7 @@ class AmqpServerBudgetTest {
         for (int i = 0; i < uploads; i++) {
             unread.add(upload("/unread", length, "u" + i));
         }
-        awaitBufferedAtLeast(uploads * (long) AmqpRequestBody.HOLD_BYTES);
+        awaitBufferedAtLeast(uploads * (long) RequestBody.HOLD_BYTES);
         assertEquals("200 " + length, upload("/read", length, "r").get(40, TimeUnit.SECONDS),
                 "the reading servlet's upload, while " + uploads + " others are not read");
         answerUnread.countDown();
@@ -247,7 +248,7 @@ class AmqpServerBudgetTest {
             assertTrue(outcome.equals("200 unread") || outcome.equals("released"), outcome);
         }
         // What was already in memory may pass the budget by the windows open when it ran out (AMQP 1.0 §2.5.6).
-        long bound = budget + uploads * (AmqpRequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME);
+        long bound = budget + uploads * (RequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME);
         long seen = factory.getServerBudget().getMaxBufferedBytesSeen();
         assertTrue(seen <= bound, "buffered " + seen + " bytes at most, bound " + bound);
         awaitBufferedZero();

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletInputStream;
@@ -320,7 +322,7 @@ class AmqpStreamingTest {
                 Thread.sleep(50);
                 assertTrue(writer.isAlive() || sendFailure.get() != null, "the whole body went out unread");
             }
-            long bound = (long) WINDOW_FRAMES * FRAME + AmqpRequestBody.HOLD_BYTES;
+            long bound = (long) WINDOW_FRAMES * FRAME + RequestBody.HOLD_BYTES;
             long buffered = serverConnection().getMaxBufferedRequestBytes();
             assertTrue(buffered <= bound, "server buffered " + buffered + " bytes, bound " + bound);
             assertTrue(written.get() < 16L * 1024 * 1024, "the client wrote " + written.get()
@@ -345,7 +347,7 @@ class AmqpStreamingTest {
             crc.update(block, 0, (int) Math.min(block.length, length - at));
         }
         assertEquals(Long.toString(crc.getValue()), response.property("x-crc"));
-        long bound = (long) WINDOW_FRAMES * FRAME + AmqpRequestBody.HOLD_BYTES;
+        long bound = (long) WINDOW_FRAMES * FRAME + RequestBody.HOLD_BYTES;
         assertTrue(serverConnection().getMaxBufferedRequestBytes() <= bound);
     }
 

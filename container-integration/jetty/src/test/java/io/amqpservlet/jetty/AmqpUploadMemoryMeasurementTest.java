@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -113,7 +114,7 @@ class AmqpUploadMemoryMeasurementTest {
                     uploads, budget.getBufferedBytes() / 1048576.0, budget.getMaxBufferedBytesSeen() / 1048576.0,
                     budget.getMaxBufferedBytes() / 1048576.0, window / 1048576.0, budget.getConnections());
             assertTrue(budget.getMaxBufferedBytesSeen() <= budget.getMaxBufferedBytes()
-                    + uploads * (window + AmqpRequestBody.HOLD_BYTES));
+                    + uploads * (window + RequestBody.HOLD_BYTES));
         } finally {
             never.countDown();
             server.stop();

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.frame.FrameHeader;
 import io.amqpservlet.protocol.frame.FrameWriter;

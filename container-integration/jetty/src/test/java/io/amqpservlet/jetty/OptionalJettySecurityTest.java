@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.connection.SaslUserAuthentication;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -42,7 +43,7 @@ class OptionalJettySecurityTest {
         try (URLClassLoader withoutSecurity = new URLClassLoader(urls.toArray(new URL[0]),
                 ClassLoader.getPlatformClassLoader())) {
             assertFalse(canLoad(withoutSecurity, "org.eclipse.jetty.security.AuthenticationState"));
-            Class<?> users = Class.forName("io.amqpservlet.jetty.SaslUserAuthentication", true, withoutSecurity);
+            Class<?> users = Class.forName("io.amqpservlet.jetty.internal.connection.SaslUserAuthentication", true, withoutSecurity);
             // Another class loader's package: its package-private interface is reached reflectively.
             Method available = users.getMethod("available");
             available.setAccessible(true);
@@ -51,7 +52,7 @@ class OptionalJettySecurityTest {
             of.setAccessible(true);
             assertNull(of.invoke(none, "alice", null), "no jetty-security, no authentication");
             // The connection class itself loads and initialises without it.
-            Class.forName("io.amqpservlet.jetty.AmqpConnection", true, withoutSecurity);
+            Class.forName("io.amqpservlet.jetty.internal.connection.AmqpConnection", true, withoutSecurity);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway.demo;
 
+import io.amqpservlet.jetty.internal.exchange.Exchange;
 import io.amqpservlet.jetty.AmqpBody;
 import io.amqpservlet.protocol.codec.AmqpType;
 import io.amqpservlet.protocol.value.AmqpArray;

@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway.demo;
 
+import io.amqpservlet.jetty.internal.exchange.Exchange;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway.demo;
 
+import io.amqpservlet.jetty.internal.exchange.Exchange;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,5 +1,10 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
+import io.amqpservlet.jetty.AmqpBody;
+import io.amqpservlet.jetty.AmqpRequestAttributes;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.mapping.RequestMapper;
+import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.types.messaging.MessageId;
@@ -13,9 +18,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * One request message and its answer, seen from the AMQP side: what the connection needs to route the response
  * (reply-to, correlation id) and to settle the request delivery, plus the response once it is complete.
  *
- * <p>Threads: the engine thread fills the request half ({@link AmqpRequestMapper}) before the exchange is handed
+ * <p>Threads: the engine thread fills the request half ({@link RequestMapper}) before the exchange is handed
  * to Jetty; the servlet side then fills the response half and hands the exchange back through the connection's
- * queue ({@link AmqpConnection#complete(AmqpExchange)}), which orders those writes before the engine thread reads
+ * queue ({@link AmqpConnection#complete(Exchange)}), which orders those writes before the engine thread reads
  * them. The delivery and link are touched only on the engine thread.
  *
  * <p><b>Reuse.</b> An exchange and its {@link #stream} go back to their connection's pool once BOTH the engine
@@ -25,74 +30,74 @@ import java.util.concurrent.atomic.AtomicReference;
  * through {@link #handBack(int)} with the generation it saw: a recycled exchange has a new generation, so the
  * claim fails instead of touching the next request.
  */
-final class AmqpExchange {
+public final class Exchange {
     // ---------------------------------------------------------------- request (engine thread, before dispatch)
     /** The request delivery; compare {@link #deliveryGeneration} before use, deliveries are pooled. */
-    Delivery delivery;
-    int deliveryGeneration;
+    public Delivery delivery;
+    public int deliveryGeneration;
     /** The request's reply-to address (UTF-8), or null for a one-way request. */
-    byte[] replyTo;
+    public byte[] replyTo;
     /** The reply-to is {@code $me}: the response goes on {@link #pairedReplyLink} (link pairing). */
-    boolean replyToPaired;
+    public boolean replyToPaired;
     /** For {@link #replyToPaired}: the other half of the request link's pair when the request arrived, or null. */
-    Link pairedReplyLink;
+    public Link pairedReplyLink;
     /** The request's correlation-id, else its message-id, with its AMQP type (WD06 §4); null kind when neither. */
-    final MessageId correlationId = new MessageId();
-    MetaData.Request request;
+    public final MessageId correlationId = new MessageId();
+    public MetaData.Request request;
     /** The whole body, when the message arrived whole; else null and the body streams in {@link #streamedBody}. */
-    byte[] body;
+    public byte[] body;
     /** The body of a request that arrives in several frames, handed to the servlet as it comes; else null. */
-    AmqpRequestBody streamedBody;
+    public RequestBody streamedBody;
     /** The message being streamed in, while it is (engine thread only); null for a message that came whole. */
-    AmqpStreamedRequest streamedRequest;
+    public StreamedRequest streamedRequest;
     /** Set when the request timed out: the response is a 503 and the request delivery is released. */
-    volatile boolean timedOut;
+    public volatile boolean timedOut;
     /** The values of the {@link AmqpRequestAttributes}; null (or 0) when the message has no such field. */
-    Object messageIdAttribute;
-    Object correlationIdAttribute;
-    String linkAddress;
-    long deliveryCount;
+    public Object messageIdAttribute;
+    public Object correlationIdAttribute;
+    public String linkAddress;
+    public long deliveryCount;
     /**
      * When the request expires, in milliseconds since the epoch (its absolute-expiry-time, else creation-time plus
      * ttl); 0 when it names no expiry. An expired request is answered 504 without a servlet (docs/mapping.md).
      */
-    long expiresAtMillis;
+    public long expiresAtMillis;
     /** The request's typed body ({@link AmqpBody#REQUEST_VALUE}), or null. */
-    Object typedValue;
+    public Object typedValue;
     /** The body reached the servlet as JSON made from an AMQP value: a JSON response goes back as an amqp-value. */
-    boolean jsonBody;
+    public boolean jsonBody;
     /** Set when the message cannot become an HTTP request: the status to answer with, without a servlet. */
-    int rejectStatus;
-    String rejectReason;
+    public int rejectStatus;
+    public String rejectReason;
 
     // ---------------------------------------------------------------- response (servlet side, then engine thread)
     /** The HTTP status the response carried, or 0 when the exchange failed without one. */
-    int status;
+    public int status;
     /** The encoded response message, {@code [responseOffset, responseOffset + responseLength)}; null when one-way. */
-    byte[] response;
-    int responseOffset;
-    int responseLength;
+    public byte[] response;
+    public int responseOffset;
+    public int responseLength;
     /** The pooled encoder that holds {@link #response}, returned to its pool once the engine has sent it; or null. */
-    AmqpResponseEncoder encoder;
+    public ResponseEncoder encoder;
     /** The last send's callback: completed on the engine thread once the response is on its way, or failed. */
     private final AtomicReference<Callback> callback = new AtomicReference<>();
     /** Why the exchange ended without a response (the stream failed), or null. */
-    Throwable failure;
+    public Throwable failure;
     /** The response going out in parts while the servlet writes it, or null (engine thread). */
-    AmqpStreamedResponse streamedResponse;
+    public StreamedResponse streamedResponse;
     /** A streamed response exceeded the client's max-message-size (engine thread). */
-    boolean responseTooLarge;
+    public boolean responseTooLarge;
     /** The engine thread has settled this exchange: later response parts are refused (engine thread). */
-    boolean completedOnEngine;
+    public boolean completedOnEngine;
     /** {@code generation * 2}, plus 1 once handed back: one atomic word, so a claim checks both at once. */
     private final AtomicInteger handBackState = new AtomicInteger();
     /** Two owners until reuse: the engine thread (until settled) and Jetty (until the stream ended). */
     private final AtomicInteger owners = new AtomicInteger();
     /** The stream that served this exchange the last time, reused with it; null before the first dispatch. */
-    AmqpHttpStream stream;
+    public HttpStreamOverAmqp stream;
 
     /** Engine thread: readies a new or pooled exchange for the request of {@code delivery}. */
-    void reset(Delivery d) {
+    public void reset(Delivery d) {
         delivery = d;
         deliveryGeneration = d.generation();
         replyTo = null;
@@ -130,17 +135,17 @@ final class AmqpExchange {
     }
 
     /** The generation of this use of the exchange (see {@link #handBack(int)}). */
-    int generation() {
+    public int generation() {
         return handBackState.get() >>> 1;
     }
 
     /** The engine thread is done with it; true when it may be reused now. */
-    boolean engineDone() {
+    public boolean engineDone() {
         return owners.decrementAndGet() == 0 && reusable();
     }
 
     /** Jetty ended its stream successfully; true when it may be reused now. */
-    boolean streamDone() {
+    public boolean streamDone() {
         return owners.decrementAndGet() == 0 && reusable();
     }
 
@@ -150,7 +155,7 @@ final class AmqpExchange {
                 && streamedBody == null;
     }
 
-    void callback(Callback value) {
+    public void callback(Callback value) {
         callback.set(value);
     }
 
@@ -158,13 +163,13 @@ final class AmqpExchange {
      * Takes the last send's callback, once: the engine thread takes it to complete it, a cancelled send takes it
      * to fail it, whichever comes first. {@link Callback#NOOP} when there is none (any more).
      */
-    Callback takeCallback() {
+    public Callback takeCallback() {
         Callback c = callback.getAndSet(null);
         return c == null ? Callback.NOOP : c;
     }
 
     /** Whether this message asked for a response (has a reply-to). */
-    boolean wantsResponse() {
+    public boolean wantsResponse() {
         return replyTo != null;
     }
 
@@ -172,7 +177,7 @@ final class AmqpExchange {
      * Marks the exchange, in its use of {@code generation}, as handed back to the engine thread; true only the
      * first time, and false when the exchange has been recycled since that holder saw it.
      */
-    boolean handBack(int generation) {
+    public boolean handBack(int generation) {
         return handBackState.compareAndSet(generation * 2, generation * 2 + 1);
     }
 }

@@ -1,5 +1,10 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
+import io.amqpservlet.jetty.AmqpBody;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpRequestAttributes;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
 import io.amqpservlet.protocol.json.JsonToAmqp;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -28,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Request content: a message that arrived whole has its body as one last {@link Content.Chunk}, always
  * available, so {@link #demand()} only has to say so; a message of several frames streams its body in through an
- * {@link AmqpRequestBody}, which calls demand back as the engine thread brings bytes. Response: each
+ * {@link RequestBody}, which calls demand back as the engine thread brings bytes. Response: each
  * {@link #send} appends to an AMQP message being encoded on the calling (servlet) thread (properties and
  * application-properties on commit, the content buffers appended to one data section); the last send hands the finished exchange
  * to the connection, whose engine thread sends it on the reply link and settles the request. One-way requests (no
@@ -37,12 +42,12 @@ import java.util.concurrent.TimeoutException;
  * <p>Jetty calls the methods of one stream one at a time (its channel serialises them), but not always on the same
  * thread, so the little mutable state is guarded by the stream's monitor or published through the exchange queue.
  */
-final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runnable {
+public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, Runnable {
     private static final VarHandle EXPIRE_NANO_TIME;
 
     static {
         try {
-            EXPIRE_NANO_TIME = MethodHandles.lookup().findVarHandle(AmqpHttpStream.class, "expireNanoTime", long.class);
+            EXPIRE_NANO_TIME = MethodHandles.lookup().findVarHandle(HttpStreamOverAmqp.class, "expireNanoTime", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,19 +55,19 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
 
     private final AmqpConnection connection;
     /** The exchange whose request's handler this thread is running, for {@link AmqpRequestAttributes#CUSTOMIZER}. */
-    private static final ThreadLocal<AmqpExchange> SERVED = new ThreadLocal<>();
+    private static final ThreadLocal<Exchange> SERVED = new ThreadLocal<>();
 
-    private final AmqpExchange exchange;
+    private final Exchange exchange;
     /** Jetty's task that runs the request's handler, until {@link #run()} runs it. */
     private Runnable handle;
     private HttpChannel channel;
     private long idNumber;
     private Content.Chunk chunk;
     private MetaData.Response response;
-    private AmqpResponseEncoder encoder;
+    private ResponseEncoder encoder;
     private volatile boolean committed;
     /** A response with a Content-Length streams once this much of it is buffered (about a frame). */
-    static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
+    public static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
     private boolean streaming;
     /** The request came as JSON made from an AMQP value and the response is JSON: it goes back as an amqp-value. */
     private boolean jsonToValue;
@@ -75,19 +80,19 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
      */
     private volatile long expireNanoTime = Long.MAX_VALUE;
     /**
-     * The exchange's generation this stream serves (see {@link AmqpExchange#handBack(int)}); written last by
+     * The exchange's generation this stream serves (see {@link Exchange#handBack(int)}); written last by
      * {@link #init}, read first by the timeout check, so a check that sees it sees that request's expiry.
      */
     private volatile int generation;
 
     /** A stream for {@code exchange}, and for its later uses when the exchange is pooled. */
-    AmqpHttpStream(AmqpConnection connection, AmqpExchange exchange) {
+    public HttpStreamOverAmqp(AmqpConnection connection, Exchange exchange) {
         this.connection = connection;
         this.exchange = exchange;
     }
 
     /** Engine thread: readies this stream for the exchange's current request, on {@code channel}. */
-    void init(HttpChannel channel, long idNumber) {
+    public void init(HttpChannel channel, long idNumber) {
         this.channel = channel;
         this.idNumber = idNumber;
         byte[] body = exchange.body;
@@ -116,11 +121,11 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
     }
 
     /**
-     * Scheduler thread (the connection's {@link AmqpActiveStreams}): times the request out if its expiry has come.
+     * Scheduler thread (the connection's {@link ActiveStreams}): times the request out if its expiry has come.
      * The generation is read first: if the stream has been reused since, the claim in {@link #timedOut(int)} fails
      * rather than touching the new request (whose expiry is still ahead, so it is not swapped away here).
      */
-    void timeOutIfDue() {
+    public void timeOutIfDue() {
         int g = generation;
         long expire = expireNanoTime;
         if (expire != Long.MAX_VALUE && NanoTime.isBeforeOrSame(expire, NanoTime.now())
@@ -129,7 +134,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
         }
     }
 
-    HttpChannel channel() {
+    public HttpChannel channel() {
         return channel;
     }
 
@@ -140,7 +145,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
 
     @Override
     public Content.Chunk read() {
-        AmqpRequestBody streamed = exchange.streamedBody;
+        RequestBody streamed = exchange.streamedBody;
         synchronized (this) {
             if (streamed == null || chunk != null) {
                 Content.Chunk c = chunk;
@@ -153,7 +158,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
 
     @Override
     public void demand() {
-        AmqpRequestBody streamed = exchange.streamedBody;
+        RequestBody streamed = exchange.streamedBody;
         if (streamed != null && !hasLocalChunk()) {
             streamed.demand(channel); // called back when the engine thread brings more
             return;
@@ -175,7 +180,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
     public void send(MetaData.Request request, MetaData.Response response, boolean last, ByteBuffer content,
                      Callback callback) {
         boolean wantsResponse = exchange.wantsResponse();
-        AmqpResponsePart part = null;
+        ResponsePart part = null;
         boolean ended = false;
         synchronized (this) {
             if (response != null) {
@@ -217,7 +222,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
                         return;
                     }
                 } else {
-                    AmqpResponseEncoder done = encoder;
+                    ResponseEncoder done = encoder;
                     encoder = null;
                     if (done != null && !endBody(done, request, callback)) {
                         return; // the callback has failed
@@ -262,7 +267,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
      * turned into an amqp-value ({@link #jsonToValue}), or the bytes written as one data section. False when the
      * typed value cannot be encoded: {@code callback} has failed, and the exchange ends as failed.
      */
-    private boolean endBody(AmqpResponseEncoder done, MetaData.Request request, Callback callback) {
+    private boolean endBody(ResponseEncoder done, MetaData.Request request, Callback callback) {
         boolean head = request != null && HttpMethod.HEAD.is(request.getMethod());
         Object value = head ? null : responseValue();
         if (value != null) {
@@ -319,7 +324,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
      * Content-Length the one data section is declared that long and the rest follows raw; without, the section
      * is closed and every further write is a data section of its own.
      */
-    private AmqpResponsePart startStreaming(Callback callback) {
+    private ResponsePart startStreaming(Callback callback) {
         long buffered = encoder.bodyBytes();
         long contentLength = response.getHttpFields().getLongField(HttpHeader.CONTENT_LENGTH);
         if (contentLength >= 0) {
@@ -337,14 +342,14 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
         }
         streaming = true;
         streamedBodyBytes = buffered;
-        AmqpResponsePart first = new AmqpResponsePart(exchange, encoder.array(), encoder.offset(), encoder.length(),
+        ResponsePart first = new ResponsePart(exchange, encoder.array(), encoder.offset(), encoder.length(),
                 null, null, false, callback);
         encoder = null;
         return first;
     }
 
     /** A write of a response that already streams: its bytes go as they are (read in place by the engine thread). */
-    private AmqpResponsePart streamedPart(ByteBuffer content, boolean last, Callback callback) {
+    private ResponsePart streamedPart(ByteBuffer content, boolean last, Callback callback) {
         ByteBuffer c = content != null && content.hasRemaining() ? content : null;
         int n = c == null ? 0 : c.remaining();
         byte[] prefix = null;
@@ -355,7 +360,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
                 return null;
             }
         } else if (n > 0) {
-            prefix = AmqpResponseEncoder.dataSectionHeader(n);
+            prefix = ResponseEncoder.dataSectionHeader(n);
         }
         streamedBodyBytes += n;
         if (last) {
@@ -371,7 +376,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
                 return null;
             }
         }
-        return new AmqpResponsePart(exchange, null, 0, 0, prefix, c, last, callback);
+        return new ResponsePart(exchange, null, 0, 0, prefix, c, last, callback);
     }
 
     /**
@@ -391,7 +396,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
 
     /**
      * Scheduler thread: the request outlived {@link AmqpConnectionFactory#setRequestTimeout the request timeout}
-     * (found by the connection's {@link AmqpActiveStreams}, once: the expiry is swapped to never first).
+     * (found by the connection's {@link ActiveStreams}, once: the expiry is swapped to never first).
      * Unless its response is already with the connection, the client gets a 503 and the request delivery is
      * released; Jetty is told the request failed, so an async servlet's cycle ends and whatever the
      * servlet still writes goes nowhere.
@@ -405,7 +410,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
         if (exchange.wantsResponse()) {
             HttpFields.Mutable headers = HttpFields.build();
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
-            AmqpResponseEncoder timeoutResponse = new AmqpResponseEncoder();
+            ResponseEncoder timeoutResponse = new ResponseEncoder();
             timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.replyTo, exchange.correlationId);
             timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within "
                     + connection.getRequestTimeoutMillis() + " ms").getBytes(StandardCharsets.UTF_8)));
@@ -442,7 +447,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
     public Throwable consumeAvailable() {
         Throwable result = HttpStream.consumeAvailable(this, channel.getConnectionMetaData().getHttpConfiguration());
         if (result != null && exchange.streamedBody != null) {
-            // The servlet left part of a streamed body unread: it is dropped as it arrives (AmqpStreamedRequest).
+            // The servlet left part of a streamed body unread: it is dropped as it arrives (StreamedRequest).
             synchronized (this) {
                 chunk = Content.Chunk.from(result, true);
             }
@@ -481,7 +486,7 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
     }
 
     /** Engine thread: the task Jetty made for this request ({@code HttpChannel.onRequest}), run by {@link #run()}. */
-    void handleWith(Runnable task) {
+    public void handleWith(Runnable task) {
         handle = task;
     }
 
@@ -502,12 +507,12 @@ final class AmqpHttpStream implements HttpStream, CyclicTimeouts.Expirable, Runn
     }
 
     /** The exchange whose handler this thread is running, or null. */
-    static AmqpExchange servedExchange() {
+    public static Exchange servedExchange() {
         return SERVED.get();
     }
 
     @Override
     public String toString() {
-        return "AmqpHttpStream[" + idNumber + (committed ? ", committed" : "") + "]";
+        return "HttpStreamOverAmqp[" + idNumber + (committed ? ", committed" : "") + "]";
     }
 }

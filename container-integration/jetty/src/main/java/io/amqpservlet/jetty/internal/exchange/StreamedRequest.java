@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
@@ -16,7 +16,7 @@ import java.util.Arrays;
 /**
  * One request message that arrives in several transfer frames, read as it comes (the engine's streaming mode):
  * the header sections are kept until the first data section starts, then the request goes to the servlet and the
- * data bytes follow it through an {@link AmqpRequestBody}. The frames' payloads are the encoded message split
+ * data bytes follow it through an {@link RequestBody}. The frames' payloads are the encoded message split
  * anywhere; a {@link SectionScanner} finds the sections in them.
  *
  * <p>A body that is not data sections (an amqp-value, amqp-sequence), or a message with no body, is kept whole and
@@ -28,22 +28,22 @@ import java.util.Arrays;
  * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
  * Engine thread only.
  */
-final class AmqpStreamedRequest implements SectionScanner.Listener {
+public final class StreamedRequest implements SectionScanner.Listener {
     /** The most bytes of header sections (everything before the body) kept for one request. */
-    static final int MAX_HEAD_BYTES = 1024 * 1024;
+    public static final int MAX_HEAD_BYTES = 1024 * 1024;
 
     private enum Phase { HEAD, STREAM, WHOLE, DISCARD }
 
-    private final AmqpEngineHandler handler;
+    private final ServingHandler handler;
     private final Link link;
     private final Delivery delivery;
     private final SectionScanner scanner = new SectionScanner();
     private Phase phase = Phase.HEAD;
     private byte[] buffer = new byte[256];
     private int buffered;
-    private AmqpExchange exchange;
-    private AmqpExchange parked;
-    private AmqpExchange answerAtEnd;
+    private Exchange exchange;
+    private Exchange parked;
+    private Exchange answerAtEnd;
     private String rejectAtEnd;
     /** The body length the client declared (a content-length application-property), or -1. */
     private long declaredLength = -1;
@@ -52,22 +52,22 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
     private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
-    AmqpStreamedRequest(AmqpEngineHandler handler, Link link, Delivery delivery) {
+    public StreamedRequest(ServingHandler handler, Link link, Delivery delivery) {
         this.handler = handler;
         this.link = link;
         this.delivery = delivery;
     }
 
-    Delivery delivery() {
+    public Delivery delivery() {
         return delivery;
     }
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
-    void chunk(byte[] payload, int offset, int length, boolean last) {
+    public void chunk(byte[] payload, int offset, int length, boolean last) {
         if (phase == Phase.HEAD && (handler.connection().isDraining()
                 || handler.connection().budgetShare().budget().isExhausted())) {
             // docs/design.md §3: shutdown or overload (the server-wide byte budget is used up) → released, as a whole
-            // message is (AmqpEngineHandler.onMessage), and at once:
+            // message is (ServingHandler.onMessage), and at once:
             // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
             // frames still to come without handing them on. No servlet runs; the client may send it again later.
             link.attachment(null);
@@ -141,8 +141,8 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
 
     /** The header sections are here: the request goes to the servlet, its body to follow. */
     private void start() {
-        AmqpExchange e = handler.newExchange(delivery);
-        e.streamedBody = new AmqpRequestBody(handler.connection(), handler.connection().bufferPool(), link.session());
+        Exchange e = handler.newExchange(delivery);
+        e.streamedBody = new RequestBody(handler.connection(), handler.connection().bufferPool(), link.session());
         e.streamedRequest = this;
         try {
             handler.mapHead(buffer, buffered, link, e);
@@ -219,7 +219,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
      * The servlet answered before the message ended: the response waits until the last frame, since a delivery is
      * settled only once it is complete; the rest of the body is dropped, which also lets go of the window.
      */
-    void park(AmqpExchange answered) {
+    public void park(Exchange answered) {
         answered.streamedBody.discard();
         if (phase == Phase.STREAM) {
             phase = Phase.DISCARD;
@@ -228,7 +228,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     }
 
     /** The link ended or the sender aborted before the last frame: the body fails, a parked answer goes out. */
-    void abandoned(String why) {
+    public void abandoned(String why) {
         link.attachment(null);
         if (exchange != null) {
             exchange.streamedBody.fail(new EofException(why));
@@ -237,7 +237,7 @@ final class AmqpStreamedRequest implements SectionScanner.Listener {
     }
 
     private void unpark(Engine engine) {
-        AmqpExchange p = parked;
+        Exchange p = parked;
         if (p != null) {
             parked = null;
             handler.complete(engine, p, false);

@@ -1,5 +1,7 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.mapping;
 
+import io.amqpservlet.jetty.AmqpBody;
+import io.amqpservlet.jetty.internal.exchange.ResponseEncoderPool;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.json.JsonToAmqp;
@@ -28,10 +30,10 @@ import java.util.Arrays;
  *
  * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
  * costs the connection nothing. An encoder serves one response at a time and owns the bytes until the engine
- * copies them; then it goes back to its connection's {@link AmqpResponseEncoderPool} and is cleared by the next
+ * copies them; then it goes back to its connection's {@link ResponseEncoderPool} and is cleared by the next
  * {@link #begin}, so its buffer and scratch state are reused rather than allocated per response.
  */
-final class AmqpResponseEncoder {
+public final class ResponseEncoder {
     private static final byte[] NO_BYTES = new byte[0];
     /** The status digits of every status a response can have (100-999), made once: subject is a String. */
     private static final String[] STATUS_TEXT = new String[1000];
@@ -55,12 +57,12 @@ final class AmqpResponseEncoder {
     private long bodyBytes;
 
     /** Writes properties and application-properties; body sections follow with {@link #data(ByteBuffer)}. */
-    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId) {
+    public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId) {
         begin(status, headers, replyTo, correlationId, HttpVersion.HTTP_1_1);
     }
 
     /** As {@link #begin(int, HttpFields, byte[], MessageId)}, with {@code http:response} naming {@code version}. */
-    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version) {
+    public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version) {
         begin(status, headers, replyTo, correlationId, version, false);
     }
 
@@ -69,7 +71,7 @@ final class AmqpResponseEncoder {
      * amqp-value ({@link #endWithValue}, {@link #endWithJson}), so the Content-Type, which describes bytes, is not
      * the message's content-type (AMQP 1.0 §3.2.4 gives that field to data sections).
      */
-    void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
+    public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
                boolean valueBody) {
         writer.clear();
         message.wrap(writer);
@@ -120,7 +122,7 @@ final class AmqpResponseEncoder {
      * Appends the remaining bytes of {@code content} to the body's data section and consumes them (a transport that
      * wrote a buffer leaves it empty; Jetty's response buffers rely on that); nothing when empty.
      */
-    void data(ByteBuffer content) {
+    public void data(ByteBuffer content) {
         if (content != null && content.hasRemaining()) {
             if (!bodyWritten) {
                 message.startData();
@@ -134,7 +136,7 @@ final class AmqpResponseEncoder {
     }
 
     /** Finishes the message, adding the empty data section an empty body needs (AMQP 1.0 §3.2: a body is required). */
-    void end() {
+    public void end() {
         if (bodyWritten) {
             message.endData();
         } else {
@@ -149,7 +151,7 @@ final class AmqpResponseEncoder {
      *
      * @throws IllegalArgumentException when the value holds a Java type the mapping has no AMQP type for
      */
-    void endWithValue(Object value) {
+    public void endWithValue(Object value) {
         dropData();
         writer.writeDescriptor(MessageSection.AMQP_VALUE.descriptor());
         ValueEncoder.encode(value, writer);
@@ -161,7 +163,7 @@ final class AmqpResponseEncoder {
      * mapping (docs/mapping.md, "Typed bodies"); text that is not JSON, or exceeds the decoder limits, stays one
      * data section as it is. Returns whether it became an amqp-value.
      */
-    boolean endWithJson(JsonToAmqp json) {
+    public boolean endWithJson(JsonToAmqp json) {
         if (!bodyWritten) {
             end(); // no text: an empty data section, as any empty body
             return false;
@@ -194,7 +196,7 @@ final class AmqpResponseEncoder {
     }
 
     /** Body bytes appended so far. */
-    long bodyBytes() {
+    public long bodyBytes() {
         return bodyBytes;
     }
 
@@ -202,7 +204,7 @@ final class AmqpResponseEncoder {
      * For a response that streams with a known Content-Length: the open data section is declared to hold
      * {@code totalBytes}, of which the bytes so far are the first; the rest follow raw, outside this encoder.
      */
-    void declareDataLength(long totalBytes) {
+    public void declareDataLength(long totalBytes) {
         byte[] a = writer.array();
         a[dataHeaderAt + 1] = (byte) (totalBytes >>> 24);
         a[dataHeaderAt + 2] = (byte) (totalBytes >>> 16);
@@ -211,25 +213,25 @@ final class AmqpResponseEncoder {
     }
 
     /** For a response that streams without a known length: closes the data section with the bytes so far. */
-    void closeData() {
+    public void closeData() {
         message.endData();
     }
 
     /** The header of a further data section of {@code length} bytes (AMQP 1.0 §3.2.6: described vbin32). */
-    static byte[] dataSectionHeader(int length) {
+    public static byte[] dataSectionHeader(int length) {
         return new byte[] {0x00, 0x53, 0x75, (byte) 0xb0, (byte) (length >>> 24), (byte) (length >>> 16),
                 (byte) (length >>> 8), (byte) length};
     }
 
-    byte[] array() {
+    public byte[] array() {
         return writer.array();
     }
 
-    int offset() {
+    public int offset() {
         return writer.start();
     }
 
-    int length() {
+    public int length() {
         return writer.length();
     }
 
@@ -294,12 +296,12 @@ final class AmqpResponseEncoder {
     }
 
     /** The capacity of this encoder's buffer: a pool keeps only encoders that did not grow for a large response. */
-    int capacity() {
+    public int capacity() {
         return writer.array().length;
     }
 
     @Override
     public String toString() {
-        return "AmqpResponseEncoder[" + writer.length() + " bytes" + (bodyWritten ? "]" : ", no body yet]");
+        return "ResponseEncoder[" + writer.length() + " bytes" + (bodyWritten ? "]" : ", no body yet]");
     }
 }

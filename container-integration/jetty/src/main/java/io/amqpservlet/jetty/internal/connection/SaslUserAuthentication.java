@@ -1,5 +1,6 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.connection;
 
+import io.amqpservlet.jetty.AmqpAuthenticator;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -9,9 +10,9 @@ import org.eclipse.jetty.server.Request;
  * run without it.
  */
 @FunctionalInterface
-interface SaslUserAuthentication {
+public interface SaslUserAuthentication {
     /** Without jetty-security there is no authentication to give: servlets see no user. */
-    SaslUserAuthentication NONE = (identity, externalLoginService) -> null;
+    public SaslUserAuthentication NONE = (identity, externalLoginService) -> null;
 
     /**
      * The authentication of every request on a connection whose SASL exchange established {@code identity}, or
@@ -20,14 +21,14 @@ interface SaslUserAuthentication {
      * @param externalLoginService for a SASL EXTERNAL identity, the factory's {@code LoginService} that gives it
      *                             roles, else null
      */
-    Request.AuthenticationState of(String identity, Object externalLoginService);
+    public Request.AuthenticationState of(String identity, Object externalLoginService);
 
     /**
      * {@link AmqpAuthenticator}'s when jetty-security is there, else {@link #NONE}. Loading
      * {@code AmqpAuthenticator} links its jetty-security superclass, so its absence shows as a linkage error here,
      * once, when the first connection class is initialised.
      */
-    static SaslUserAuthentication available() {
+    public static SaslUserAuthentication available() {
         try {
             return AmqpAuthenticator.SASL_USERS;
         } catch (NoClassDefFoundError absent) {

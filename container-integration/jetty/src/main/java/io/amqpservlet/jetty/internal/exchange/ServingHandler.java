@@ -1,5 +1,10 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
+import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.CompletedCallbacks;
+import io.amqpservlet.jetty.internal.connection.PassScratch;
+import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineHandler;
@@ -29,31 +34,31 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The gateway's side of the AMQP engine: keeps credit open on the links clients send requests on, turns each
- * complete request message into an {@link AmqpExchange} handed to Jetty, and, when an exchange comes back,
+ * complete request message into an {@link Exchange} handed to Jetty, and, when an exchange comes back,
  * sends its response on the reply link and settles the request (docs/design.md §3 outcomes).
  *
  * <p>Every method runs on the connection's engine thread (whoever is running {@link AmqpConnection}'s serialised
  * loop). Callbacks of the servlet side are never completed inside an engine call: they are collected in
  * {@link #callbacks()} and completed by the driving thread once it has let go of the engine.
  */
-final class AmqpEngineHandler implements EngineHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(AmqpEngineHandler.class);
+public final class ServingHandler implements EngineHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ServingHandler.class);
 
     private final AmqpConnection connection;
-    /** Whether requests are {@code https}; the mapper is the thread's ({@link AmqpPassScratch}). */
+    /** Whether requests are {@code https}; the mapper is the thread's ({@link PassScratch}). */
     private final boolean secure;
     private final String serverName;
     private final int linkCredit;
     private String openHostname;
     /** The responses going out in parts now (engine thread). */
-    private final ArrayList<AmqpStreamedResponse> streamingResponses = new ArrayList<>();
+    private final ArrayList<StreamedResponse> streamingResponses = new ArrayList<>();
     /** Made with the first callback: a connection that never served a request does not hold it. */
     private CompletedCallbacks callbacks;
     /** In attach mode, the links to the broker and their rules; null for a connection a client made to us. */
-    private final AmqpAttachedLinks attached;
+    private final AttachedLinks attached;
 
-    AmqpEngineHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure,
-                      AmqpAttachedLinks attached) {
+    public ServingHandler(AmqpConnection connection, String serverName, int linkCredit, boolean secure,
+                      AttachedLinks attached) {
         this.connection = connection;
         this.secure = secure;
         this.serverName = serverName;
@@ -96,7 +101,7 @@ final class AmqpEngineHandler implements EngineHandler {
         }
         if (!link.isSender()) {
             // The client sends requests on this link: credit is the back-pressure (docs/design.md §5).
-            // Messages of several frames stream in (AmqpStreamedRequest), so a large body never sits whole here.
+            // Messages of several frames stream in (StreamedRequest), so a large body never sits whole here.
             link.streaming(true).autoCredit(linkCredit);
         }
         return null; // sending links are reply links; the engine has resolved their nodes
@@ -126,16 +131,16 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** Engine thread: the attach mode's deadlines; returns when to look again (Long.MAX_VALUE: no need). */
-    long tick(Engine engine, long nowMillis) {
+    public long tick(Engine engine, long nowMillis) {
         return attached == null ? Long.MAX_VALUE : attached.tick(engine, nowMillis);
     }
 
     @Override
     public void onLinkDetach(Link link, ErrorCondition error) {
-        if (link.attachment() instanceof AmqpStreamedRequest) {
-            ((AmqpStreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
+        if (link.attachment() instanceof StreamedRequest) {
+            ((StreamedRequest) link.attachment()).abandoned("the request link ended before the message did");
         } else if (link.isSender()) {
-            AmqpStreamedResponse.onLinkEnded(link);
+            StreamedResponse.onLinkEnded(link);
         }
         if (attached != null) {
             attached.linkDetached(link.session().engine(), link, error);
@@ -144,9 +149,9 @@ final class AmqpEngineHandler implements EngineHandler {
 
     @Override
     public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
-        AmqpStreamedRequest streamed = (AmqpStreamedRequest) link.attachment();
+        StreamedRequest streamed = (StreamedRequest) link.attachment();
         if (streamed == null || streamed.delivery() != delivery) {
-            streamed = new AmqpStreamedRequest(this, link, delivery);
+            streamed = new StreamedRequest(this, link, delivery);
             link.attachment(streamed);
         }
         streamed.chunk(payload, offset, length, last);
@@ -154,34 +159,34 @@ final class AmqpEngineHandler implements EngineHandler {
 
     @Override
     public void onMessageAborted(Link link, Delivery delivery) {
-        if (link.attachment() instanceof AmqpStreamedRequest) {
-            ((AmqpStreamedRequest) link.attachment()).abandoned("the client aborted the request message");
+        if (link.attachment() instanceof StreamedRequest) {
+            ((StreamedRequest) link.attachment()).abandoned("the client aborted the request message");
         }
     }
 
-    AmqpConnection connection() {
+    public AmqpConnection connection() {
         return connection;
     }
 
-    AmqpExchange newExchange(Delivery delivery) {
-        AmqpExchange exchange = connection.exchanges().acquire();
+    public Exchange newExchange(Delivery delivery) {
+        Exchange exchange = connection.exchanges().acquire();
         if (exchange == null) {
-            exchange = new AmqpExchange();
+            exchange = new Exchange();
         }
         exchange.reset(delivery);
         return exchange;
     }
 
     /** Maps the header sections of a streamed request ({@code head[0, length)}) into {@code exchange}. */
-    void mapHead(byte[] head, int length, Link link, AmqpExchange exchange) {
-        AmqpPassScratch scratch = AmqpPassScratch.get();
+    public void mapHead(byte[] head, int length, Link link, Exchange exchange) {
+        PassScratch scratch = PassScratch.get();
         scratch.headView.wrap(head, 0, length);
         scratch.mapper(secure).map(scratch.headView, link, openHostname, serverName, NanoTime.now(), exchange);
     }
 
     /** A streamed message without data sections, now complete: served as a message of one frame is. */
-    void serveWhole(Link link, Delivery delivery, byte[] message, int length) {
-        MessageView headView = AmqpPassScratch.get().headView;
+    public void serveWhole(Link link, Delivery delivery, byte[] message, int length) {
+        MessageView headView = PassScratch.get().headView;
         try {
             headView.wrap(message, 0, length);
         } catch (DecodeException e) {
@@ -203,9 +208,9 @@ final class AmqpEngineHandler implements EngineHandler {
             engine.release(delivery);
             return;
         }
-        AmqpExchange exchange = newExchange(delivery);
+        Exchange exchange = newExchange(delivery);
         try {
-            AmqpPassScratch.get().mapper(secure).map(message, link, openHostname, serverName, NanoTime.now(), exchange);
+            PassScratch.get().mapper(secure).map(message, link, openHostname, serverName, NanoTime.now(), exchange);
         } catch (DecodeException | IllegalArgumentException e) {
             // docs/design.md §3: a message that cannot produce a response at all (malformed sections, text that is not
             // UTF-8) is rejected with amqp:decode-error.
@@ -234,7 +239,7 @@ final class AmqpEngineHandler implements EngineHandler {
      * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, or the
      * connection's sending links together hold as many bytes (docs/design.md §5).
      */
-    private boolean replyBufferFull(Engine engine, AmqpExchange exchange) {
+    private boolean replyBufferFull(Engine engine, Exchange exchange) {
         if (exchange.replyTo == null || attached != null) {
             return false; // in attach mode credit already bounds what is in flight
         }
@@ -249,7 +254,7 @@ final class AmqpEngineHandler implements EngineHandler {
      * broker does not deliver it again; a one-way request is rejected, so a broker dead-letters it instead of
      * retrying what nobody wants any more.
      */
-    private void expired(Engine engine, AmqpExchange exchange) {
+    private void expired(Engine engine, Exchange exchange) {
         connection.expiredRequest();
         if (!exchange.wantsResponse()) {
             // Never dispatched, so Jetty never owns it: like a message answered without a servlet, it is not pooled.
@@ -263,12 +268,12 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** A message that is not an HTTP request: answered with its status at once, as a server answers a bad request line. */
-    void answerWithoutServlet(Engine engine, AmqpExchange exchange) {
+    public void answerWithoutServlet(Engine engine, Exchange exchange) {
         exchange.status = exchange.rejectStatus;
         if (exchange.wantsResponse()) {
             HttpFields.Mutable headers = HttpFields.build();
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
-            AmqpResponseEncoder encoder = new AmqpResponseEncoder();
+            ResponseEncoder encoder = new ResponseEncoder();
             encoder.begin(exchange.status, headers, exchange.replyTo, exchange.correlationId);
             encoder.data(ByteBuffer.wrap(exchange.rejectReason.getBytes(StandardCharsets.UTF_8)));
             encoder.end();
@@ -284,9 +289,9 @@ final class AmqpEngineHandler implements EngineHandler {
      * An exchange came back from Jetty: sends its response on the reply link and settles the request delivery
      * (accepted once its response is on its way), or for a one-way request settles it by status.
      */
-    void complete(Engine engine, AmqpExchange exchange, boolean transportClosing) {
+    public void complete(Engine engine, Exchange exchange, boolean transportClosing) {
         Delivery request = liveDelivery(exchange);
-        AmqpStreamedRequest streamed = exchange.streamedRequest;
+        StreamedRequest streamed = exchange.streamedRequest;
         if (streamed != null && request != null && !request.complete() && !transportClosing) {
             streamed.park(exchange); // settled only once complete: answered at its last frame
             return;
@@ -299,7 +304,7 @@ final class AmqpEngineHandler implements EngineHandler {
             settle(engine, exchange, request, transportClosing);
         } finally {
             // The reply link copied the response (sent or queued it), or it is not going anywhere.
-            AmqpResponseEncoder encoder = exchange.encoder;
+            ResponseEncoder encoder = exchange.encoder;
             exchange.encoder = null;
             exchange.response = null;
             connection.encoders().release(encoder);
@@ -310,7 +315,7 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** Sends the response of an exchange the engine thread has just completed, and settles its request. */
-    private void settle(Engine engine, AmqpExchange exchange, Delivery request, boolean transportClosing) {
+    private void settle(Engine engine, Exchange exchange, Delivery request, boolean transportClosing) {
         if (exchange.streamedBody != null) {
             exchange.streamedBody.discard();
         }
@@ -320,7 +325,7 @@ final class AmqpEngineHandler implements EngineHandler {
             exchange.failure = new TimeoutException("request timed out while its response streamed");
         }
         if (exchange.failure != null) {
-            AmqpStreamedResponse.abortIfOpen(exchange, exchange.failure);
+            StreamedResponse.abortIfOpen(exchange, exchange.failure);
             if (request != null && exchange.timedOut) {
                 engine.release(request);
             } else if (request != null) {
@@ -331,7 +336,7 @@ final class AmqpEngineHandler implements EngineHandler {
         }
         Callback callback = exchange.takeCallback();
         if (exchange.streamedResponse != null) {
-            // Its last part is queued on the reply link (AmqpStreamedResponse): settle the request.
+            // Its last part is queued on the reply link (StreamedResponse): settle the request.
             if (request != null) {
                 answered(engine, exchange.streamedResponse.link(), exchange.streamedResponse.delivery(), request,
                         false);
@@ -408,7 +413,7 @@ final class AmqpEngineHandler implements EngineHandler {
      * link's pair while it is attached (link pairing; a settled half sends the response pre-settled); in attach mode
      * a link to the broker; otherwise the reply node the reply-to names on this connection. Null when there is none.
      */
-    private Link replyLink(Engine engine, AmqpExchange exchange) {
+    private Link replyLink(Engine engine, Exchange exchange) {
         if (exchange.replyToPaired) {
             Link paired = exchange.pairedReplyLink;
             return paired != null && paired.isOpen() ? paired : null;
@@ -425,7 +430,7 @@ final class AmqpEngineHandler implements EngineHandler {
      * broker's link not being there now: the request goes back to the queue. Otherwise the reply-to names nothing on
      * this connection: rejected, {@code amqp:not-found}.
      */
-    private void settleUnanswerable(Engine engine, AmqpExchange exchange, Delivery request, String address) {
+    private void settleUnanswerable(Engine engine, Exchange exchange, Delivery request, String address) {
         if (attached != null && !exchange.replyToPaired) {
             engine.modified(request, true, false);
         } else {
@@ -435,7 +440,7 @@ final class AmqpEngineHandler implements EngineHandler {
     }
 
     /** The request's delivery if it is still the one we were given (deliveries are pooled), else null. */
-    private static Delivery liveDelivery(AmqpExchange exchange) {
+    private static Delivery liveDelivery(Exchange exchange) {
         Delivery d = exchange.delivery;
         return d.link() != null && d.generation() == exchange.deliveryGeneration ? d : null;
     }
@@ -444,13 +449,13 @@ final class AmqpEngineHandler implements EngineHandler {
      * A part of a response that streams, from a servlet thread: sent on the reply link as it has room (the first
      * part opens the delivery); its write completes when its bytes are with the link.
      */
-    void responsePart(Engine engine, AmqpResponsePart part, boolean transportClosing) {
-        AmqpExchange exchange = part.exchange;
+    public void responsePart(Engine engine, ResponsePart part, boolean transportClosing) {
+        Exchange exchange = part.exchange;
         if (exchange.completedOnEngine) {
             fail(part.callback, new EofException("the response already ended (timed out or failed)"));
             return;
         }
-        AmqpStreamedResponse streamed = exchange.streamedResponse;
+        StreamedResponse streamed = exchange.streamedResponse;
         if (streamed == null) {
             if (transportClosing || engine.isDone() || !engine.isOpen()) {
                 fail(part.callback, new EofException("the AMQP connection closed before the response was sent"));
@@ -468,48 +473,48 @@ final class AmqpEngineHandler implements EngineHandler {
                 fail(part.callback, new IOException("no reply link for reply-to " + address));
                 return;
             }
-            streamed = new AmqpStreamedResponse(this, exchange, replies);
+            streamed = new StreamedResponse(this, exchange, replies);
             exchange.streamedResponse = streamed;
         }
-        streamed.add(part, AmqpPassScratch.get().bytes);
+        streamed.add(part, PassScratch.get().bytes);
     }
 
     @Override
     public void onSendable(Link link) {
-        AmqpStreamedResponse.onSendable(link, AmqpPassScratch.get().bytes);
+        StreamedResponse.onSendable(link, PassScratch.get().bytes);
     }
 
-    ArrayList<AmqpStreamedResponse> streamingResponses() {
+    public ArrayList<StreamedResponse> streamingResponses() {
         return streamingResponses;
     }
 
     /** The connection closed (engine thread): responses still streaming fail, so no servlet write waits forever. */
-    void connectionClosed() {
+    public void connectionClosed() {
         if (!streamingResponses.isEmpty()) {
-            AmqpStreamedResponse.onConnectionClosed(this);
+            StreamedResponse.onConnectionClosed(this);
         }
     }
 
     /** A buffer for moving response bytes from Jetty's (maybe direct) buffers into the engine (the thread's). */
-    byte[] scratch() {
-        return AmqpPassScratch.get().bytes;
+    public byte[] scratch() {
+        return PassScratch.get().bytes;
     }
 
-    void succeed(Callback callback) {
+    public void succeed(Callback callback) {
         callbacks().succeeded(callback);
     }
 
-    void fail(Callback callback, Throwable failure) {
+    public void fail(Callback callback, Throwable failure) {
         callbacks().failed(callback, failure);
     }
 
     /** The callbacks collected so far, or null when there never were any. */
-    CompletedCallbacks pendingCallbacks() {
+    public CompletedCallbacks pendingCallbacks() {
         return callbacks;
     }
 
     /** The callbacks collected during the pass, for the driving thread to complete once it left the engine. */
-    CompletedCallbacks callbacks() {
+    public CompletedCallbacks callbacks() {
         CompletedCallbacks c = callbacks;
         if (c == null) {
             c = new CompletedCallbacks();

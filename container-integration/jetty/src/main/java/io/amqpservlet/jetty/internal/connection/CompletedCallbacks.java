@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.connection;
 
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
@@ -18,7 +18,7 @@ import java.util.concurrent.Executor;
  * {@link AmqpConnection}), and had to hand the request to another thread. One instance per thread (the connection
  * keeps them in a thread-local), reused, so nothing is allocated per pass.
  */
-final class CompletedCallbacks {
+public final class CompletedCallbacks {
     private static final Logger LOG = LoggerFactory.getLogger(CompletedCallbacks.class);
 
     private final ArrayList<Callback> succeeded = new ArrayList<>();
@@ -27,17 +27,17 @@ final class CompletedCallbacks {
     /** Set while {@link #completeAll} runs: a callback that drives a connection again only adds to the lists. */
     private boolean completing;
 
-    void succeeded(Callback callback) {
+    public void succeeded(Callback callback) {
         succeeded.add(callback);
     }
 
-    void failed(Callback callback, Throwable failure) {
+    public void failed(Callback callback, Throwable failure) {
         failed.add(callback);
         failures.add(failure);
     }
 
     /** Moves what {@code other} holds here (it is left empty), keeping the order. */
-    void takeFrom(CompletedCallbacks other) {
+    public void takeFrom(CompletedCallbacks other) {
         // Not addAll: it copies its argument into a new array (ArrayList.toArray), even an empty one, every pass.
         move(other.succeeded, succeeded);
         move(other.failed, failed);
@@ -55,7 +55,7 @@ final class CompletedCallbacks {
      * Completes every callback, including those that completing them adds (a callback may start the next write,
      * whose pass lands here too); a nested call leaves them to the outer one, so none runs twice.
      */
-    void completeAll(Executor blockingOnes) {
+    public void completeAll(Executor blockingOnes) {
         if (completing) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
@@ -20,47 +20,47 @@ import java.util.ArrayList;
  *
  * <p>Engine thread only.
  */
-final class AmqpStreamedResponse {
+public final class StreamedResponse {
     /** The most bytes of a streamed response given to the reply link and not yet sent. */
-    static final int UNSENT_LIMIT_BYTES = 64 * 1024;
+    public static final int UNSENT_LIMIT_BYTES = 64 * 1024;
 
     /** The streamed responses of one reply link: the one that is open and those waiting for it. */
-    static final class ReplyLinkQueue {
-        AmqpStreamedResponse open;
-        final ArrayDeque<AmqpStreamedResponse> waiting = new ArrayDeque<>();
+    public static final class ReplyLinkQueue {
+        StreamedResponse open;
+        final ArrayDeque<StreamedResponse> waiting = new ArrayDeque<>();
     }
 
-    private final AmqpEngineHandler handler;
-    private final AmqpExchange exchange;
+    private final ServingHandler handler;
+    private final Exchange exchange;
     private final Link link;
-    private final ArrayDeque<AmqpResponsePart> parts = new ArrayDeque<>();
+    private final ArrayDeque<ResponsePart> parts = new ArrayDeque<>();
     private Delivery delivery;
     private boolean prefixSent;
     private boolean ended;
     private boolean pumping;
 
-    AmqpStreamedResponse(AmqpEngineHandler handler, AmqpExchange exchange, Link link) {
+    public StreamedResponse(ServingHandler handler, Exchange exchange, Link link) {
         this.handler = handler;
         this.exchange = exchange;
         this.link = link;
         handler.streamingResponses().add(this);
     }
 
-    Delivery delivery() {
+    public Delivery delivery() {
         return delivery;
     }
 
     /** The reply link this response goes out on. */
-    Link link() {
+    public Link link() {
         return link;
     }
 
-    boolean ended() {
+    public boolean ended() {
         return ended;
     }
 
     /** A part from the servlet (in order): sent as far as the link allows now, the rest when it has room. */
-    void add(AmqpResponsePart part, byte[] scratch) {
+    public void add(ResponsePart part, byte[] scratch) {
         parts.add(part);
         ReplyLinkQueue queue = queueOf(link);
         if (queue.open == null) {
@@ -74,7 +74,7 @@ final class AmqpStreamedResponse {
         pump(scratch);
     }
 
-    static ReplyLinkQueue queueOf(Link link) {
+    public static ReplyLinkQueue queueOf(Link link) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
             return (ReplyLinkQueue) a;
@@ -85,7 +85,7 @@ final class AmqpStreamedResponse {
     }
 
     /** The reply link has room again (or this response just got the link): move bytes, complete writes. */
-    void pump(byte[] scratch) {
+    public void pump(byte[] scratch) {
         if (pumping) {
             return; // completing a write can bring the next part (and onSendable) back here: the loop takes it
         }
@@ -98,7 +98,7 @@ final class AmqpStreamedResponse {
     }
 
     private void pumpParts(byte[] scratch) {
-        AmqpResponsePart part;
+        ResponsePart part;
         while (!ended && (part = parts.peek()) != null) {
             try {
                 if (delivery == null) {
@@ -152,14 +152,14 @@ final class AmqpStreamedResponse {
      * The exchange ended without its last part (the servlet failed, the request timed out, the link ended): the
      * delivery is aborted on the wire (AMQP 1.0 §2.6.14) and every waiting write fails.
      */
-    void abort(Throwable cause) {
+    public void abort(Throwable cause) {
         if (ended) {
             return;
         }
         if (delivery != null) {
             link.abortMessage(delivery);
         }
-        AmqpResponsePart p;
+        ResponsePart p;
         while ((p = parts.poll()) != null) {
             handler.fail(p.callback, cause);
         }
@@ -188,10 +188,10 @@ final class AmqpStreamedResponse {
     }
 
     /** Engine callback: a reply link has room again. */
-    static void onSendable(Link link, byte[] scratch) {
+    public static void onSendable(Link link, byte[] scratch) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
-            AmqpStreamedResponse open = ((ReplyLinkQueue) a).open;
+            StreamedResponse open = ((ReplyLinkQueue) a).open;
             if (open != null) {
                 open.pump(scratch);
             }
@@ -199,9 +199,9 @@ final class AmqpStreamedResponse {
     }
 
     /** The connection closed: every response still streaming fails, and the writes waiting in it. */
-    static void onConnectionClosed(AmqpEngineHandler handler) {
-        ArrayList<AmqpStreamedResponse> all = new ArrayList<>(handler.streamingResponses());
-        for (AmqpStreamedResponse r : all) {
+    public static void onConnectionClosed(ServingHandler handler) {
+        ArrayList<StreamedResponse> all = new ArrayList<>(handler.streamingResponses());
+        for (StreamedResponse r : all) {
             if (!r.ended) {
                 r.fail(new EofException("the AMQP connection closed while the response was sent"), true);
             }
@@ -209,15 +209,15 @@ final class AmqpStreamedResponse {
     }
 
     /** Engine callback: a reply link ended: its streamed responses fail (their writes too) and are settled so. */
-    static void onLinkEnded(Link link) {
+    public static void onLinkEnded(Link link) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
             ReplyLinkQueue queue = (ReplyLinkQueue) a;
-            ArrayDeque<AmqpStreamedResponse> all = new ArrayDeque<>(queue.waiting);
+            ArrayDeque<StreamedResponse> all = new ArrayDeque<>(queue.waiting);
             if (queue.open != null) {
                 all.addFirst(queue.open);
             }
-            for (AmqpStreamedResponse r : all) {
+            for (StreamedResponse r : all) {
                 if (!r.ended) {
                     r.fail(new EofException("the reply link ended while the response was sent"), true);
                 }
@@ -225,15 +225,15 @@ final class AmqpStreamedResponse {
         }
     }
 
-    /** Used by {@link AmqpEngineHandler} on a streamed exchange that fails: abort, then settle as a failure. */
-    static void abortIfOpen(AmqpExchange exchange, Throwable cause) {
-        AmqpStreamedResponse s = exchange.streamedResponse;
+    /** Used by {@link ServingHandler} on a streamed exchange that fails: abort, then settle as a failure. */
+    public static void abortIfOpen(Exchange exchange, Throwable cause) {
+        StreamedResponse s = exchange.streamedResponse;
         if (s != null) {
             s.abort(cause);
         }
     }
 
-    Engine engine() {
+    public Engine engine() {
         return link.session().engine();
     }
 }

@@ -1,5 +1,8 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
+import io.amqpservlet.jetty.AmqpServerBudget;
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.connector.engine.Session;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Content;
@@ -18,7 +21,7 @@ import java.util.ArrayDeque;
  * <p><b>Bounded memory.</b> When {@value #HOLD_BYTES} bytes or more wait unread, the body holds its session's
  * incoming window ({@link Session#holdIncoming()}): the client may send what is left of the window and must then
  * wait (AMQP 1.0 §2.5.6). Once the servlet has read the queue down to half that, the engine thread is asked to
- * let go ({@link AmqpConnection#resume(AmqpRequestBody)}). So what one session can have buffered is at most the
+ * let go ({@link AmqpConnection#resume(RequestBody)}). So what one session can have buffered is at most the
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
  * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
  * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
@@ -28,14 +31,14 @@ import java.util.ArrayDeque;
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The
  * queue and flags are guarded by this object's monitor; no callback runs with it held.
  */
-final class AmqpRequestBody {
+public final class RequestBody {
     /** Unread bytes at which the session window is held. */
-    static final int HOLD_BYTES = 256 * 1024;
+    public static final int HOLD_BYTES = 256 * 1024;
 
     private final AmqpConnection connection;
     private final ByteBufferPool pool;
     private final Session session;
-    private final AmqpBudgetShare budget;
+    private final BudgetShare budget;
     private final ArrayDeque<Content.Chunk> chunks = new ArrayDeque<>();
     private long queuedBytes;
     private boolean ended;
@@ -45,7 +48,7 @@ final class AmqpRequestBody {
     private boolean resumeAsked;
     private HttpChannel demander;
 
-    AmqpRequestBody(AmqpConnection connection, ByteBufferPool pool, Session session) {
+    public RequestBody(AmqpConnection connection, ByteBufferPool pool, Session session) {
         this.connection = connection;
         this.pool = pool;
         this.session = session;
@@ -55,7 +58,7 @@ final class AmqpRequestBody {
     // ------------------------------------------------------------------------------------------ engine thread
 
     /** Adds body bytes (copied: they are the engine's input buffer); holds the window when too much waits. */
-    void offer(byte[] bytes, int offset, int length) {
+    public void offer(byte[] bytes, int offset, int length) {
         if (length == 0) {
             return;
         }
@@ -87,7 +90,7 @@ final class AmqpRequestBody {
     }
 
     /** The message ended: after the queued chunks, the reader sees the end of the body. */
-    void end() {
+    public void end() {
         HttpChannel wake;
         synchronized (this) {
             ended = true;
@@ -98,7 +101,7 @@ final class AmqpRequestBody {
     }
 
     /** The message will not be complete (aborted, its link ended, malformed): the reader sees {@code cause}. */
-    void fail(Throwable cause) {
+    public void fail(Throwable cause) {
         HttpChannel wake;
         synchronized (this) {
             if (failure == null) {
@@ -113,7 +116,7 @@ final class AmqpRequestBody {
     }
 
     /** The exchange ended: the rest of the message is read and dropped, and the window no longer waits for it. */
-    void discard() {
+    public void discard() {
         synchronized (this) {
             discarding = true;
             releaseQueued();
@@ -125,7 +128,7 @@ final class AmqpRequestBody {
      * Lets go of the session window once the reader has caught up (asked for by {@link #read()}), and the
      * server-wide budget has room: while it has none, the window stays held and this is tried again shortly.
      */
-    void resumeOnEngine() {
+    public void resumeOnEngine() {
         synchronized (this) {
             resumeAsked = false;
             if (!held || queuedBytes > HOLD_BYTES / 2) {
@@ -173,7 +176,7 @@ final class AmqpRequestBody {
     // ------------------------------------------------------------------------------------------ Jetty threads
 
     /** The next chunk, the end, a failure, or null when nothing is here yet ({@link #demand} then). */
-    Content.Chunk read() {
+    public Content.Chunk read() {
         boolean askResume;
         Content.Chunk c;
         synchronized (this) {
@@ -198,7 +201,7 @@ final class AmqpRequestBody {
     }
 
     /** Calls the channel back (on the executor) once a chunk, the end or a failure is there. */
-    void demand(HttpChannel channel) {
+    public void demand(HttpChannel channel) {
         boolean available;
         synchronized (this) {
             available = failure != null || ended || !chunks.isEmpty();
@@ -212,7 +215,7 @@ final class AmqpRequestBody {
     }
 
     /** Whether the servlet has the session window held (for tests). */
-    synchronized boolean held() {
+    public synchronized boolean held() {
         return held;
     }
 }

@@ -1,4 +1,6 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.budget;
+
+import io.amqpservlet.jetty.AmqpServerBudget;
 
 /**
  * One connection's part of its factory's {@link AmqpServerBudget}: whether it counts as an open connection and as a
@@ -10,7 +12,7 @@ package io.amqpservlet.jetty;
  * engine thread; close runs on Jetty's. A monitor guards the counts (uncontended in practice: one small
  * critical section per frame of a streamed body and per engine pass).
  */
-final class AmqpBudgetShare {
+public final class BudgetShare {
     private final AmqpServerBudget budget;
     private boolean connectionCounted;
     private boolean handshakeCounted;
@@ -19,11 +21,11 @@ final class AmqpBudgetShare {
     private long maxOutputBytes;
     private boolean closed;
 
-    AmqpBudgetShare(AmqpServerBudget budget) {
+    public BudgetShare(AmqpServerBudget budget) {
         this.budget = budget;
     }
 
-    AmqpServerBudget budget() {
+    public AmqpServerBudget budget() {
         return budget;
     }
 
@@ -31,7 +33,7 @@ final class AmqpBudgetShare {
      * The connection opened: counts it in as a handshake. False when too many are under way (the connection
      * should end at once).
      */
-    synchronized boolean startHandshake() {
+    public synchronized boolean startHandshake() {
         if (closed) {
             return false;
         }
@@ -43,7 +45,7 @@ final class AmqpBudgetShare {
     }
 
     /** The peer's open arrived: counts the connection in. False when over the connection limit (refuse it). */
-    synchronized boolean opened() {
+    public synchronized boolean opened() {
         endHandshake();
         if (closed) {
             return false;
@@ -63,7 +65,7 @@ final class AmqpBudgetShare {
     }
 
     /** Request body bytes received ({@code delta > 0}) or read or dropped ({@code delta < 0}). */
-    synchronized void addRequestBytes(long delta) {
+    public synchronized void addRequestBytes(long delta) {
         if (closed) {
             return; // given back already
         }
@@ -72,7 +74,7 @@ final class AmqpBudgetShare {
     }
 
     /** The connection's output now: encoded and queued bytes not yet written. */
-    synchronized void outputBytes(long bytes) {
+    public synchronized void outputBytes(long bytes) {
         if (closed || bytes == outputBytes) {
             return;
         }
@@ -84,12 +86,12 @@ final class AmqpBudgetShare {
     }
 
     /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
-    synchronized long maxOutputBytes() {
+    public synchronized long maxOutputBytes() {
         return maxOutputBytes;
     }
 
     /** Gives back everything this connection counted; later counts are ignored. */
-    synchronized void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

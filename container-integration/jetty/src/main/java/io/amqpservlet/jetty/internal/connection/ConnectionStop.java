@@ -1,5 +1,6 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.connection;
 
+import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 
@@ -15,25 +16,25 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
  * still unwritten, the peer has the close timeout to answer and read, then the transport ends: a peer that never
  * answers, or never reads, cannot hold the connection, nor a graceful stop, any longer.
  */
-final class AmqpConnectionStop {
+public final class ConnectionStop {
     /** How long a graceful stop lets messages already sent on revoked credit arrive before the forced close. */
-    static final long STOP_GRACE_MILLIS = 200;
+    public static final long STOP_GRACE_MILLIS = 200;
 
     private volatile long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
     private long creditStoppedAtMillis;
     private boolean forcedClose;
     private long closeDeadlineMillis;
 
-    long closeTimeoutMillis() {
+    public long closeTimeoutMillis() {
         return closeTimeoutMillis;
     }
 
-    void closeTimeoutMillis(long millis) {
+    public void closeTimeoutMillis(long millis) {
         this.closeTimeoutMillis = millis;
     }
 
     /** Whether the forced close has been sent (the graceful stop has nothing left to do). */
-    boolean forcedClose() {
+    public boolean forcedClose() {
         return forcedClose;
     }
 
@@ -41,7 +42,7 @@ final class AmqpConnectionStop {
      * One step of the graceful stop; {@code dispatched} requests are still with Jetty. Returns when to look again
      * (Long.MAX_VALUE: when an event comes).
      */
-    long step(Engine engine, long now, int dispatched) {
+    public long step(Engine engine, long now, int dispatched) {
         if (forcedClose) {
             return Long.MAX_VALUE;
         }
@@ -74,7 +75,7 @@ final class AmqpConnectionStop {
      * Whether the transport should end now because the peer has not answered our close (or read the rest) within
      * the close timeout; {@link #closeDeadlineMillis()} says when to look again.
      */
-    boolean closeTimedOut(Engine engine, long now, boolean writing) {
+    public boolean closeTimedOut(Engine engine, long now, boolean writing) {
         if (!(engine.closeSent() || engine.isDone())) {
             return false;
         }
@@ -85,7 +86,7 @@ final class AmqpConnectionStop {
     }
 
     /** When the close timeout ends (Long.MAX_VALUE before a close). */
-    long closeDeadlineMillis() {
+    public long closeDeadlineMillis() {
         return closeDeadlineMillis == 0 ? Long.MAX_VALUE : closeDeadlineMillis;
     }
 }

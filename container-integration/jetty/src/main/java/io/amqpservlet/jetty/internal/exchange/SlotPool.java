@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -10,17 +10,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * @param <T> what is pooled
  */
-final class SlotPool<T> {
+public final class SlotPool<T> {
     private final int size;
     /** Made by the first give-back: a connection that never served a request holds no slots (docs/design.md §2). */
     private volatile AtomicReferenceArray<T> slots;
 
-    SlotPool(int slots) {
+    public SlotPool(int slots) {
         this.size = slots;
     }
 
     /** Any thread: an object no one else holds, or null when the pool is empty. */
-    T acquire() {
+    public T acquire() {
         AtomicReferenceArray<T> slots = this.slots;
         if (slots == null) {
             return null;
@@ -38,14 +38,14 @@ final class SlotPool<T> {
     }
 
     /** Any thread: drops every pooled object (they are made again when needed). */
-    void drain() {
+    public void drain() {
         while (acquire() != null) {
             // dropped
         }
     }
 
     /** How many objects the pool holds now (a snapshot, for tests). */
-    int size() {
+    public int size() {
         AtomicReferenceArray<T> slots = this.slots;
         int n = 0;
         for (int i = 0; slots != null && i < slots.length(); i++) {
@@ -57,7 +57,7 @@ final class SlotPool<T> {
     }
 
     /** Any thread: gives {@code t} back (the caller no longer uses it); dropped when every slot is taken. */
-    void release(T t) {
+    public void release(T t) {
         AtomicReferenceArray<T> slots = this.slots;
         if (slots == null) {
             synchronized (this) {

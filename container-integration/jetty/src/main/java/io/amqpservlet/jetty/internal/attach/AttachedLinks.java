@@ -1,5 +1,7 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.attach;
 
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.internal.exchange.ServingHandler;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
@@ -39,10 +41,10 @@ import java.util.Set;
  *   dropped (a reply address).</li>
  * </ul>
  *
- * <p>Engine thread only, like {@link AmqpEngineHandler}, which calls it.
+ * <p>Engine thread only, like {@link ServingHandler}, which calls it.
  */
-final class AmqpAttachedLinks {
-    private static final Logger LOG = LoggerFactory.getLogger(AmqpAttachedLinks.class);
+public final class AttachedLinks {
+    private static final Logger LOG = LoggerFactory.getLogger(AttachedLinks.class);
 
     private final AmqpBrokerAttachment attachment;
     private final String brokerName;
@@ -88,7 +90,7 @@ final class AmqpAttachedLinks {
         boolean timedOut;
     }
 
-    AmqpAttachedLinks(AmqpBrokerAttachment attachment, String brokerName, long nowMillis) {
+    public AttachedLinks(AmqpBrokerAttachment attachment, String brokerName, long nowMillis) {
         this.attachment = attachment;
         this.brokerName = brokerName;
         // The whole set-up (SASL, open, then the attaches) has the attach timeout: a broker that stalls in the
@@ -97,7 +99,7 @@ final class AmqpAttachedLinks {
     }
 
     /** The broker's open arrived: one session, a receiver per request address, the relay if the broker offers it. */
-    void opened(Engine engine, Open remoteOpen, long nowMillis) {
+    public void opened(Engine engine, Open remoteOpen, long nowMillis) {
         session = engine.beginSession();
         int credit = attachment.effectiveCredit();
         for (String address : attachment.getAddresses()) {
@@ -117,7 +119,7 @@ final class AmqpAttachedLinks {
     }
 
     /** The broker answered one of our attaches; a refusal (a null terminus) is followed by its detach. */
-    ErrorCondition linkAttached(Link link, Attach remoteAttach) {
+    public ErrorCondition linkAttached(Link link, Attach remoteAttach) {
         boolean refused = link.isSender() ? remoteAttach.target().isNull() : remoteAttach.source().isNull();
         if (refused) {
             return null; // onLinkDetach says why
@@ -142,7 +144,7 @@ final class AmqpAttachedLinks {
      * A link ended. A request link or the relay ending ends the connection (the attachment connects again); a reply
      * sender ending fails the responses it still carried, so their requests go back to the queue.
      */
-    void linkDetached(Engine engine, Link link, ErrorCondition error) {
+    public void linkDetached(Engine engine, Link link, ErrorCondition error) {
         String why = error == null ? "no error given" : error.condition() + " " + error.description();
         if (receivers.contains(link) || link == relay) {
             if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
@@ -168,7 +170,7 @@ final class AmqpAttachedLinks {
      * The broker ended our session (RabbitMQ 3 answers an attach it refuses that way): every link went with it, so
      * the connection is closed and made again.
      */
-    void sessionEnded(Engine engine, ErrorCondition error) {
+    public void sessionEnded(Engine engine, ErrorCondition error) {
         if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
             String why = error == null ? "no error given" : error.condition() + " " + error.description();
             LOG.warn("{}: the broker ended the session ({}); reconnecting", brokerName, why);
@@ -177,7 +179,7 @@ final class AmqpAttachedLinks {
     }
 
     /** Engine thread: the deadlines of attaches, and idle reply senders; returns when to look again. */
-    long tick(Engine engine, long nowMillis) {
+    public long tick(Engine engine, long nowMillis) {
         long next = Long.MAX_VALUE;
         if (attachDeadlineMillis != 0) {
             if (nowMillis >= attachDeadlineMillis) {
@@ -238,7 +240,7 @@ final class AmqpAttachedLinks {
      * there is none; a response given to it before the broker answers waits on it). Null when the cache of reply
      * senders is full of links that still wait for outcomes: the request then goes back to the queue.
      */
-    Link replyLink(byte[] replyTo, long nowMillis) {
+    public Link replyLink(byte[] replyTo, long nowMillis) {
         if (relay != null) {
             return relay;
         }
@@ -274,7 +276,7 @@ final class AmqpAttachedLinks {
      * The response to {@code request} was given to {@code replyLink} as {@code response}: the request is settled
      * when the broker settles the response ({@link #outcome}).
      */
-    void awaitOutcome(Link replyLink, Delivery response, Delivery request, boolean timedOut) {
+    public void awaitOutcome(Link replyLink, Delivery response, Delivery request, boolean timedOut) {
         PendingReply p = freeReplies.poll();
         if (p == null) {
             p = new PendingReply();
@@ -310,7 +312,7 @@ final class AmqpAttachedLinks {
      * is settled: accepted when the response was accepted (released when it was a timeout's 503, as the listener
      * does), else modified with delivery-failed so that the broker delivers the request again.
      */
-    void outcome(Engine engine, Delivery response) {
+    public void outcome(Engine engine, Delivery response) {
         if (!(response.attachment() instanceof PendingReply p) || p.response != response
                 || p.responseGeneration != response.generation()) {
             return;
@@ -378,7 +380,7 @@ final class AmqpAttachedLinks {
      * Engine thread: notes credit plus unsettled requests now (called as each request arrives and as each is
      * settled, the moments that number can change by our doing), for {@link AmqpBrokerAttachment#getMostOutstanding}.
      */
-    void sampleOutstanding(Engine engine) {
+    public void sampleOutstanding(Engine engine) {
         long outstanding = engine.unsettledIncoming();
         for (int i = 0; i < receivers.size(); i++) {
             outstanding += receivers.get(i).linkCredit();
@@ -390,21 +392,21 @@ final class AmqpAttachedLinks {
     }
 
     /** How many responses wait for the broker's outcome, for tests and statistics. */
-    int pendingReplies() {
+    public int pendingReplies() {
         return pending.size();
     }
 
     /** How many reply senders are attached (not counting the relay), for tests and statistics. */
-    int replyLinks() {
+    public int replyLinks() {
         return senders.size();
     }
 
     /** Whether responses go on the anonymous relay. */
-    boolean usesRelay() {
+    public boolean usesRelay() {
         return relay != null;
     }
 
-    String brokerName() {
+    public String brokerName() {
         return brokerName;
     }
 }

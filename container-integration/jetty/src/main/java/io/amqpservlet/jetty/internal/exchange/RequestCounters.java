@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.LongAdder;
  * none is lost silently: requests that had expired before they could be served, and responses a servlet finished
  * after the request timeout had already answered 503 for it.
  */
-final class RequestCounters {
+public final class RequestCounters {
     /**
      * Where a connection made without a factory counts: one shared instance, so that no connection carries counters
      * of its own (an idle connection's memory is budgeted, docs/design.md §2).
      */
-    static final RequestCounters UNATTRIBUTED = new RequestCounters();
+    public static final RequestCounters UNATTRIBUTED = new RequestCounters();
 
-    final LongAdder expiredRequests = new LongAdder();
-    final LongAdder lateResponses = new LongAdder();
+    public final LongAdder expiredRequests = new LongAdder();
+    public final LongAdder lateResponses = new LongAdder();
 }

@@ -1,5 +1,23 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.connection;
 
+import io.amqpservlet.jetty.AmqpAuthenticator;
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpConnectionMetaData;
+import io.amqpservlet.jetty.AmqpRequestAttributes;
+import io.amqpservlet.jetty.AmqpServerBudget;
+import io.amqpservlet.jetty.GracefulAmqpConnections;
+import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.exchange.ActiveStreams;
+import io.amqpservlet.jetty.internal.exchange.Exchange;
+import io.amqpservlet.jetty.internal.exchange.HttpStreamOverAmqp;
+import io.amqpservlet.jetty.internal.exchange.RequestBody;
+import io.amqpservlet.jetty.internal.exchange.RequestCounters;
+import io.amqpservlet.jetty.internal.exchange.ResponseEncoderPool;
+import io.amqpservlet.jetty.internal.exchange.ResponsePart;
+import io.amqpservlet.jetty.internal.exchange.ServingHandler;
+import io.amqpservlet.jetty.internal.exchange.SlotPool;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
 import org.eclipse.jetty.http.HttpVersion;
@@ -55,7 +73,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * engine keeps encoding into its other buffer. The connection closes its end point when the engine is done (or
  * the peer closed its output) and every byte has been written.
  */
-public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo {
+public class AmqpConnection extends AbstractMetaDataConnection implements Connection.UpgradeTo, AmqpConnectionMetaData {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpConnection.class);
     private static final HttpChannel.Factory CHANNELS = new HttpChannel.DefaultFactory();
     /** Each driving thread's callbacks to complete after its pass (see {@link CompletedCallbacks}). */
@@ -69,11 +87,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      */
     private volatile Engine engine;
     private final EngineConfig engineConfig;
-    private final AmqpEngineHandler handler;
+    private final ServingHandler handler;
     private final ByteBufferPool bufferPool;
-    private final AmqpResponseEncoderPool encoders = new AmqpResponseEncoderPool();
-    /** Exchanges (each with its stream) reused across requests (see {@link AmqpExchange} for when). */
-    private final SlotPool<AmqpExchange> exchanges = new SlotPool<>(AmqpResponseEncoderPool.SLOTS);
+    private final ResponseEncoderPool encoders = new ResponseEncoderPool();
+    /** Exchanges (each with its stream) reused across requests (see {@link Exchange} for when). */
+    private final SlotPool<Exchange> exchanges = new SlotPool<>(ResponseEncoderPool.SLOTS);
     private final Scheduler scheduler;
     private final Attributes attributes = new Attributes.Lazy();
     private volatile String id;
@@ -95,18 +113,18 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     // Made by the first dispatch (engine thread), before any other thread can offer to them: a connection that never
     // served a request does not hold them (docs/design.md §2). The executor's hand-off publishes them to servlet
     // threads, the work counter to later driving threads.
-    private ConcurrentLinkedQueue<AmqpExchange> completed;
-    private ConcurrentLinkedQueue<AmqpRequestBody> resumed;
-    private ConcurrentLinkedQueue<AmqpResponsePart> responseParts;
+    private ConcurrentLinkedQueue<Exchange> completed;
+    private ConcurrentLinkedQueue<RequestBody> resumed;
+    private ConcurrentLinkedQueue<ResponsePart> responseParts;
     private volatile int responseBufferBytes = AmqpConnectionFactory.DEFAULT_RESPONSE_BUFFER_BYTES;
     private long qpidJmsHeartbeatMillis;
     /**
      * This connection's part of its factory's server-wide limits: set by the factory before onOpen, or a budget of
      * its own made there for a connection built without one.
      */
-    private volatile AmqpBudgetShare budget;
+    private volatile BudgetShare budget;
     /** The graceful stop's steps and the close timeout (engine thread). */
-    private final AmqpConnectionStop stop = new AmqpConnectionStop();
+    private final ConnectionStop stop = new ConnectionStop();
     /** Expired requests and late responses, counted for the factory or attachment that made the connection. */
     private volatile RequestCounters counters = RequestCounters.UNATTRIBUTED;
     /** The most body bytes one streamed request has had waiting unread on this connection (a statistic). */
@@ -129,11 +147,11 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /** When the engine thread last saw a request being served; 0 once the reusables were trimmed (or never). */
     private long lastBusyMillis;
     /** How long a connection serves no request before it lets go of what it kept for reuse. */
-    static final long TRIM_AFTER_IDLE_MILLIS = 2_000;
+    public static final long TRIM_AFTER_IDLE_MILLIS = 2_000;
 
     // Shared with Jetty threads.
     private ConcurrentLinkedQueue<HttpChannel> idleChannels;
-    private final AmqpActiveStreams streams;
+    private final ActiveStreams streams;
     /** Reads one fill makes before it lets the selector serve other connections. */
     private static final int MAX_READS = 8;
     /** The end point is the socket itself (no TLS layer between): a short read means the socket is drained. */
@@ -226,17 +244,17 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * A connection an {@link AmqpBrokerAttachment} made to a broker ({@code attached} non-null, an initiator
      * {@code engineConfig}), or one a client made to us.
      */
-    AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
+    public AmqpConnection(Connector connector, HttpConfiguration httpConfiguration, EndPoint endPoint,
                    EngineConfig engineConfig, String serverName, int linkCredit, boolean saslExternal,
-                   AmqpAttachedLinks attached) {
+                   AttachedLinks attached) {
         super(connector, AmqpRequestAttributes.configurationFor(httpConfiguration), endPoint);
         this.bufferPool = connector.getByteBufferPool();
         this.scheduler = connector.getScheduler();
-        this.streams = new AmqpActiveStreams(scheduler, endPoint::isOpen);
+        this.streams = new ActiveStreams(scheduler, endPoint::isOpen);
         // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the
         // end point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
-        this.handler = new AmqpEngineHandler(this, serverName, linkCredit, secure, attached);
+        this.handler = new ServingHandler(this, serverName, linkCredit, secure, attached);
         this.engineConfig = engineConfig;
         // TLS decrypts into its own buffers: a short read there says nothing about what the socket still holds.
         this.plainSocket = endPoint instanceof SocketChannelEndPoint;
@@ -285,7 +303,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     public void onOpen() {
         super.onOpen();
         if (budget == null) {
-            budget = new AmqpBudgetShare(new AmqpServerBudget());
+            budget = new BudgetShare(new AmqpServerBudget());
         }
         if (!budget.startHandshake()) {
             // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
@@ -323,7 +341,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     @Override
     public void onClose(Throwable cause) {
         super.onClose(cause);
-        AmqpBudgetShare share = budget;
+        BudgetShare share = budget;
         if (share != null) {
             share.close(); // every close path gives the connection's part of the server budget back
         }
@@ -334,7 +352,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         closedEvent = true;
         drive(); // responses streaming on the engine thread fail their waiting writes
         // Requests still being served will have no connection to answer on.
-        for (AmqpHttpStream stream : streams.all()) {
+        for (HttpStreamOverAmqp stream : streams.all()) {
             Runnable task = stream.channel().onRemoteFailure(new EofException(cause == null
                     ? "AMQP connection closed" : cause.toString()));
             if (task != null) {
@@ -349,7 +367,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * Runs the engine on this thread if no other thread is, until every recorded event has been handled;
      * otherwise leaves the work to the thread that is running it.
      */
-    void drive() {
+    public void drive() {
         drive(false);
     }
 
@@ -432,15 +450,15 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             fill(now);
         }
         if (completed != null) {
-            AmqpRequestBody body;
+            RequestBody body;
             while ((body = resumed.poll()) != null) {
                 body.resumeOnEngine();
             }
-            AmqpResponsePart part;
+            ResponsePart part;
             while ((part = responseParts.poll()) != null) {
                 handler.responsePart(engine, part, closing);
             }
-            AmqpExchange exchange;
+            Exchange exchange;
             while ((exchange = completed.poll()) != null) {
                 dispatched--;
                 handler.complete(engine, exchange, closing);
@@ -508,7 +526,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** How many objects this connection keeps for its next requests (exchanges, channels, encoders), for tests. */
-    int reusablesKept() {
+    public int reusablesKept() {
         return (idleChannels == null ? 0 : idleChannels.size()) + exchanges.size() + encoders.size();
     }
 
@@ -630,12 +648,12 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * Engine thread: SASL established the peer's identity (before any request can arrive). With jetty-security
      * present it becomes the authentication of every request of this connection (see {@link AmqpAuthenticator}).
      */
-    void authenticated(String identity) {
+    public void authenticated(String identity) {
         authenticatedAs(identity, identity != null && identity.equals(externalIdentity) ? externalLoginService : null);
     }
 
     /** The authentication of every request of this connection: {@code identity}, with roles from the service. */
-    void authenticatedAs(String identity, Object loginService) {
+    public void authenticatedAs(String identity, Object loginService) {
         authentication = SASL_USERS.of(identity, loginService);
     }
 
@@ -654,18 +672,18 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * on are released (docs/design.md §3: shutdown → released); once the requests in flight have been answered, the
      * connection is closed with {@code amqp:connection:forced}.
      */
-    void shutdown() {
+    public void shutdown() {
         shutdownRequested = true;
         drive();
     }
 
     /** Whether a graceful shutdown has begun, so new requests are released rather than served. */
-    boolean isDraining() {
+    public boolean isDraining() {
         return shutdownRequested;
     }
 
     /** Engine thread: hands a mapped request to Jetty, whose handler tree runs on the executor. */
-    void dispatch(AmqpExchange exchange) {
+    public void dispatch(Exchange exchange) {
         dispatched++;
         if (completed == null) {
             completed = new ConcurrentLinkedQueue<>();
@@ -678,9 +696,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
             channel = CHANNELS.newHttpChannel(this);
         }
         channel.initialize();
-        AmqpHttpStream stream = exchange.stream;
+        HttpStreamOverAmqp stream = exchange.stream;
         if (stream == null) {
-            stream = new AmqpHttpStream(this, exchange);
+            stream = new HttpStreamOverAmqp(this, exchange);
             exchange.stream = stream;
         }
         stream.init(channel, ++streamIds);
@@ -703,18 +721,18 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** Engine thread: the peer's open arrived; false when the server-wide connection limit refuses it. */
-    boolean budgetOpened() {
+    public boolean budgetOpened() {
         return budget.opened();
     }
 
     /** This connection's part of the server-wide limits. */
-    AmqpBudgetShare budgetShare() {
+    public BudgetShare budgetShare() {
         return budget;
     }
 
     /** Joins the factory's server-wide limits (before the connection opens). */
-    void setServerBudget(AmqpServerBudget serverBudget) {
-        this.budget = new AmqpBudgetShare(serverBudget);
+    public void setServerBudget(AmqpServerBudget serverBudget) {
+        this.budget = new BudgetShare(serverBudget);
     }
 
     /**
@@ -747,7 +765,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** {@return the idle-time-out to announce to a Qpid JMS client, in milliseconds; 0 for the default} */
-    long qpidJmsHeartbeatMillis() {
+    public long qpidJmsHeartbeatMillis() {
         return qpidJmsHeartbeatMillis;
     }
 
@@ -759,38 +777,38 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
      * @return the high-water mark in bytes; 0 before the connection joined the server budget
      */
     public long getMaxBufferedOutputBytes() {
-        AmqpBudgetShare share = budget;
+        BudgetShare share = budget;
         return share == null ? 0 : share.maxOutputBytes();
     }
 
     /** Engine thread: a body that could not let go of its window asks again once the server budget has room. */
-    void resumeWhenRoom(AmqpRequestBody body) {
+    public void resumeWhenRoom(RequestBody body) {
         budget.budget().whenRoom(() -> execute(() -> resume(body)));
     }
 
     /** Any thread: the servlet caught up with a streamed body; the engine thread lets go of the session window. */
-    void resume(AmqpRequestBody body) {
+    public void resume(RequestBody body) {
         resumed.offer(body);
         drive();
     }
 
     /** Counts into its maker's counters (before the connection opens). */
-    void setCounters(RequestCounters counters) {
+    public void setCounters(RequestCounters counters) {
         this.counters = counters;
     }
 
     /** Engine thread: a request had expired before it could be served. */
-    void expiredRequest() {
+    public void expiredRequest() {
         counters.expiredRequests.increment();
     }
 
     /** Any thread: a servlet answered after the request timeout had answered for it; its response went nowhere. */
-    void lateResponse() {
+    public void lateResponse() {
         counters.lateResponses.increment();
     }
 
     /** Engine thread: a streamed request now has {@code bytes} waiting unread. */
-    void bufferedRequestBytes(long bytes) {
+    public void bufferedRequestBytes(long bytes) {
         if (bytes > maxBufferedRequestBytes) {
             maxBufferedRequestBytes = bytes;
         }
@@ -799,7 +817,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     /**
      * The most body bytes a streamed request of this connection has had waiting for its servlet to read them: with
      * the session window held, at most {@code sessionIncomingWindowFrames × maxFrameSizeBytes} plus
-     * {@link AmqpRequestBody#HOLD_BYTES} (see docs/jetty.md).
+     * {@link RequestBody#HOLD_BYTES} (see docs/jetty.md).
      *
      * @return the high-water mark in bytes; 0 when no streamed request body waited
      */
@@ -827,7 +845,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** Any thread: a part of a streamed response, for the engine thread to send. */
-    void responsePart(AmqpResponsePart part) {
+    public void responsePart(ResponsePart part) {
         responseParts.offer(part);
         drive();
     }
@@ -843,7 +861,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** Where SASL EXTERNAL identities get their roles ({@link AmqpConnectionFactory#setExternalLoginService}). */
-    void setExternalLoginService(Object loginService) {
+    public void setExternalLoginService(Object loginService) {
         this.externalLoginService = loginService;
     }
 
@@ -857,34 +875,34 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** The exchanges of this connection that may be reused. */
-    SlotPool<AmqpExchange> exchanges() {
+    public SlotPool<Exchange> exchanges() {
         return exchanges;
     }
 
     /** The response encoders of this connection, reused across its responses. */
-    AmqpResponseEncoderPool encoders() {
+    public ResponseEncoderPool encoders() {
         return encoders;
     }
 
-    ByteBufferPool bufferPool() {
+    public ByteBufferPool bufferPool() {
         return bufferPool;
     }
 
     /** Any thread: a finished exchange goes back to the engine thread, which sends and settles it. */
-    void complete(AmqpExchange exchange) {
+    public void complete(Exchange exchange) {
         completed.offer(exchange);
         drive();
     }
 
     /** Any thread: a stream ended; a channel that completed normally is reused for the next request. */
-    void onStreamEnded(AmqpHttpStream stream, boolean recycled) {
+    public void onStreamEnded(HttpStreamOverAmqp stream, boolean recycled) {
         streams.remove(stream);
         if (recycled) {
             idleChannels.offer(stream.channel());
         }
     }
 
-    void execute(Runnable task) {
+    public void execute(Runnable task) {
         getExecutor().execute(task);
     }
 
@@ -900,7 +918,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     }
 
     /** The idle timeout a request stream starts with: the connector's. */
-    long streamIdleTimeoutMillis() {
+    public long streamIdleTimeoutMillis() {
         return streamIdleTimeoutMillis;
     }
 

@@ -1,5 +1,6 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.attach;
 
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -21,13 +22,13 @@ import java.util.Objects;
  * @param password the password, empty when the URI names a user without one; null without a user
  * @param address the request address
  */
-record BrokerUri(boolean secure, List<HostPort> brokers, String user, String password, String address) {
+public record BrokerUri(boolean secure, List<HostPort> brokers, String user, String password, String address) {
     /** One broker of the failover list. */
-    record HostPort(String host, int port) {
+    public record HostPort(String host, int port) {
     }
 
     /** Parses {@code uri}; an {@link IllegalArgumentException} says what is wrong with it. */
-    static BrokerUri parse(String uri) {
+    public static BrokerUri parse(String uri) {
         Objects.requireNonNull(uri, "uri");
         int schemeEnd = uri.indexOf("://");
         if (schemeEnd < 0) {

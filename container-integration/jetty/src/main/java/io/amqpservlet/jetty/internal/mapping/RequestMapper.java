@@ -1,5 +1,8 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.mapping;
 
+import io.amqpservlet.jetty.AmqpBody;
+import io.amqpservlet.jetty.AmqpRequestAttributes;
+import io.amqpservlet.jetty.internal.exchange.Exchange;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpType;
@@ -39,16 +42,16 @@ import java.util.UUID;
  * string or binary; any other amqp-value, and amqp-sequence, as JSON, with the typed value as an attribute).
  *
  * <p>A message that is a valid AMQP message but not a valid HTTP request is not rejected: the mapper sets
- * {@link AmqpExchange#rejectStatus} (400, or 415 for a body it cannot read) and the connection answers with that
+ * {@link Exchange#rejectStatus} (400, or 415 for a body it cannot read) and the connection answers with that
  * status, as an HTTP server answers a bad request line. Malformed AMQP ({@code DecodeException}) propagates, for
  * the caller to reject with {@code amqp:decode-error}.
  *
  * <p>One instance per connection, used only on its engine thread: the reader, cursor and byte holders are reused.
  */
-final class AmqpRequestMapper {
+public final class RequestMapper {
     private static final byte[] NO_BODY = new byte[0];
     /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
-    static final String REPLY_TO_PAIRED_LINK = "$me";
+    public static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
     private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
     /** Jetty's shared field for a typed body the servlet reads as JSON. */
@@ -58,8 +61,8 @@ final class AmqpRequestMapper {
      * null is four characters), and the most values its decoded Java form may hold; beyond either the request
      * is rejected with {@code amqp:decode-error}, as any body beyond the decoder's limits.
      */
-    static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
-    static final int MAX_TYPED_VALUES = 1 << 20;
+    public static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+    public static final int MAX_TYPED_VALUES = 1 << 20;
 
     private final MutableBytes scratch = new MutableBytes();
     /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
@@ -85,7 +88,7 @@ final class AmqpRequestMapper {
     private final RecentText recentTarget = new RecentText();
     private final RecentText recentLinkAddress = new RecentText();
 
-    AmqpRequestMapper(boolean secure) {
+    public RequestMapper(boolean secure) {
         this.scheme = secure ? "https" : "http";
     }
 
@@ -95,8 +98,8 @@ final class AmqpRequestMapper {
      * @param openHostname the hostname of the client's open, or null
      * @param serverName the configured name for requests that carry none
      */
-    void map(MessageView message, Link link, String openHostname, String serverName, long beginNanoTime,
-             AmqpExchange into) {
+    public void map(MessageView message, Link link, String openHostname, String serverName, long beginNanoTime,
+             Exchange into) {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
@@ -177,7 +180,7 @@ final class AmqpRequestMapper {
         long contentLength = body.length;
         if (streamed) {
             // A streamed body's length is unknown until its last frame, unless the client declared it: then the
-            // servlet sees that Content-Length, and AmqpStreamedRequest fails the body if it turns out otherwise.
+            // servlet sees that Content-Length, and StreamedRequest fails the body if it turns out otherwise.
             contentLength = contentLengthProperty == null ? -1 : contentLength(contentLengthProperty);
             if (contentLength < -1) {
                 reject(into, HttpStatus.BAD_REQUEST_400,
@@ -213,7 +216,7 @@ final class AmqpRequestMapper {
      * for the list, which a plain field parses as a quoted comma-separated list: about 300 bytes of parser objects
      * per request, measured with JFR's allocation samples.
      */
-    static final class ContentLengthField extends HttpField.LongValueHttpField {
+    public static final class ContentLengthField extends HttpField.LongValueHttpField {
         private final List<String> values;
 
         ContentLengthField(long length) {
@@ -238,7 +241,7 @@ final class AmqpRequestMapper {
     }
 
     /** A {@code host} field we made: its value list is its one value (see {@link ContentLengthField} for why). */
-    static final class HostField extends HostPortHttpField {
+    public static final class HostField extends HostPortHttpField {
         private final List<String> values;
 
         HostField(String authority) {
@@ -297,7 +300,7 @@ final class AmqpRequestMapper {
     }
 
     /** The values of the fixed {@link AmqpRequestAttributes}: message fields only, never a peer-chosen name. */
-    private void attributes(MessageView message, Link link, AmqpExchange into) {
+    private void attributes(MessageView message, Link link, Exchange into) {
         if (message.messageId(id.clear())) {
             into.messageIdAttribute = idValue(id);
         }
@@ -354,7 +357,7 @@ final class AmqpRequestMapper {
         }
     }
 
-    private static void reject(AmqpExchange into, int status, String reason) {
+    private static void reject(Exchange into, int status, String reason) {
         into.rejectStatus = status;
         into.rejectReason = reason;
     }
@@ -588,7 +591,7 @@ final class AmqpRequestMapper {
      * becomes the request's typed value ({@link AmqpBody#REQUEST_VALUE}). Leaves {@link #reader} on the amqp-value
      * when there is one.
      */
-    private byte[] body(MessageView message, AmqpExchange into) {
+    private byte[] body(MessageView message, Exchange into) {
         MessageSection kind = message.body().kind();
         if (kind == null) {
             return NO_BODY;

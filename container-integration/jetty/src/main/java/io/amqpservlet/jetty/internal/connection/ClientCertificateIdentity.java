@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.connection;
 
 import org.eclipse.jetty.io.EndPoint;
 
@@ -13,12 +13,12 @@ import java.security.cert.X509Certificate;
  * organizational units under one, may issue the same CN to different holders. Applications that want the CN take it
  * from the principal's name ({@code javax.naming.ldap.LdapName} parses it).
  */
-final class ClientCertificateIdentity {
+public final class ClientCertificateIdentity {
     private ClientCertificateIdentity() {
     }
 
     /** The identity of the client of {@code endPoint} once its TLS handshake is done, or null. */
-    static String of(EndPoint endPoint) {
+    public static String of(EndPoint endPoint) {
         EndPoint.SslSessionData tls = endPoint.getSslSessionData();
         if (tls == null) {
             return null;

@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.exchange;
 
 import org.eclipse.jetty.util.Callback;
 
@@ -9,20 +9,20 @@ import java.nio.ByteBuffer;
  * The content buffer is the servlet's (Jetty's) until the callback completes, so it is read in place, as the
  * reply link has room, never copied on the servlet thread.
  */
-final class AmqpResponsePart {
-    final AmqpExchange exchange;
+public final class ResponsePart {
+    public final Exchange exchange;
     /** The encoded message so far (header sections, the data section's header, the bytes buffered): first part only. */
-    final byte[] head;
-    final int headOffset;
-    final int headLength;
+    public final byte[] head;
+    public final int headOffset;
+    public final int headLength;
     /** Bytes to send before {@link #content} (the header of a further data section), or null. */
-    final byte[] prefix;
+    public final byte[] prefix;
     /** The body bytes of this send, or null; consumed as they go. */
-    final ByteBuffer content;
-    final boolean last;
-    final Callback callback;
+    public final ByteBuffer content;
+    public final boolean last;
+    public final Callback callback;
 
-    AmqpResponsePart(AmqpExchange exchange, byte[] head, int headOffset, int headLength, byte[] prefix,
+    public ResponsePart(Exchange exchange, byte[] head, int headOffset, int headLength, byte[] prefix,
                      ByteBuffer content, boolean last, Callback callback) {
         this.exchange = exchange;
         this.head = head;
