@@ -226,7 +226,7 @@ class ProtonJ2SeedRecordingTest {
         seed(protocol + "message/MessageViewFuzzTestInputs/readsEveryFieldOfAnyMessage/" + name, r.request());
         seed(protocol + "message/SectionScannerFuzzTestInputs/findsTheSameSectionsHoweverTheMessageIsSliced/"
                 + name, r.largeRequest());
-        seed("container-integration/jetty/src/test/resources/io/amqpservlet/jetty/AmqpRequestMapperFuzzTestInputs/"
+        seed("container-integration/jetty/src/test/resources/io/amqpservlet/jetty/internal/mapping/RequestMapperFuzzTestInputs/"
                 + "mapsAnyRequestMessage/" + name, r.request());
     }
 

@@ -216,4 +216,32 @@ class JettyHomeModuleIT {
                     body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
         }
     }
+
+    @Test
+    void theJmxModuleShowsTheAmqpConnectorsLimitsAndCounts() throws Exception {
+        int registryPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            registryPort = free.getLocalPort();
+        }
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqp,jmx-remote,ee11-deploy");
+            int amqp = JettyBase.port(base.start("amqp.port=0", "jetty.jmxremote.rmiregistryport=" + registryPort,
+                    "jetty.jmxremote.rmiserverport=0"), "amqp");
+            assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
+                    base.serverLog());
+            javax.management.remote.JMXServiceURL url = new javax.management.remote.JMXServiceURL(
+                    "service:jmx:rmi:///jndi/rmi://localhost:" + registryPort + "/jmxrmi");
+            try (javax.management.remote.JMXConnector jmx = javax.management.remote.JMXConnectorFactory.connect(url)) {
+                javax.management.MBeanServerConnection mbeans = jmx.getMBeanServerConnection();
+                java.util.Set<javax.management.ObjectName> factories = mbeans.queryNames(
+                        new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpconnectionfactory,*"), null);
+                assertEquals(1, factories.size(), factories + "; " + base.serverLog());
+                javax.management.ObjectName factory = factories.iterator().next();
+                assertEquals(1L, mbeans.getAttribute(factory, "requestsServed"));
+                assertEquals(4096, mbeans.getAttribute(factory, "maxConnections"));
+                assertEquals(1, mbeans.queryNames(
+                        new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpserverbudget,*"), null).size());
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.jetty.internal.connection.AmqpConnection;
-import io.amqpservlet.jetty.internal.connection.SaslUserAuthentication;
+import io.amqpservlet.jetty.internal.exchange.SaslUsers;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.Authenticator;
 import org.eclipse.jetty.security.Constraint;
@@ -21,7 +21,7 @@ import java.util.function.Function;
 /**
  * A Jetty {@link Authenticator} for a {@code SecurityHandler} (for example a servlet context's
  * {@code ConstraintSecurityHandler}) under which AMQP clients send requests: a request that arrived on an
- * {@link AmqpConnection} is authenticated as the connection's SASL identity (docs/design.md §3, "user"), so security
+ * AMQP connection is authenticated as the connection's SASL identity (docs/design.md §3, "user"), so security
  * constraints, {@code getUserPrincipal()} and {@code isUserInRole} work for AMQP requests as for HTTP ones. Other
  * requests go to the wrapped authenticator (BASIC, FORM, ...), if any.
  *
@@ -52,9 +52,6 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     /** The authentication type requests of AMQP connections report ({@code HttpServletRequest.getAuthType()}). */
     public static final String AUTH_TYPE = "AMQP-SASL";
 
-    /** The SASL identity as a jetty-security authentication, for connections (see {@link SaslUserAuthentication}). */
-    public static final SaslUserAuthentication SASL_USERS = AmqpAuthenticator::authenticationOf;
-
     private final Authenticator delegate;
 
     /** An authenticator for AMQP requests only: requests of other connections are unauthenticated. */
@@ -68,19 +65,21 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     }
 
     /**
-     * The authentication of every request on a connection whose SASL exchange established {@code identity}, or
-     * null when the identity is no user (absent, or SASL ANONYMOUS's {@code anonymous}). Called on the
-     * connection's engine thread right after SASL, where a PLAIN login's roles are still at hand.
+     * How a connection's SASL identity becomes the authentication of its requests, for the factory's connections.
+     *
+     * @param externalLoginService gives a SASL EXTERNAL identity its roles
+     *                             ({@link AmqpConnectionFactory#setExternalLoginService}), or null
      */
-    static AuthenticationState.Succeeded authenticationOf(String identity) {
-        return authenticationOf(identity, null);
+    static SaslUsers saslUsers(LoginService externalLoginService) {
+        return (identity, external) -> authenticationOf(identity, external ? externalLoginService : null);
     }
 
     /**
-     * @param externalLoginService for a SASL EXTERNAL identity, the {@code LoginService} that gives it roles
-     *                             ({@link AmqpConnectionFactory#setExternalLoginService}), else null
+     * The authentication of every request on a connection whose SASL exchange established {@code identity}, or null
+     * when the identity is no user (absent, or SASL ANONYMOUS's {@code anonymous}). Called on the connection's engine
+     * thread right after SASL, where a PLAIN login's roles are still at hand.
      */
-    static AuthenticationState.Succeeded authenticationOf(String identity, Object externalLoginService) {
+    private static AuthenticationState.Succeeded authenticationOf(String identity, LoginService externalLoginService) {
         UserIdentity user = LoginServicePlainAuthenticator.takeLogin(identity);
         if (user == null) {
             if (identity == null || identity.isEmpty() || "anonymous".equals(identity)) {
@@ -90,9 +89,9 @@ public class AmqpAuthenticator extends LoginAuthenticator {
             Subject subject = new Subject();
             principal.configureSubject(subject);
             subject.setReadOnly();
-            if (externalLoginService instanceof LoginService logins) {
+            if (externalLoginService != null) {
                 // Roles from the login service; the principal stays the certificate's DN.
-                user = logins.getUserIdentity(subject, principal, false);
+                user = externalLoginService.getUserIdentity(subject, principal, false);
             }
             if (user == null) {
                 user = UserIdentity.from(subject, principal);

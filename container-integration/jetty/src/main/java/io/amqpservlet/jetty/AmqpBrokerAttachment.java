@@ -1,32 +1,35 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.attach.AttachSettings;
 import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.attach.AttachmentState;
 import io.amqpservlet.jetty.internal.attach.BrokerUri;
+import io.amqpservlet.jetty.internal.attach.Reconnection;
+import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.ConnectionSettings;
+import io.amqpservlet.jetty.internal.exchange.AttachedHandler;
+import io.amqpservlet.jetty.internal.exchange.RequestAttributesCustomizer;
+import io.amqpservlet.jetty.internal.exchange.ServingSettings;
 import io.amqpservlet.connector.engine.EngineConfig;
-import org.eclipse.jetty.io.ClientConnectionFactory;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
-import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.annotation.ManagedAttribute;
+import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.Scheduler;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Attach mode (docs/attach.md): a Jetty {@link org.eclipse.jetty.server.Connector} that, instead of accepting
@@ -53,6 +56,7 @@ import java.util.concurrent.TimeUnit;
  * gateways do not all come back at the same instant. A graceful server stop takes the credit back, lets the
  * requests in flight finish and be settled, then closes.
  */
+@ManagedObject("Attach mode: consumes request messages from a broker's queues")
 public class AmqpBrokerAttachment extends AbstractConnector {
     private static final Logger LOG = LoggerFactory.getLogger(AmqpBrokerAttachment.class);
     /** The IANA port of AMQP. */
@@ -70,17 +74,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     /** How long an unused reply sender stays attached, by default. */
     public static final long DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS = 30_000;
 
-    /** One broker of the failover list. */
-    private record Broker(String host, int port) {
-        @Override
-        public String toString() {
-            return host + ":" + port;
-        }
-    }
-
     private final AmqpConnectionFactory factory;
     private final ClientConnector client = new ClientConnector();
-    private final List<Broker> brokers = new ArrayList<>();
+    private final List<BrokerUri.HostPort> brokers = new ArrayList<>();
     private final List<String> addresses = new ArrayList<>();
     private boolean tls;
     private SslContextFactory.Client sslContextFactory;
@@ -94,18 +90,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private long maxReconnectDelayMillis = DEFAULT_MAX_RECONNECT_DELAY_MILLIS;
     private int maxReplyLinks = DEFAULT_MAX_REPLY_LINKS;
     private long replyLinkIdleTimeoutMillis = DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS;
-    /** Made at start from the settings above, one per broker (each names its host in open); read by engines only. */
-    private final List<EngineConfig> engineConfigs = new ArrayList<>();
-
-    // Connection state, guarded by this.
-    private int brokerIndex;
-    private int failures;
-    private boolean stopping;
-    private Scheduler.Task reconnect;
-    private AmqpConnection connection;
-    private boolean attached;
-    private long connectCount;
-    private int mostOutstanding;
+    /** The attachment's own limits: counted, never refused (the broker's credit bounds what comes in). */
+    private final ServerBudget budget = new ServerBudget();
+    /** The connection over time; made at start from the settings above (null before). */
+    private volatile Reconnection reconnection;
 
     /**
      * An attachment with a default {@link AmqpConnectionFactory}, whose settings (request timeout, limits) apply.
@@ -146,9 +134,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     public void setUri(String uri) {
         BrokerUri parsed = BrokerUri.parse(uri);
         brokers.clear();
-        for (BrokerUri.HostPort h : parsed.brokers()) {
-            brokers.add(new Broker(h.host(), h.port()));
-        }
+        brokers.addAll(parsed.brokers());
         tls = parsed.secure();
         username = parsed.user();
         password = parsed.password();
@@ -162,7 +148,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      * @param port its AMQP port
      */
     public void addBroker(String host, int port) {
-        brokers.add(new Broker(Objects.requireNonNull(host, "host"), port));
+        brokers.add(new BrokerUri.HostPort(Objects.requireNonNull(host, "host"), port));
     }
 
     /**
@@ -190,7 +176,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     public List<String> getBrokers() {
         List<String> names = new ArrayList<>();
-        for (Broker b : brokers) {
+        for (BrokerUri.HostPort b : brokers) {
             names.add(b.toString());
         }
         return names;
@@ -266,19 +252,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      *
      * @return the configured credit, 0 for the default
      */
+    @ManagedAttribute("The credit per request address (0: half the thread pool)")
     public int getCredit() {
         return credit;
-    }
-
-    /** The credit each request link is kept at. */
-    public int effectiveCredit() {
-        if (credit > 0) {
-            return credit;
-        }
-        if (getExecutor() instanceof ThreadPool.SizedThreadPool pool && pool.getMaxThreads() > 1) {
-            return pool.getMaxThreads() / 2;
-        }
-        return 8;
     }
 
     /**
@@ -376,8 +352,32 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      *
      * @return true while attached
      */
-    public synchronized boolean isAttached() {
-        return attached;
+    @ManagedAttribute("Whether a connection to a broker is up with every request link attached")
+    public boolean isAttached() {
+        return getState().equals(AttachmentState.ATTACHED.name());
+    }
+
+    /**
+     * Where the attachment is: {@code STOPPED}, {@code CONNECTING}, {@code ATTACHED} or {@code BACKING_OFF} (waiting
+     * to connect again after a failure).
+     *
+     * @return the state's name
+     */
+    @ManagedAttribute("STOPPED, CONNECTING, ATTACHED or BACKING_OFF")
+    public String getState() {
+        Reconnection r = reconnection;
+        return (r == null ? AttachmentState.STOPPED : r.state()).name();
+    }
+
+    /**
+     * The broker connected to now, or to be tried next.
+     *
+     * @return {@code host:port}, or null before the attachment started
+     */
+    @ManagedAttribute("The broker connected to now, or tried next")
+    public String getBroker() {
+        Reconnection r = reconnection;
+        return r == null ? null : r.broker();
     }
 
     /**
@@ -385,8 +385,32 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      *
      * @return the number of connection attempts that reached a broker
      */
-    public synchronized long getConnectCount() {
-        return connectCount;
+    @ManagedAttribute("Connections made to a broker since the start, reconnections included")
+    public long getConnectCount() {
+        Reconnection r = reconnection;
+        return r == null ? 0 : r.connectCount();
+    }
+
+    /**
+     * Failed or lost connections since the attachment was last attached.
+     *
+     * @return the number of failures in a row; 0 while attached
+     */
+    @ManagedAttribute("Failed or lost connections since the last time attached")
+    public int getFailures() {
+        Reconnection r = reconnection;
+        return r == null ? 0 : r.failures();
+    }
+
+    /**
+     * The delay before the next connection attempt, while backing off.
+     *
+     * @return the delay in milliseconds of the current (or last) wait; 0 once attached
+     */
+    @ManagedAttribute("The delay before connecting again, in ms (0 once attached)")
+    public long getReconnectDelay() {
+        Reconnection r = reconnection;
+        return r == null ? 0 : r.delayMillis();
     }
 
     /**
@@ -394,12 +418,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      *
      * @return the number of requests dispatched and not yet ended; 0 when not connected
      */
+    @ManagedAttribute("Requests being served on the current connection")
     public int getActiveRequests() {
-        AmqpConnection c;
-        synchronized (this) {
-            c = connection;
-        }
-        return c == null ? 0 : c.getActiveRequests();
+        Reconnection r = reconnection;
+        return r != null && r.connection() instanceof AmqpConnection c ? c.getActiveRequests() : 0;
     }
 
     /**
@@ -409,12 +431,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      *
      * @return the high-water mark of outstanding requests
      */
-    public synchronized int getMostOutstanding() {
-        return mostOutstanding;
-    }
-
-    public synchronized void outstanding(int outstanding) {
-        mostOutstanding = Math.max(mostOutstanding, outstanding);
+    @ManagedAttribute("The most requests out to this attachment at once (credit plus unsettled)")
+    public int getMostOutstanding() {
+        Reconnection r = reconnection;
+        return r == null ? 0 : r.mostOutstanding();
     }
 
     // ------------------------------------------------------------------------------------------ lifecycle
@@ -451,17 +471,36 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         if (sslContextFactory != null) {
             client.setSslContextFactory(sslContextFactory);
         }
-        engineConfigs.clear();
-        for (Broker broker : brokers) {
-            engineConfigs.add(newEngineConfig().hostname(broker.host()));
+        // Settings made once: each connection of this start takes them whole.
+        List<ConnectionSettings> perBroker = new ArrayList<>();
+        ServingSettings serving = factory.servingSettings();
+        var httpConfiguration = RequestAttributesCustomizer.configurationFor(factory.getHttpConfiguration());
+        for (BrokerUri.HostPort broker : brokers) {
+            perBroker.add(new ConnectionSettings(newEngineConfig().hostname(broker.host()), httpConfiguration, false,
+                    factory.getCloseTimeout(), budget, serving));
         }
-        synchronized (this) {
-            stopping = false;
-            failures = 0;
-            brokerIndex = 0;
-        }
+        AttachSettings links = new AttachSettings(addresses, effectiveCredit(), attachTimeoutMillis, maxReplyLinks,
+                replyLinkIdleTimeoutMillis);
+        Request.AuthenticationState user = requestUser == null ? null
+                : serving.users().authenticationOf(requestUser, false);
         super.doStart();
-        connect();
+        Reconnection r = new Reconnection(brokers, addresses, client, tls ? sslContextFactory : null, getScheduler(),
+                (endPoint, broker, index, owner) -> newConnection(endPoint, broker, perBroker.get(index),
+                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user),
+                minReconnectDelayMillis, maxReconnectDelayMillis);
+        reconnection = r;
+        r.start();
+    }
+
+    /** The credit each request link is kept at. */
+    private int effectiveCredit() {
+        if (credit > 0) {
+            return credit;
+        }
+        if (getExecutor() instanceof ThreadPool.SizedThreadPool pool && pool.getMaxThreads() > 1) {
+            return pool.getMaxThreads() / 2;
+        }
+        return 8;
     }
 
     private EngineConfig newEngineConfig() {
@@ -491,70 +530,12 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         return config;
     }
 
-    @Override
-    public CompletableFuture<Void> shutdown() {
-        stopConnecting();
-        return super.shutdown();
-    }
-
-    @Override
-    protected void doStop() throws Exception {
-        stopConnecting();
-        AmqpConnection c;
-        synchronized (this) {
-            c = connection;
-        }
-        if (c != null) {
-            c.getEndPoint().close();
-        }
-        super.doStop();
-    }
-
-    /** Whether the attachment is stopping: links and sessions the broker ends now are no reason to reconnect. */
-    public synchronized boolean stopping() {
-        return stopping;
-    }
-
-    private synchronized void stopConnecting() {
-        stopping = true;
-        if (reconnect != null) {
-            reconnect.cancel();
-            reconnect = null;
-        }
-    }
-
-    /** Connects to the current broker of the list. */
-    private void connect() {
-        Broker broker;
-        EngineConfig config;
-        synchronized (this) {
-            reconnect = null;
-            if (stopping || !(isStarted() || isStarting())) {
-                return;
-            }
-            broker = brokers.get(brokerIndex);
-            config = engineConfigs.get(brokerIndex);
-        }
-        Map<String, Object> context = new HashMap<>();
-        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
-        ClientConnectionFactory amqp = (endPoint, ctx) -> newConnection(endPoint, broker, config);
-        context.put(ClientConnectionFactory.CONTEXT_KEY,
-                tls ? client.newSslClientConnectionFactory(sslContextFactory, amqp) : amqp);
-        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
-                Promise.<Connection>from(connected -> { }, failure -> lost(broker, "cannot connect: " + failure)));
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("connecting to {}", broker);
-        }
-        client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
-    }
-
-    private Connection newConnection(EndPoint endPoint, Broker broker, EngineConfig config) {
-        AttachedLinks links = new AttachedLinks(this, "broker " + broker,
-                org.eclipse.jetty.util.NanoTime.now() / 1_000_000L);
-        AmqpConnection c = factory.newAttachedConnection(this, endPoint, config, links);
-        if (requestUser != null) {
-            c.authenticatedAs(requestUser, null);
-        }
+    /** A connection to {@code broker}: an initiator engine, requests taken from the broker's queues. */
+    private Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, ConnectionSettings settings,
+                                     AttachedLinks links, Request.AuthenticationState user) {
+        AmqpConnection c = factory.configureAttached(new AmqpConnection(this, endPoint, settings,
+                (connection, inbox, share, secure) -> new AttachedHandler(settings.serving(), connection, inbox, share,
+                        links, user)), this, endPoint);
         c.addEventListener(new Connection.Listener() {
             @Override
             public void onOpened(Connection connection) {
@@ -564,54 +545,33 @@ public class AmqpBrokerAttachment extends AbstractConnector {
             @Override
             public void onClosed(Connection connection) {
                 onEndPointClosed(endPoint);
-                closed(c, broker);
             }
         });
-        synchronized (this) {
-            connection = c;
-            connectCount++;
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("connection to {} made: {}", broker, c);
         }
         return c;
     }
 
-    /** Engine thread of the current connection: every request link and the relay are attached. */
-    public synchronized void connected() {
-        if (failures > 0 || !attached) {
-            LOG.info("attached to broker {} ({})", brokers.get(brokerIndex), String.join(", ", addresses));
-        }
-        failures = 0;
-        attached = true;
+    @Override
+    public CompletableFuture<Void> shutdown() {
+        stopConnecting();
+        return super.shutdown();
     }
 
-    private void closed(AmqpConnection c, Broker broker) {
-        synchronized (this) {
-            if (connection != c) {
-                return;
-            }
-            connection = null;
-            attached = false;
+    @Override
+    protected void doStop() throws Exception {
+        Connection c = stopConnecting();
+        if (c != null) {
+            c.getEndPoint().close();
         }
-        lost(broker, "the connection closed");
+        super.doStop();
     }
 
-    /** A connection failed or ended: the next broker of the list, after the backoff delay. */
-    private void lost(Broker broker, String why) {
-        long delay;
-        synchronized (this) {
-            if (stopping || !(isStarted() || isStarting()) || reconnect != null) {
-                return;
-            }
-            int n = failures++;
-            brokerIndex = (brokerIndex + 1) % brokers.size();
-            long base = minReconnectDelayMillis << Math.min(n, 20);
-            if (base <= 0 || base > maxReconnectDelayMillis) {
-                base = maxReconnectDelayMillis;
-            }
-            // Full delay halved at random (jitter): gateways that lost the same broker do not return in step.
-            delay = Math.max(1, base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1));
-            reconnect = getScheduler().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
-        }
-        LOG.warn("broker {}: {}; connecting to {} in {} ms", broker, why, brokers.get(brokerIndex), delay);
+    /** No further connection attempt; returns the connection open now, or null. */
+    private Connection stopConnecting() {
+        Reconnection r = reconnection;
+        return r == null ? null : r.stop();
     }
 
     @Override

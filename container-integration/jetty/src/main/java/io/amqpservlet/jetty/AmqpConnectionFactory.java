@@ -1,18 +1,25 @@
 package io.amqpservlet.jetty;
 
-import io.amqpservlet.jetty.internal.attach.AttachedLinks;
-import io.amqpservlet.jetty.internal.connection.AmqpConnection;
-import io.amqpservlet.jetty.internal.connection.ClientCertificateIdentity;
-import io.amqpservlet.jetty.internal.exchange.RequestCounters;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.jetty.internal.budget.ServerBudget;
+import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.connection.ConnectionHandlers;
+import io.amqpservlet.jetty.internal.connection.ConnectionSettings;
+import io.amqpservlet.jetty.internal.exchange.ListenerHandler;
+import io.amqpservlet.jetty.internal.exchange.RequestAttributesCustomizer;
+import io.amqpservlet.jetty.internal.exchange.RequestCounters;
+import io.amqpservlet.jetty.internal.exchange.SaslUsers;
+import io.amqpservlet.jetty.internal.exchange.ServingSettings;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.security.LoginService;
-import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.security.LoginService;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.util.annotation.ManagedAttribute;
+import org.eclipse.jetty.util.annotation.ManagedObject;
 
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -21,7 +28,7 @@ import java.util.Objects;
 
 /**
  * A Jetty {@link org.eclipse.jetty.server.ConnectionFactory} for protocol {@code "amqp"}: each accepted connection
- * becomes an {@link AmqpConnection} that speaks AMQP 1.0 (as the acceptor) and turns request messages into HTTP
+ * becomes an AMQP connection that speaks AMQP 1.0 (as the acceptor) and turns request messages into HTTP
  * requests for the server's handler tree, so servlets, filters, security constraints and request logs serve AMQP
  * clients unchanged.
  *
@@ -41,7 +48,13 @@ import java.util.Objects;
  * {@link HttpConfiguration.ConnectionFactory}, so Jetty code that configures the HTTP side of a connector finds its
  * configuration: {@code AbstractConnectionFactory.getFactories(sslContextFactory, amqp)}, for one, adds the
  * {@code SecureRequestCustomizer} that makes AMQPS requests secure ({@code https} scheme, TLS attributes).
+ *
+ * <p>Settings are read when a connection is made: the factory builds them once, and again after a setter changed one,
+ * and each connection takes them whole; a connection made before the change keeps what it had. Under Jetty's
+ * {@code MBeanContainer} the factory shows its limits and what became of its connections and requests, and its
+ * {@link #getServerBudget() budget} and {@link #getConnections() connections} are beans of it.
  */
+@ManagedObject("AMQP 1.0 connection factory: serves the server's handlers to AMQP request/response clients")
 public class AmqpConnectionFactory extends AbstractConnectionFactory
         implements ConnectionFactory.Detecting, HttpConfiguration.ConnectionFactory {
     /** The protocol name Jetty's connector uses to find this factory. */
@@ -57,8 +70,10 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
     private long closeTimeoutMillis = DEFAULT_CLOSE_TIMEOUT_MILLIS;
     private long qpidJmsHeartbeatMillis = DEFAULT_QPID_JMS_HEARTBEAT_MILLIS;
-    private final AmqpServerBudget budget = new AmqpServerBudget();
+    private final AmqpServerBudget budget = new AmqpServerBudget(new ServerBudget());
     private final RequestCounters counters = new RequestCounters();
+    /** The settings connections are made with now; null after a setter changed one (built again when next needed). */
+    private volatile Settings settings;
 
     private int responseBufferBytes = DEFAULT_RESPONSE_BUFFER_BYTES;
 
@@ -107,6 +122,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         this.engineConfig = Objects.requireNonNull(engineConfig, "engineConfig").role(EngineConfig.Role.ACCEPTOR);
         installBean(httpConfiguration);
         installBean(connections);
+        installBean(budget);
     }
 
     /**
@@ -140,6 +156,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setPlainAuthenticator(PlainAuthenticator authenticator) {
         engineConfig.plainAuthenticator(authenticator);
+        settings = null;
     }
 
     /**
@@ -157,6 +174,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the server name used as the request's host when nothing else names one
      */
+    @ManagedAttribute("The host of requests that name none")
     public String getServerName() {
         return serverName;
     }
@@ -169,6 +187,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setServerName(String serverName) {
         this.serverName = Objects.requireNonNull(serverName, "serverName");
+        settings = null;
     }
 
     /**
@@ -190,6 +209,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setConnectionProperties(Map<String, String> properties) {
         engineConfig.connectionProperties(properties);
+        settings = null;
     }
 
     /**
@@ -233,6 +253,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             next.put(key, value);
         }
         engineConfig.connectionProperties(next);
+        settings = null;
     }
 
     /**
@@ -241,6 +262,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the credit in messages kept open on each receiving link
      */
+    @ManagedAttribute("The credit kept open on each link a client sends requests on")
     public int getLinkCredit() {
         return linkCredit;
     }
@@ -257,16 +279,18 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             throw new IllegalArgumentException("link credit must be at least 1: " + linkCredit);
         }
         this.linkCredit = linkCredit;
+        settings = null;
     }
 
     /**
      * Whether SASL EXTERNAL is offered to TLS clients that present a certificate (behind an
      * {@code SslConnectionFactory} that wants or needs client authentication): the identity is the certificate's
-     * subject DN ({@link ClientCertificateIdentity}). The engine is then made once the handshake is done. Clients
+     * subject DN, in RFC 2253 form. The engine is then made once the handshake is done. Clients
      * without a certificate, and plain TCP ones, are offered the other mechanisms only. Off by default.
      *
      * @return true when SASL EXTERNAL is offered to clients with a certificate
      */
+    @ManagedAttribute("Whether SASL EXTERNAL is offered to TLS clients with a certificate")
     public boolean isSaslExternal() {
         return saslExternal;
     }
@@ -279,6 +303,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setSaslExternal(boolean saslExternal) {
         this.saslExternal = saslExternal;
+        settings = null;
     }
 
     /**
@@ -303,6 +328,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setExternalLoginService(LoginService loginService) {
         this.externalLoginService = loginService;
+        settings = null;
     }
 
     /**
@@ -330,6 +356,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the request timeout in milliseconds; 0 means no limit
      */
+    @ManagedAttribute("How long a request may take before it is answered 503, in ms (0: no limit)")
     public long getRequestTimeout() {
         return requestTimeoutMillis;
     }
@@ -347,6 +374,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             throw new IllegalArgumentException("request timeout must not be negative: " + millis);
         }
         this.requestTimeoutMillis = millis;
+        settings = null;
     }
 
     /**
@@ -355,6 +383,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the response buffer size in bytes
      */
+    @ManagedAttribute("The response bytes held back to go as one data section")
     public int getResponseBufferSize() {
         return responseBufferBytes;
     }
@@ -375,6 +404,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             throw new IllegalArgumentException("response buffer must be at least 1 byte: " + bytes);
         }
         this.responseBufferBytes = bytes;
+        settings = null;
     }
 
     /**
@@ -382,6 +412,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return milliseconds, 0 when Qpid JMS clients get the same announcement as the others
      */
+    @ManagedAttribute("The idle-time-out announced to Qpid JMS clients, in ms (0: as to others)")
     public long getQpidJmsHeartbeatMillis() {
         return qpidJmsHeartbeatMillis;
     }
@@ -403,6 +434,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             throw new IllegalArgumentException("the Qpid JMS idle-time-out must not be negative: " + millis);
         }
         this.qpidJmsHeartbeatMillis = millis;
+        settings = null;
     }
 
     /**
@@ -419,6 +451,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the connection limit of this factory's server budget
      */
+    @ManagedAttribute("The most AMQP connections open at once")
     public int getMaxConnections() {
         return budget.getMaxConnections();
     }
@@ -440,6 +473,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the handshake limit of this factory's server budget
      */
+    @ManagedAttribute("The most connections between accept and the client's open at once")
     public int getMaxHandshakingConnections() {
         return budget.getMaxHandshakingConnections();
     }
@@ -461,6 +495,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the byte limit of this factory's server budget
      */
+    @ManagedAttribute("The bytes all connections together may buffer")
     public long getMaxBufferedBytes() {
         return budget.getMaxBufferedBytes();
     }
@@ -484,6 +519,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the limit in bytes, from the engine configuration
      */
+    @ManagedAttribute("The encoded bytes each connection keeps ahead of its socket")
     public int getMaxPendingOutputBytes() {
         return engineConfig.maxPendingOutputBytes();
     }
@@ -499,6 +535,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      */
     public void setMaxPendingOutputBytes(int bytes) {
         engineConfig.maxPendingOutputBytes(bytes);
+        settings = null;
     }
 
     /**
@@ -506,6 +543,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the close timeout in milliseconds
      */
+    @ManagedAttribute("How long a client has to answer our close, in ms")
     public long getCloseTimeout() {
         return closeTimeoutMillis;
     }
@@ -524,6 +562,129 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
             throw new IllegalArgumentException("close timeout must be at least 1 ms: " + millis);
         }
         this.closeTimeoutMillis = millis;
+        settings = null;
+    }
+
+    /**
+     * The engine's largest frame, inbound; see the {@link #getEngineConfig() engine configuration}.
+     *
+     * @return max-frame-size in bytes
+     */
+    @ManagedAttribute("The largest AMQP frame a client may send, in bytes")
+    public int getMaxFrameSize() {
+        return engineConfig.maxFrameSizeBytes();
+    }
+
+    /**
+     * The largest request message, across its frames; see the {@link #getEngineConfig() engine configuration}.
+     *
+     * @return max-message-size in bytes
+     */
+    @ManagedAttribute("The largest request message a client may send, in bytes")
+    public long getMaxMessageSize() {
+        return engineConfig.maxMessageSizeBytes();
+    }
+
+    /**
+     * The highest channel a client may use (sessions per connection, less one).
+     *
+     * @return channel-max
+     */
+    @ManagedAttribute("The highest channel a client may use")
+    public int getChannelMax() {
+        return engineConfig.channelMax();
+    }
+
+    /**
+     * The idle timeout of each connection's engine (AMQP 1.0 §2.4.5).
+     *
+     * @return the idle timeout in milliseconds
+     */
+    @ManagedAttribute("The idle timeout of a connection, in ms")
+    public long getIdleTimeout() {
+        return engineConfig.idleTimeoutMillis();
+    }
+
+    /**
+     * AMQP connections open now (past the client's open), across this factory's connections.
+     *
+     * @return the number of open connections
+     */
+    @ManagedAttribute("AMQP connections open now")
+    public int getConnectionsOpen() {
+        return budget.getConnections();
+    }
+
+    /**
+     * Connections between accept and the client's open now.
+     *
+     * @return the number of connections in the handshake
+     */
+    @ManagedAttribute("Connections between accept and the client's open now")
+    public int getConnectionsHandshaking() {
+        return budget.getHandshakingConnections();
+    }
+
+    /**
+     * Bytes buffered now across this factory's connections (request bodies unread, responses unwritten).
+     *
+     * @return the bytes counted against {@link #getMaxBufferedBytes()}
+     */
+    @ManagedAttribute("Bytes buffered now across all connections")
+    public long getBufferedBytes() {
+        return budget.getBufferedBytes();
+    }
+
+    /**
+     * Bytes the byte budget has left before new requests are released.
+     *
+     * @return {@link #getMaxBufferedBytes()} minus {@link #getBufferedBytes()}, 0 when used up
+     */
+    @ManagedAttribute("Bytes the byte budget has left")
+    public long getFreeBytes() {
+        return budget.getFreeBytes();
+    }
+
+    /**
+     * Connections refused by the connection or handshake limit since the factory was made.
+     *
+     * @return the number of refused connections
+     */
+    @ManagedAttribute("Connections refused by a limit since the start")
+    public long getConnectionsRefused() {
+        return budget.getRefusedConnections();
+    }
+
+    /**
+     * How many requests were handed to a servlet, across this factory's connections (and its attachments').
+     *
+     * @return the number of requests served since the factory was made
+     */
+    @ManagedAttribute("Requests handed to a servlet since the start")
+    public long getRequestsServed() {
+        return counters.served();
+    }
+
+    /**
+     * How many request messages were answered or rejected without a servlet because they are no HTTP request (a 4xx
+     * or 505 answer, or {@code amqp:decode-error}).
+     *
+     * @return the number of refused requests since the factory was made
+     */
+    @ManagedAttribute("Requests answered or rejected without a servlet (no HTTP request) since the start")
+    public long getRequestsRefused() {
+        return counters.refused();
+    }
+
+    /**
+     * How many requests were released unserved: the server was stopping or over its byte budget, or the client's
+     * replies backed up (docs/design.md §3).
+     *
+     * @return the number of released requests since the factory was made
+     */
+    @ManagedAttribute("Requests released unserved (stopping, over budget, replies backed up) since the start")
+    public long getRequestsReleased() {
+        return counters.released();
     }
 
     /**
@@ -532,8 +693,19 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the number of expired requests since the factory was made
      */
+    @ManagedAttribute("Requests that had expired before they could be served, since the start")
     public long getExpiredRequests() {
-        return counters.expiredRequests.sum();
+        return counters.expired();
+    }
+
+    /**
+     * How many requests their request timeout answered 503 for.
+     *
+     * @return the number of timed-out requests since the factory was made
+     */
+    @ManagedAttribute("Requests answered 503 by the request timeout since the start")
+    public long getRequestsTimedOut() {
+        return counters.timedOut();
     }
 
     /**
@@ -542,33 +714,61 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the number of late responses since the factory was made
      */
+    @ManagedAttribute("Responses finished after their request timed out since the start")
     public long getLateResponses() {
-        return counters.lateResponses.sum();
-    }
-
-    /** A connection to a broker for {@code attachment}: an initiator engine, requests taken from the broker's queues. */
-    AmqpConnection newAttachedConnection(AmqpBrokerAttachment attachment, EndPoint endPoint, EngineConfig config,
-                                         AttachedLinks links) {
-        AmqpConnection connection = new AmqpConnection(attachment, httpConfiguration, endPoint, config, serverName,
-                linkCredit, false, links);
-        connection.setCloseTimeoutMillis(closeTimeoutMillis);
-        connection.setRequestTimeoutMillis(requestTimeoutMillis);
-        connection.setResponseBufferSize(responseBufferBytes);
-        connection.setCounters(counters);
-        return configure(connection, attachment, endPoint);
+        return counters.lateResponses();
     }
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
-        AmqpConnection connection = new AmqpConnection(connector, httpConfiguration, endPoint, engineConfig,
-                serverName, linkCredit, saslExternal);
-        connection.setCounters(counters);
-        connection.setServerBudget(budget);
-        connection.setCloseTimeoutMillis(closeTimeoutMillis);
-        connection.setQpidJmsHeartbeatMillis(qpidJmsHeartbeatMillis);
-        connection.setRequestTimeoutMillis(requestTimeoutMillis);
-        connection.setResponseBufferSize(responseBufferBytes);
-        connection.setExternalLoginService(externalLoginService);
-        return configure(connection, connector, endPoint);
+        Settings s = settings();
+        return configure(new AmqpConnection(connector, endPoint, s.connection, s.listener), connector, endPoint);
+    }
+
+    /**
+     * A connection an attachment made, configured as this factory's own are: its listeners (the graceful stop among
+     * them) and input buffer size.
+     */
+    AmqpConnection configureAttached(AmqpConnection connection, Connector attachment, EndPoint endPoint) {
+        return configure(connection, attachment, endPoint);
+    }
+
+    /** What connections are made with, built from the settings now (once per change). */
+    private Settings settings() {
+        Settings s = settings;
+        if (s == null) {
+            ServingSettings serving = servingSettings();
+            ConnectionSettings connection = new ConnectionSettings(engineConfig,
+                    RequestAttributesCustomizer.configurationFor(httpConfiguration), saslExternal, closeTimeoutMillis,
+                    budget.ledger(), serving);
+            ConnectionHandlers listener = (c, inbox, share, secure) ->
+                    new ListenerHandler(serving, c, inbox, share, secure);
+            s = new Settings(connection, listener);
+            settings = s;
+        }
+        return s;
+    }
+
+    /** How requests are served, now: for this factory's connections and for its attachments'. */
+    ServingSettings servingSettings() {
+        return new ServingSettings(serverName, linkCredit, requestTimeoutMillis, responseBufferBytes,
+                qpidJmsHeartbeatMillis, counters, saslUsers());
+    }
+
+    /**
+     * How a SASL identity becomes the requests' user: through jetty-security when it is there (an optional
+     * dependency, docs/design.md §8), with the roles of {@link #getExternalLoginService()} for certificate users;
+     * without it, no user.
+     */
+    SaslUsers saslUsers() {
+        try {
+            return AmqpAuthenticator.saslUsers(externalLoginService);
+        } catch (NoClassDefFoundError absent) {
+            return SaslUsers.NONE;
+        }
+    }
+
+    /** The settings of a moment, and the handlers of its listener connections. */
+    private record Settings(ConnectionSettings connection, ConnectionHandlers listener) {
     }
 }

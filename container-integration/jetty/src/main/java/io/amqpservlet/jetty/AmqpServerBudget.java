@@ -1,102 +1,43 @@
 package io.amqpservlet.jetty;
 
-import io.amqpservlet.jetty.internal.budget.BudgetShare;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import io.amqpservlet.jetty.internal.budget.ServerBudget;
+import org.eclipse.jetty.util.annotation.ManagedAttribute;
+import org.eclipse.jetty.util.annotation.ManagedObject;
 
 /**
- * The limits every connection of one {@link AmqpConnectionFactory} shares, so that many peers together cannot
- * take the server past its heap: open connections, connections still in their handshake (before the peer's open),
- * and bytes buffered across all connections (request bodies received and not yet read by their servlets, response
- * bytes encoded or queued and not yet written to the socket).
+ * The limits every connection of one {@link AmqpConnectionFactory} shares, so that many peers together cannot take
+ * the server past its heap, and their counts now: open connections, connections still in their handshake (before
+ * the peer's open), and bytes buffered across all connections (request bodies received and not yet read by their
+ * servlets, response bytes encoded or queued and not yet written to the socket).
  *
  * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits"): a connection
  * over the connection limit is opened and at once closed with {@code amqp:resource-limit-exceeded}; one over the
  * handshake limit is closed before any AMQP frame; while the byte budget is used up, no credit is granted, no
- * session window is reopened and new requests are released. Counts are reserved and released by each
- * connection's {@link BudgetShare}, which gives everything back when the connection closes, whichever way.
+ * session window is reopened and new requests are released. Every connection gives back what it counted when it
+ * closes, whichever way.
  *
- * <p>Thread-safe: counters are atomic; limits are read on every check and may be changed while the server runs.
+ * <p>A bean of its factory, so Jetty's {@code MBeanContainer} shows it. Thread-safe; limits may be changed while the
+ * server runs.
  */
+@ManagedObject("The server-wide limits of the AMQP connections of one factory, and their counts")
 public final class AmqpServerBudget {
     /** Default {@link #setMaxConnections max connections}: 4,096. */
-    public static final int DEFAULT_MAX_CONNECTIONS = 4_096;
+    public static final int DEFAULT_MAX_CONNECTIONS = ServerBudget.DEFAULT_MAX_CONNECTIONS;
     /** Default {@link #setMaxHandshakingConnections max connections in handshake}: 256. */
-    public static final int DEFAULT_MAX_HANDSHAKING_CONNECTIONS = 256;
+    public static final int DEFAULT_MAX_HANDSHAKING_CONNECTIONS = ServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
     /** Default {@link #setMaxBufferedBytes byte budget}: 64 MiB, a quarter of a 256 MiB heap. */
-    public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = ServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
 
-    private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicInteger handshakes = new AtomicInteger();
-    private final AtomicLong bufferedBytes = new AtomicLong();
-    private final AtomicLong maxBufferedBytesSeen = new AtomicLong();
-    private final AtomicLong refusedConnections = new AtomicLong();
-    private volatile int maxConnections = DEFAULT_MAX_CONNECTIONS;
-    private volatile int maxHandshakingConnections = DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
-    private volatile long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
-    /** Tasks to run (each once) when the byte budget has room again: connections that paused credit or windows. */
-    private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
+    private final ServerBudget budget;
 
-    /** Counts a connection in, unless {@link #getMaxConnections()} are open already (then it is refused). */
-    public boolean tryOpenConnection() {
-        return tryIncrement(connections, maxConnections);
+    /** The view of {@code budget}: made by its factory. */
+    AmqpServerBudget(ServerBudget budget) {
+        this.budget = budget;
     }
 
-    public void connectionClosed() {
-        decrement(connections, "connections");
-    }
-
-    /** Counts a handshake in, unless {@link #getMaxHandshakingConnections()} are under way already. */
-    public boolean tryStartHandshake() {
-        return tryIncrement(handshakes, maxHandshakingConnections);
-    }
-
-    public void handshakeEnded() {
-        decrement(handshakes, "handshakes");
-    }
-
-    public void refused() {
-        refusedConnections.incrementAndGet();
-    }
-
-    /**
-     * Adds {@code deltaBytes} (negative to give back) to the bytes buffered across the factory's connections.
-     * Bytes already in memory are counted even past the budget (they cannot be un-received); what the budget
-     * stops is more of them arriving: see {@link #isExhausted()}.
-     */
-    public void add(long deltaBytes) {
-        long now = bufferedBytes.addAndGet(deltaBytes);
-        if (now < 0) {
-            throw new IllegalStateException("server budget released more bytes than it held: " + now);
-        }
-        if (deltaBytes < 0 && now < maxBufferedBytes && !waitingForRoom.isEmpty()) {
-            wakeWaiting();
-        }
-        if (deltaBytes > 0) {
-            long seen;
-            while (now > (seen = maxBufferedBytesSeen.get()) && !maxBufferedBytesSeen.compareAndSet(seen, now)) {
-                // another thread raised it meanwhile: try again with its value
-            }
-        }
-    }
-
-    /**
-     * Runs {@code task} once, when the byte budget next has room (at once if it has now), on the thread that gave
-     * bytes back: the task should only hand work over (to an executor, or a connection's event loop).
-     */
-    public void whenRoom(Runnable task) {
-        waitingForRoom.offer(task);
-        if (!isExhausted()) {
-            wakeWaiting(); // room came back between the caller's check and the offer
-        }
-    }
-
-    private void wakeWaiting() {
-        Runnable task;
-        while ((task = waitingForRoom.poll()) != null) {
-            task.run();
-        }
+    /** The ledger the factory's connections count into. */
+    ServerBudget ledger() {
+        return budget;
     }
 
     /**
@@ -104,26 +45,9 @@ public final class AmqpServerBudget {
      *
      * @return true while the bytes buffered reach {@link #getMaxBufferedBytes()}
      */
+    @ManagedAttribute("Whether the byte budget is used up (new requests are released)")
     public boolean isExhausted() {
-        return bufferedBytes.get() >= maxBufferedBytes;
-    }
-
-    private static boolean tryIncrement(AtomicInteger counter, int max) {
-        while (true) {
-            int n = counter.get();
-            if (n >= max) {
-                return false;
-            }
-            if (counter.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private static void decrement(AtomicInteger counter, String what) {
-        if (counter.decrementAndGet() < 0) {
-            throw new IllegalStateException("server budget released more " + what + " than it counted");
-        }
+        return budget.isExhausted();
     }
 
     /**
@@ -131,8 +55,9 @@ public final class AmqpServerBudget {
      *
      * @return the number of open connections counted now
      */
+    @ManagedAttribute("AMQP connections open now")
     public int getConnections() {
-        return connections.get();
+        return budget.getConnections();
     }
 
     /**
@@ -140,8 +65,9 @@ public final class AmqpServerBudget {
      *
      * @return the number of connections in the handshake now
      */
+    @ManagedAttribute("Connections between accept and the client's open now")
     public int getHandshakingConnections() {
-        return handshakes.get();
+        return budget.getHandshakingConnections();
     }
 
     /**
@@ -149,8 +75,19 @@ public final class AmqpServerBudget {
      *
      * @return the bytes buffered now
      */
+    @ManagedAttribute("Bytes buffered now across all connections (request bodies unread, responses unwritten)")
     public long getBufferedBytes() {
-        return bufferedBytes.get();
+        return budget.getBufferedBytes();
+    }
+
+    /**
+     * Bytes the byte budget has left before it is used up.
+     *
+     * @return {@link #getMaxBufferedBytes()} minus {@link #getBufferedBytes()}, 0 when used up
+     */
+    @ManagedAttribute("Bytes the byte budget has left")
+    public long getFreeBytes() {
+        return Math.max(0, budget.getMaxBufferedBytes() - budget.getBufferedBytes());
     }
 
     /**
@@ -158,8 +95,9 @@ public final class AmqpServerBudget {
      *
      * @return the highest count of buffered bytes since this budget was made
      */
+    @ManagedAttribute("The most bytes buffered at once since the start")
     public long getMaxBufferedBytesSeen() {
-        return maxBufferedBytesSeen.get();
+        return budget.getMaxBufferedBytesSeen();
     }
 
     /**
@@ -167,8 +105,9 @@ public final class AmqpServerBudget {
      *
      * @return the number of connections refused since this budget was made
      */
+    @ManagedAttribute("Connections refused by the connection or handshake limit since the start")
     public long getRefusedConnections() {
-        return refusedConnections.get();
+        return budget.getRefusedConnections();
     }
 
     /**
@@ -176,8 +115,9 @@ public final class AmqpServerBudget {
      *
      * @return the connection limit, {@value #DEFAULT_MAX_CONNECTIONS} unless set
      */
+    @ManagedAttribute("The most AMQP connections open at once")
     public int getMaxConnections() {
-        return maxConnections;
+        return budget.getMaxConnections();
     }
 
     /**
@@ -188,10 +128,7 @@ public final class AmqpServerBudget {
      * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxConnections(int max) {
-        if (max < 1) {
-            throw new IllegalArgumentException("max connections must be at least 1: " + max);
-        }
-        this.maxConnections = max;
+        budget.setMaxConnections(max);
     }
 
     /**
@@ -199,8 +136,9 @@ public final class AmqpServerBudget {
      *
      * @return the handshake limit, {@value #DEFAULT_MAX_HANDSHAKING_CONNECTIONS} unless set
      */
+    @ManagedAttribute("The most connections between accept and the client's open at once")
     public int getMaxHandshakingConnections() {
-        return maxHandshakingConnections;
+        return budget.getMaxHandshakingConnections();
     }
 
     /**
@@ -211,10 +149,7 @@ public final class AmqpServerBudget {
      * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxHandshakingConnections(int max) {
-        if (max < 1) {
-            throw new IllegalArgumentException("max handshaking connections must be at least 1: " + max);
-        }
-        this.maxHandshakingConnections = max;
+        budget.setMaxHandshakingConnections(max);
     }
 
     /**
@@ -222,8 +157,9 @@ public final class AmqpServerBudget {
      *
      * @return the byte limit, {@value #DEFAULT_MAX_BUFFERED_BYTES} unless set
      */
+    @ManagedAttribute("The bytes all connections together may buffer")
     public long getMaxBufferedBytes() {
-        return maxBufferedBytes;
+        return budget.getMaxBufferedBytes();
     }
 
     /**
@@ -234,9 +170,13 @@ public final class AmqpServerBudget {
      * @throws IllegalArgumentException when {@code bytes} is less than 1
      */
     public void setMaxBufferedBytes(long bytes) {
-        if (bytes < 1) {
-            throw new IllegalArgumentException("max buffered bytes must be at least 1: " + bytes);
-        }
-        this.maxBufferedBytes = bytes;
+        budget.setMaxBufferedBytes(bytes);
+    }
+
+    @Override
+    public String toString() {
+        return "AmqpServerBudget[connections " + getConnections() + "/" + getMaxConnections() + ", handshaking "
+                + getHandshakingConnections() + "/" + getMaxHandshakingConnections() + ", bytes "
+                + getBufferedBytes() + "/" + getMaxBufferedBytes() + "]";
     }
 }

@@ -1,8 +1,9 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.jetty.internal.connection.AmqpConnection;
-import io.amqpservlet.jetty.internal.connection.ConnectionStop;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.util.annotation.ManagedAttribute;
+import org.eclipse.jetty.util.annotation.ManagedObject;
 import org.eclipse.jetty.util.component.Graceful;
 
 import java.util.Set;
@@ -14,13 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeout ({@code Server.setStopTimeout}): Jetty's {@code Server.doStop} asks every {@link Graceful} bean, this one
  * included, to shut down and waits up to that timeout. Each connection then takes the client's credit back, releases
  * the requests that still arrive, lets the ones in flight finish, and closes with {@code amqp:connection:forced}
- * ({@link ConnectionStop}); the future completes when the last one has closed.
+ *; the future completes when the last one has closed.
  *
  * <p>Without it a stopping server would wait the whole stop timeout for AMQP connections: Jetty's connector waits
  * for its end points to close, and AMQP connections (which ignore the end point's idle timeout in favour of their
  * own) would not. A bean of the factory, so {@code AbstractConnectionFactory.configure} registers it as a
  * {@link Connection.Listener} of every connection it makes.
  */
+@ManagedObject("The open AMQP connections of a factory, stopped gracefully with the server")
 public final class GracefulAmqpConnections implements Graceful, Connection.Listener {
     private final Set<AmqpConnection> open = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> shutdown;
@@ -72,11 +74,13 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
     }
 
     @Override
+    @ManagedAttribute("Whether a graceful stop has begun")
     public boolean isShutdown() {
         return shutdown != null;
     }
 
     /** {@return the number of open connections, for tests and statistics} */
+    @ManagedAttribute("AMQP connections open now, handshakes included")
     public int size() {
         return open.size();
     }

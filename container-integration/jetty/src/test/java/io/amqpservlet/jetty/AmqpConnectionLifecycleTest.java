@@ -1,6 +1,7 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.exchange.ConnectionReusables;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;
@@ -78,7 +79,7 @@ class AmqpConnectionLifecycleTest {
                     .getConnection();
             long servedAt = System.nanoTime();
             client.pumpUntil(() -> connection.reusablesKept() > 0, "the exchanges to come back for reuse");
-            assertTrue(System.nanoTime() - servedAt < AmqpConnection.TRIM_AFTER_IDLE_MILLIS * 1_000_000L,
+            assertTrue(System.nanoTime() - servedAt < ConnectionReusables.TRIM_AFTER_IDLE_MILLIS * 1_000_000L,
                     "kept for reuse while requests may follow");
             client.pumpUntil(() -> connection.reusablesKept() == 0, "the idle connection to let them go");
             client.send(get("/echo/again", client.replyAddress()));

@@ -83,6 +83,9 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
     private Link replies;
     private boolean socketClosed;
     final List<Response> responses = new ArrayList<>();
+    /** Bytes this client wrote to and read from its socket. */
+    long bytesWritten;
+    long bytesRead;
     ErrorCondition closedWith;
 
     private AmqpSocketClient(int port, EngineConfig config) throws IOException {
@@ -161,6 +164,36 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
         return outcome;
     }
 
+    /**
+     * Sends the first {@code firstBytes} of a request message as the first transfer of an unsettled delivery, the
+     * rest to follow with {@link #finish}: a message the server receives in several frames, with a pause between.
+     */
+    Delivery begin(AmqpWriter message, int firstBytes) {
+        Delivery d = sender.beginMessage(message.array(), message.start(), firstBytes, false);
+        if (d == null) {
+            throw new AssertionError("the request link refused the message (no credit)");
+        }
+        d.attachment(new Outcome());
+        return d;
+    }
+
+    /** Sends the rest of a message {@link #begin} started, from byte {@code from}; its outcome is recorded. */
+    Outcome finish(Delivery d, AmqpWriter message, int from) {
+        if (!sender.appendMessage(d, message.array(), message.start() + from, message.length() - from)) {
+            throw new AssertionError("the request link ended before the message did");
+        }
+        sender.endMessage(d);
+        return (Outcome) d.attachment();
+    }
+
+    /** Pumps for {@code millis}, whatever arrives. */
+    void pumpFor(long millis) throws IOException {
+        long end = now() + millis;
+        while (now() < end && !socketClosed) {
+            pumpOnce();
+        }
+    }
+
     /** Pumps until {@code condition} holds, failing after a deadline so a broken server never hangs the build. */
     void pumpUntil(BooleanSupplier condition, String what) throws IOException {
         long deadline = now() + DEADLINE_MILLIS;
@@ -203,6 +236,7 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
         try {
             while ((output = engine.beginFlush()) != null) {
                 out.write(output.array(), output.arrayOffset() + output.position(), output.remaining());
+                bytesWritten += output.remaining();
                 output.position(output.limit());
                 engine.endFlush();
             }
@@ -226,6 +260,7 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
             return;
         }
         if (n > 0) {
+            bytesRead += n;
             engine.ingest(readBuffer, 0, n, now());
         }
         engine.tick(now());

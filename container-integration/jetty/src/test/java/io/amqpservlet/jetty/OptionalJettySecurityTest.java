@@ -1,9 +1,11 @@
 package io.amqpservlet.jetty;
 
-import io.amqpservlet.jetty.internal.connection.SaslUserAuthentication;
+import io.amqpservlet.jetty.internal.exchange.SaslUsers;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -24,12 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OptionalJettySecurityTest {
     @Test
     void saslIdentityIsTheUserWithJettySecurity() {
-        assertNotNull(SaslUserAuthentication.available().of("alice", null));
-        assertNull(SaslUserAuthentication.available().of("anonymous", null), "RFC 4505: ANONYMOUS names no user");
+        AmqpConnectionFactory factory = new AmqpConnectionFactory();
+        assertNotNull(factory.saslUsers().authenticationOf("alice", false));
+        assertNull(factory.saslUsers().authenticationOf("anonymous", false), "RFC 4505: ANONYMOUS names no user");
     }
 
     @Test
-    void runsWithoutJettySecurity() throws Exception {
+    void runsWithoutJettySecurity() throws Throwable {
         List<URL> urls = new ArrayList<>();
         boolean removed = false;
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -43,14 +46,16 @@ class OptionalJettySecurityTest {
         try (URLClassLoader withoutSecurity = new URLClassLoader(urls.toArray(new URL[0]),
                 ClassLoader.getPlatformClassLoader())) {
             assertFalse(canLoad(withoutSecurity, "org.eclipse.jetty.security.AuthenticationState"));
-            Class<?> users = Class.forName("io.amqpservlet.jetty.internal.connection.SaslUserAuthentication", true, withoutSecurity);
-            // Another class loader's package: its package-private interface is reached reflectively.
-            Method available = users.getMethod("available");
-            available.setAccessible(true);
-            Object none = available.invoke(null);
-            Method of = users.getMethod("of", String.class, Object.class);
+            Class<?> factoryClass = Class.forName(AmqpConnectionFactory.class.getName(), true, withoutSecurity);
+            Object factory = factoryClass.getConstructor().newInstance();
+            // Another class loader's package: the factory's package-private method is reached through a lookup
+            // that resolves that method alone (reflection would resolve every method, some naming jetty-security).
+            Class<?> usersClass = Class.forName(SaslUsers.class.getName(), false, withoutSecurity);
+            Object users = MethodHandles.privateLookupIn(factoryClass, MethodHandles.lookup())
+                    .findVirtual(factoryClass, "saslUsers", MethodType.methodType(usersClass)).invoke(factory);
+            Method of = users.getClass().getMethod("authenticationOf", String.class, boolean.class);
             of.setAccessible(true);
-            assertNull(of.invoke(none, "alice", null), "no jetty-security, no authentication");
+            assertNull(of.invoke(users, "alice", false), "no jetty-security, no authentication");
             // The connection class itself loads and initialises without it.
             Class.forName("io.amqpservlet.jetty.internal.connection.AmqpConnection", true, withoutSecurity);
         }

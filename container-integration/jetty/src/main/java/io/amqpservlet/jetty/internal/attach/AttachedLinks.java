@@ -1,7 +1,5 @@
 package io.amqpservlet.jetty.internal.attach;
 
-import io.amqpservlet.jetty.AmqpBrokerAttachment;
-import io.amqpservlet.jetty.internal.exchange.ServingHandler;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
@@ -25,7 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.Set;
 
 /**
- * The links of one connection an {@link AmqpBrokerAttachment} made to a broker, and the rules that make it a
+ * The links of one connection a broker attachment made to a broker, and the rules that make it a
  * consumer of the broker's request queues rather than a server of its own clients (docs/attach.md):
  * <ul>
  *   <li>once the broker's open arrives, one session with a receiving link on every request address, whose credit is
@@ -41,12 +39,13 @@ import java.util.Set;
  *   dropped (a reply address).</li>
  * </ul>
  *
- * <p>Engine thread only, like {@link ServingHandler}, which calls it.
+ * <p>Engine thread only, like {@code AttachedHandler}, which calls it.
  */
 public final class AttachedLinks {
     private static final Logger LOG = LoggerFactory.getLogger(AttachedLinks.class);
 
-    private final AmqpBrokerAttachment attachment;
+    private final AttachSettings settings;
+    private final Reconnection reconnection;
     private final String brokerName;
     private Session session;
     private final ArrayList<Link> receivers = new ArrayList<>();
@@ -90,19 +89,20 @@ public final class AttachedLinks {
         boolean timedOut;
     }
 
-    public AttachedLinks(AmqpBrokerAttachment attachment, String brokerName, long nowMillis) {
-        this.attachment = attachment;
+    public AttachedLinks(AttachSettings settings, Reconnection reconnection, String brokerName, long nowMillis) {
+        this.settings = settings;
+        this.reconnection = reconnection;
         this.brokerName = brokerName;
         // The whole set-up (SASL, open, then the attaches) has the attach timeout: a broker that stalls in the
         // handshake is given up on as one that never answers an attach.
-        this.attachDeadlineMillis = nowMillis + attachment.getAttachTimeout();
+        this.attachDeadlineMillis = nowMillis + settings.attachTimeoutMillis();
     }
 
     /** The broker's open arrived: one session, a receiver per request address, the relay if the broker offers it. */
     public void opened(Engine engine, Open remoteOpen, long nowMillis) {
         session = engine.beginSession();
-        int credit = attachment.effectiveCredit();
-        for (String address : attachment.getAddresses()) {
+        int credit = settings.credit();
+        for (String address : settings.addresses()) {
             // Named for its queue: a message without a to then maps to the queue's address as its request-target.
             Link receiver = session.attachReceiver(address, address);
             // Granted now, sent with our attach's answer: the queue may start delivering at once (AMQP 1.0 §2.6.7).
@@ -112,7 +112,7 @@ public final class AttachedLinks {
         if (remoteOpen.offeredCapabilities().contains(Capabilities.ANONYMOUS_RELAY)) {
             relay = session.attachSender("amqp-servlet:replies", null);
         }
-        attachDeadlineMillis = nowMillis + attachment.getAttachTimeout();
+        attachDeadlineMillis = nowMillis + settings.attachTimeoutMillis();
         LOG.info("attached to {} ({} request address{}, credit {} each, replies {})", brokerName, receivers.size(),
                 receivers.size() == 1 ? "" : "es", credit,
                 relay != null ? "on the anonymous relay" : "on a sender per reply address");
@@ -126,7 +126,7 @@ public final class AttachedLinks {
         }
         if (allAnswered()) {
             attachDeadlineMillis = 0;
-            attachment.connected(); // the broker serves us: reconnects start from the shortest delay again
+            reconnection.attached(); // the broker serves us: reconnects start from the shortest delay again
         }
         return null;
     }
@@ -147,7 +147,7 @@ public final class AttachedLinks {
     public void linkDetached(Engine engine, Link link, ErrorCondition error) {
         String why = error == null ? "no error given" : error.condition() + " " + error.description();
         if (receivers.contains(link) || link == relay) {
-            if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
+            if (engine.isOpen() && !engine.closeSent() && !reconnection.stopped()) {
                 LOG.warn("{}: the broker ended link {} ({}); reconnecting", brokerName, link.name(), why);
                 engine.close(ErrorConditions.CONNECTION_FORCED, "link " + link.name() + " ended: " + why);
             }
@@ -171,7 +171,7 @@ public final class AttachedLinks {
      * the connection is closed and made again.
      */
     public void sessionEnded(Engine engine, ErrorCondition error) {
-        if (engine.isOpen() && !engine.closeSent() && !attachment.stopping()) {
+        if (engine.isOpen() && !engine.closeSent() && !reconnection.stopped()) {
             String why = error == null ? "no error given" : error.condition() + " " + error.description();
             LOG.warn("{}: the broker ended the session ({}); reconnecting", brokerName, why);
             engine.close(ErrorConditions.CONNECTION_FORCED, "session ended: " + why);
@@ -186,9 +186,9 @@ public final class AttachedLinks {
                 attachDeadlineMillis = 0;
                 LOG.error("{}: the broker did not answer {} within {} ms; reconnecting", brokerName,
                         session == null ? "the connection's handshake (SASL, open)" : "the attach of " + unansweredLinks(),
-                        attachment.getAttachTimeout());
+                        settings.attachTimeoutMillis());
                 engine.close(ErrorConditions.CONNECTION_FORCED, "attach not answered within "
-                        + attachment.getAttachTimeout() + " ms");
+                        + settings.attachTimeoutMillis() + " ms");
                 return Long.MAX_VALUE;
             }
             next = attachDeadlineMillis;
@@ -199,7 +199,7 @@ public final class AttachedLinks {
                 if (nowMillis >= sender.attachDeadlineMillis) {
                     LOG.error("{}: the broker did not answer the attach of a reply link to {} within {} ms; its "
                             + "responses go back to the queue", brokerName, sender.address,
-                            attachment.getAttachTimeout());
+                            settings.attachTimeoutMillis());
                     it.remove();
                     session.detach(sender.link, null, null);
                     failPending(engine, sender);
@@ -210,7 +210,7 @@ public final class AttachedLinks {
             }
             sender.attachDeadlineMillis = 0;
             if (sender.unsettled == 0) {
-                long idleEnd = sender.lastUsedMillis + attachment.getReplyLinkIdleTimeout();
+                long idleEnd = sender.lastUsedMillis + settings.replyLinkIdleTimeoutMillis();
                 if (nowMillis >= idleEnd) {
                     it.remove();
                     session.detach(sender.link, null, null);
@@ -247,11 +247,11 @@ public final class AttachedLinks {
         String address = new String(replyTo, StandardCharsets.UTF_8);
         ReplySender sender = senders.get(address);
         if (sender == null) {
-            if (senders.size() >= attachment.getMaxReplyLinks() && !evictIdleSender()) {
+            if (senders.size() >= settings.maxReplyLinks() && !evictIdleSender()) {
                 return null;
             }
             Link link = session.attachSender("amqp-servlet:reply-" + (++senderNames), address);
-            sender = new ReplySender(link, address, nowMillis, attachment.getAttachTimeout());
+            sender = new ReplySender(link, address, nowMillis, settings.attachTimeoutMillis());
             senders.put(address, sender);
         }
         sender.lastUsedMillis = nowMillis;
@@ -378,7 +378,7 @@ public final class AttachedLinks {
 
     /**
      * Engine thread: notes credit plus unsettled requests now (called as each request arrives and as each is
-     * settled, the moments that number can change by our doing), for {@link AmqpBrokerAttachment#getMostOutstanding}.
+     * settled, the moments that number can change by our doing), for the attachment's {@code getMostOutstanding}.
      */
     public void sampleOutstanding(Engine engine) {
         long outstanding = engine.unsettledIncoming();
@@ -387,23 +387,8 @@ public final class AttachedLinks {
         }
         if (outstanding > mostOutstanding) {
             mostOutstanding = (int) outstanding;
-            attachment.outstanding(mostOutstanding);
+            reconnection.outstanding(mostOutstanding);
         }
-    }
-
-    /** How many responses wait for the broker's outcome, for tests and statistics. */
-    public int pendingReplies() {
-        return pending.size();
-    }
-
-    /** How many reply senders are attached (not counting the relay), for tests and statistics. */
-    public int replyLinks() {
-        return senders.size();
-    }
-
-    /** Whether responses go on the anonymous relay. */
-    public boolean usesRelay() {
-        return relay != null;
     }
 
     public String brokerName() {

@@ -25,6 +25,10 @@ import java.util.Objects;
 public record BrokerUri(boolean secure, List<HostPort> brokers, String user, String password, String address) {
     /** One broker of the failover list. */
     public record HostPort(String host, int port) {
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
     }
 
     /** Parses {@code uri}; an {@link IllegalArgumentException} says what is wrong with it. */

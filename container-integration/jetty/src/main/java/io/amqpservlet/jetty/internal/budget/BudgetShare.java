@@ -1,9 +1,7 @@
 package io.amqpservlet.jetty.internal.budget;
 
-import io.amqpservlet.jetty.AmqpServerBudget;
-
 /**
- * One connection's part of its factory's {@link AmqpServerBudget}: whether it counts as an open connection and as a
+ * One connection's part of its factory's {@link ServerBudget}: whether it counts as an open connection and as a
  * handshake, and the bytes it buffers (request bodies unread, output unwritten). {@link #close()} gives all of it
  * back, once, whichever way the connection ended; anything counted after that is given back at once, so nothing
  * leaks and no counter goes negative.
@@ -13,7 +11,7 @@ import io.amqpservlet.jetty.AmqpServerBudget;
  * critical section per frame of a streamed body and per engine pass).
  */
 public final class BudgetShare {
-    private final AmqpServerBudget budget;
+    private final ServerBudget budget;
     private boolean connectionCounted;
     private boolean handshakeCounted;
     private long requestBytes;
@@ -21,11 +19,11 @@ public final class BudgetShare {
     private long maxOutputBytes;
     private boolean closed;
 
-    public BudgetShare(AmqpServerBudget budget) {
+    public BudgetShare(ServerBudget budget) {
         this.budget = budget;
     }
 
-    public AmqpServerBudget budget() {
+    public ServerBudget budget() {
         return budget;
     }
 

@@ -13,12 +13,12 @@ import java.security.cert.X509Certificate;
  * organizational units under one, may issue the same CN to different holders. Applications that want the CN take it
  * from the principal's name ({@code javax.naming.ldap.LdapName} parses it).
  */
-public final class ClientCertificateIdentity {
+final class ClientCertificateIdentity {
     private ClientCertificateIdentity() {
     }
 
     /** The identity of the client of {@code endPoint} once its TLS handshake is done, or null. */
-    public static String of(EndPoint endPoint) {
+    static String of(EndPoint endPoint) {
         EndPoint.SslSessionData tls = endPoint.getSslSessionData();
         if (tls == null) {
             return null;

@@ -1,11 +1,10 @@
 package io.amqpservlet.jetty.internal.connection;
 
-import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
 
 /**
- * How one {@link AmqpConnection} ends: the steps of a graceful stop, and how long the peer is given to answer a
+ * How one AMQP connection ends: the steps of a graceful stop, and how long the peer is given to answer a
  * close. Engine thread only; the connection asks it on every engine pass and schedules its next tick by the times
  * it returns.
  *
@@ -16,33 +15,33 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
  * still unwritten, the peer has the close timeout to answer and read, then the transport ends: a peer that never
  * answers, or never reads, cannot hold the connection, nor a graceful stop, any longer.
  */
-public final class ConnectionStop {
+final class ConnectionStop {
     /** How long a graceful stop lets messages already sent on revoked credit arrive before the forced close. */
-    public static final long STOP_GRACE_MILLIS = 200;
+    static final long STOP_GRACE_MILLIS = 200;
 
-    private volatile long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
+    private final long closeTimeoutMillis;
     private long creditStoppedAtMillis;
     private boolean forcedClose;
     private long closeDeadlineMillis;
 
-    public long closeTimeoutMillis() {
+    ConnectionStop(long closeTimeoutMillis) {
+        this.closeTimeoutMillis = closeTimeoutMillis;
+    }
+
+    long closeTimeoutMillis() {
         return closeTimeoutMillis;
     }
 
-    public void closeTimeoutMillis(long millis) {
-        this.closeTimeoutMillis = millis;
-    }
-
     /** Whether the forced close has been sent (the graceful stop has nothing left to do). */
-    public boolean forcedClose() {
+    boolean forcedClose() {
         return forcedClose;
     }
 
     /**
-     * One step of the graceful stop; {@code dispatched} requests are still with Jetty. Returns when to look again
+     * One step of the graceful stop; {@code inFlight} requests are still with Jetty. Returns when to look again
      * (Long.MAX_VALUE: when an event comes).
      */
-    public long step(Engine engine, long now, int dispatched) {
+    long step(Engine engine, long now, int inFlight) {
         if (forcedClose) {
             return Long.MAX_VALUE;
         }
@@ -61,7 +60,7 @@ public final class ConnectionStop {
         if (now < graceEnd) {
             return graceEnd;
         }
-        if (dispatched > 0 || engine.unsettledIncoming() > 0) {
+        if (inFlight > 0 || engine.unsettledIncoming() > 0) {
             return Long.MAX_VALUE; // the exchange (or frame) that settles the last one drives the engine again
         }
         // AMQP 1.0 §2.8.16 connection:forced: an operator-initiated close; the client may reconnect later.
@@ -75,7 +74,7 @@ public final class ConnectionStop {
      * Whether the transport should end now because the peer has not answered our close (or read the rest) within
      * the close timeout; {@link #closeDeadlineMillis()} says when to look again.
      */
-    public boolean closeTimedOut(Engine engine, long now, boolean writing) {
+    boolean closeTimedOut(Engine engine, long now, boolean writing) {
         if (!(engine.closeSent() || engine.isDone())) {
             return false;
         }
@@ -86,7 +85,7 @@ public final class ConnectionStop {
     }
 
     /** When the close timeout ends (Long.MAX_VALUE before a close). */
-    public long closeDeadlineMillis() {
+    long closeDeadlineMillis() {
         return closeDeadlineMillis == 0 ? Long.MAX_VALUE : closeDeadlineMillis;
     }
 }

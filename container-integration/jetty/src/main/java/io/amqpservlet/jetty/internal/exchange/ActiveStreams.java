@@ -12,19 +12,18 @@ import java.util.function.BooleanSupplier;
 /**
  * The requests one connection is serving (dispatched to Jetty, stream not ended yet), and their request timeouts
  * through Jetty's {@link CyclicTimeouts}, as Jetty's HTTP/2 session times out its streams: each stream carries its
- * own expiry ({@link HttpStreamOverAmqp#getExpireNanoTime()}), the connection holds one timer set to the earliest, and a
+ * own expiry ({@link HttpStreamOverAmqp#getExpireNanoTime()}), the dispatcher holds one timer set to the earliest, and a
  * request dispatched after it expires later than the timer costs no scheduler call. When the timer fires it walks
  * the streams, times out the expired ones and sets itself to the next expiry. Any thread may add and remove; the
  * walk runs on the scheduler.
  */
-public final class ActiveStreams extends CyclicTimeouts<HttpStreamOverAmqp> {
+final class ActiveStreams extends CyclicTimeouts<HttpStreamOverAmqp> {
     /** Made by the first request (docs/design.md §2: a connection that serves none does not hold it). */
     private volatile Set<HttpStreamOverAmqp> streams;
     /** Whether the connection is still open: a closed one walks nothing, so its timer is not set again. */
     private final BooleanSupplier open;
-    private volatile long timeoutMillis;
 
-    public ActiveStreams(Scheduler scheduler, BooleanSupplier open) {
+    ActiveStreams(Scheduler scheduler, BooleanSupplier open) {
         super(scheduler);
         this.open = open;
     }
@@ -33,7 +32,7 @@ public final class ActiveStreams extends CyclicTimeouts<HttpStreamOverAmqp> {
      * Any thread: a request was dispatched ({@link HttpStreamOverAmqp#init} has set its expiry); sets the timer to it
      * when it is the earliest.
      */
-    public void add(HttpStreamOverAmqp stream) {
+    void add(HttpStreamOverAmqp stream) {
         Set<HttpStreamOverAmqp> streams = this.streams;
         if (streams == null) {
             synchronized (this) {
@@ -48,31 +47,22 @@ public final class ActiveStreams extends CyclicTimeouts<HttpStreamOverAmqp> {
         schedule(stream);
     }
 
-    public void remove(HttpStreamOverAmqp stream) {
+    void remove(HttpStreamOverAmqp stream) {
         Set<HttpStreamOverAmqp> streams = this.streams;
         if (streams != null) {
             streams.remove(stream);
         }
     }
 
-    public int size() {
+    int size() {
         Set<HttpStreamOverAmqp> streams = this.streams;
         return streams == null ? 0 : streams.size();
     }
 
     /** The streams being served now (a weakly consistent view), e.g. to fail them when the connection closes. */
-    public Iterable<HttpStreamOverAmqp> all() {
+    Iterable<HttpStreamOverAmqp> all() {
         Set<HttpStreamOverAmqp> streams = this.streams;
         return streams == null ? Collections.emptySet() : streams;
-    }
-
-    /** The timeout of requests dispatched from now on (those already dispatched keep the expiry they got). */
-    public void timeoutMillis(long millis) {
-        this.timeoutMillis = millis;
-    }
-
-    public long timeoutMillis() {
-        return timeoutMillis;
     }
 
     /** Scheduler thread: the streams to check; none once the connection is closed (null stops the walk). */

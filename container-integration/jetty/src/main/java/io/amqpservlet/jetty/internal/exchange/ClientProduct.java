@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * Which client product a peer says it is, from the {@code product} entry of its open's properties (a convention of
  * the Qpid clients, AMQP 1.0 §2.7.1 {@code fields}). Read once per connection, so it may allocate a reader.
  */
-public final class ClientProduct {
+final class ClientProduct {
     private static final byte[] PRODUCT = "product".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] QPID_JMS = "QpidJMS".getBytes(StandardCharsets.US_ASCII);
 
@@ -19,7 +19,7 @@ public final class ClientProduct {
     }
 
     /** {@return whether the open's properties name the product Qpid JMS} Malformed properties name nothing. */
-    public static boolean isQpidJms(Open open) {
+    static boolean isQpidJms(Open open) {
         EncodedValue properties = open.properties();
         if (properties.isNull()) {
             return false;

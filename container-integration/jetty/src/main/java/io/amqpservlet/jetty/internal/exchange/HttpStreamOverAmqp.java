@@ -2,8 +2,7 @@ package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.jetty.AmqpBody;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
-import io.amqpservlet.jetty.AmqpRequestAttributes;
-import io.amqpservlet.jetty.internal.connection.AmqpConnection;
+import io.amqpservlet.jetty.internal.mapping.MappedRequest;
 import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
 import io.amqpservlet.protocol.json.JsonToAmqp;
 import org.eclipse.jetty.http.HttpFields;
@@ -42,7 +41,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Jetty calls the methods of one stream one at a time (its channel serialises them), but not always on the same
  * thread, so the little mutable state is guarded by the stream's monitor or published through the exchange queue.
  */
-public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, Runnable {
+final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, Runnable {
     private static final VarHandle EXPIRE_NANO_TIME;
 
     static {
@@ -53,9 +52,10 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         }
     }
 
-    private final AmqpConnection connection;
-    /** The exchange whose request's handler this thread is running, for {@link AmqpRequestAttributes#CUSTOMIZER}. */
-    private static final ThreadLocal<Exchange> SERVED = new ThreadLocal<>();
+    /** The request whose handler this thread is running, for {@link RequestAttributesCustomizer}. */
+    private static final ThreadLocal<MappedRequest> SERVED = new ThreadLocal<>();
+
+    private final ExchangeDispatcher dispatcher;
 
     private final Exchange exchange;
     /** Jetty's task that runs the request's handler, until {@link #run()} runs it. */
@@ -67,7 +67,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
     private ResponseEncoder encoder;
     private volatile boolean committed;
     /** A response with a Content-Length streams once this much of it is buffered (about a frame). */
-    public static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
+    static final int STREAM_KNOWN_LENGTH_AFTER_BYTES = 64 * 1024;
     private boolean streaming;
     /** The request came as JSON made from an AMQP value and the response is JSON: it goes back as an amqp-value. */
     private boolean jsonToValue;
@@ -80,22 +80,22 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
      */
     private volatile long expireNanoTime = Long.MAX_VALUE;
     /**
-     * The exchange's generation this stream serves (see {@link Exchange#handBack(int)}); written last by
+     * The exchange's generation this stream serves (see {@link Exchange#handBack}); written last by
      * {@link #init}, read first by the timeout check, so a check that sees it sees that request's expiry.
      */
     private volatile int generation;
 
     /** A stream for {@code exchange}, and for its later uses when the exchange is pooled. */
-    public HttpStreamOverAmqp(AmqpConnection connection, Exchange exchange) {
-        this.connection = connection;
+    HttpStreamOverAmqp(ExchangeDispatcher dispatcher, Exchange exchange) {
+        this.dispatcher = dispatcher;
         this.exchange = exchange;
     }
 
     /** Engine thread: readies this stream for the exchange's current request, on {@code channel}. */
-    public void init(HttpChannel channel, long idNumber) {
+    void init(HttpChannel channel, long idNumber) {
         this.channel = channel;
         this.idNumber = idNumber;
-        byte[] body = exchange.body;
+        byte[] body = exchange.request.body();
         if (exchange.streamedBody == null) {
             this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
         } else {
@@ -108,8 +108,8 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         jsonToValue = false;
         declaredLength = -1;
         streamedBodyBytes = 0;
-        this.idleTimeoutMillis = connection.streamIdleTimeoutMillis();
-        long timeoutMillis = connection.getRequestTimeoutMillis();
+        this.idleTimeoutMillis = dispatcher.streamIdleTimeoutMillis();
+        long timeoutMillis = dispatcher.settings().requestTimeoutMillis();
         this.expireNanoTime = timeoutMillis > 0 ? CyclicTimeouts.Expirable.calcExpireNanoTime(timeoutMillis)
                 : Long.MAX_VALUE;
         this.generation = exchange.generation();
@@ -125,7 +125,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
      * The generation is read first: if the stream has been reused since, the claim in {@link #timedOut(int)} fails
      * rather than touching the new request (whose expiry is still ahead, so it is not swapped away here).
      */
-    public void timeOutIfDue() {
+    void timeOutIfDue() {
         int g = generation;
         long expire = expireNanoTime;
         if (expire != Long.MAX_VALUE && NanoTime.isBeforeOrSame(expire, NanoTime.now())
@@ -134,7 +134,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         }
     }
 
-    public HttpChannel channel() {
+    HttpChannel channel() {
         return channel;
     }
 
@@ -167,7 +167,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         // rather than here, so a reader that demands from its callback does not recurse.
         Runnable task = channel.onContentAvailable();
         if (task != null) {
-            connection.execute(task);
+            dispatcher.execute(task);
         }
     }
 
@@ -192,10 +192,10 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
                 this.response = response;
                 committed = true;
                 if (wantsResponse) {
-                    encoder = connection.encoders().acquire();
-                    jsonToValue = exchange.jsonBody && isJson(response.getHttpFields());
-                    encoder.begin(response.getStatus(), response.getHttpFields(), exchange.replyTo,
-                            exchange.correlationId, request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion(),
+                    encoder = dispatcher.reusables().encoder();
+                    jsonToValue = exchange.request.jsonBody() && isJson(response.getHttpFields());
+                    encoder.begin(response.getStatus(), response.getHttpFields(), exchange.request.replyTo(),
+                            exchange.request.correlationId(), request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion(),
                             jsonToValue || responseValue() != null);
                 }
             }
@@ -229,31 +229,25 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
                     }
                     // Claim the exchange before touching its response half: a timeout (scheduler thread) that
                     // claimed it first has written its own 503 there, which the engine thread may be sending.
-                    if (!exchange.handBack(generation)) {
-                        connection.encoders().release(done); // no one else has seen it
-                        connection.lateResponse(); // the timeout's 503 answered instead
+                    if (!exchange.handBack(generation, ExchangeState.ANSWERED)) {
+                        dispatcher.reusables().release(done); // no one else has seen it
+                        lateResponse(); // the timeout's 503 answered instead
                         ended = true;
                     } else {
-                        exchange.status = this.response.getStatus();
-                        if (done != null) {
-                            exchange.response = done.array();
-                            exchange.responseOffset = done.offset();
-                            exchange.responseLength = done.length();
-                            exchange.encoder = done; // back to the pool once the reply link has copied it
-                        }
+                        exchange.answer(this.response.getStatus(), done);
                     }
                 }
             }
         }
         if (part != null) {
-            connection.responsePart(part); // its callback completes once the reply link has taken it
+            dispatcher.inbox().responsePart(part); // its callback completes once the reply link has taken it
             return;
         }
         if (ended) {
             callback.failed(new IllegalStateException("the exchange already ended"));
             return;
         }
-        connection.complete(exchange);
+        dispatcher.inbox().complete(exchange);
         // The whole response is in our encoder (the caller's buffers are free) and the exchange is the engine's:
         // the last send is done as far as Jetty is concerned, as a socket write is once the kernel has the bytes.
         // Completing it here, rather than from the engine pass that sends it, spares this thread a park whenever
@@ -274,7 +268,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
             try {
                 done.endWithValue(value);
             } catch (IllegalArgumentException | IllegalStateException e) {
-                connection.encoders().release(done);
+                dispatcher.reusables().release(done);
                 callback.failed(new IllegalArgumentException("the typed response value cannot be encoded: "
                         + e.getMessage(), e));
                 return false;
@@ -311,7 +305,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         if (!jsonToValue) {
             return false;
         }
-        if (encoder.bodyBytes() <= connection.getResponseBufferSize()) {
+        if (encoder.bodyBytes() <= dispatcher.settings().responseBufferBytes()) {
             return true;
         }
         jsonToValue = false;
@@ -335,7 +329,7 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
             encoder.declareDataLength(contentLength);
             declaredLength = contentLength;
         } else {
-            if (buffered < connection.getResponseBufferSize()) {
+            if (buffered < dispatcher.settings().responseBufferBytes()) {
                 return null;
             }
             encoder.closeData();
@@ -369,12 +363,12 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
                         + " bytes) than its Content-Length " + declaredLength));
                 return null;
             }
-            exchange.status = response.getStatus();
-            if (!exchange.handBack(generation)) {
-                connection.lateResponse();
+            if (!exchange.handBack(generation, ExchangeState.ANSWERED)) {
+                lateResponse();
                 callback.failed(new IllegalStateException("the exchange already ended"));
                 return null;
             }
+            exchange.status = response.getStatus(); // read by the engine thread once the part arrives
         }
         return new ResponsePart(exchange, null, 0, 0, prefix, c, last, callback);
     }
@@ -402,28 +396,37 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
      * servlet still writes goes nowhere.
      */
     private void timedOut(int generation) {
-        if (!exchange.handBack(generation)) {
+        if (!exchange.handBack(generation, ExchangeState.TIMED_OUT)) {
             return; // answered in time
         }
-        exchange.timedOut = true;
-        exchange.status = HttpStatus.SERVICE_UNAVAILABLE_503;
+        long timeoutMillis = dispatcher.settings().requestTimeoutMillis();
+        dispatcher.settings().counters().timedOut.increment();
+        ResponseEncoder timeoutResponse = null;
         if (exchange.wantsResponse()) {
             HttpFields.Mutable headers = HttpFields.build();
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
-            ResponseEncoder timeoutResponse = new ResponseEncoder();
-            timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.replyTo, exchange.correlationId);
-            timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within "
-                    + connection.getRequestTimeoutMillis() + " ms").getBytes(StandardCharsets.UTF_8)));
+            timeoutResponse = new ResponseEncoder();
+            timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.request.replyTo(),
+                    exchange.request.correlationId());
+            timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within " + timeoutMillis + " ms")
+                    .getBytes(StandardCharsets.UTF_8)));
             timeoutResponse.end();
-            exchange.response = timeoutResponse.array();
-            exchange.responseOffset = timeoutResponse.offset();
-            exchange.responseLength = timeoutResponse.length();
         }
-        connection.complete(exchange);
-        Runnable task = channel.onFailure(new TimeoutException("request timed out after "
-                + connection.getRequestTimeoutMillis() + " ms"));
+        exchange.answer(HttpStatus.SERVICE_UNAVAILABLE_503, timeoutResponse);
+        dispatcher.inbox().complete(exchange);
+        Runnable task = channel.onFailure(new TimeoutException("request timed out after " + timeoutMillis + " ms"));
         if (task != null) {
-            connection.execute(task);
+            dispatcher.execute(task);
+        }
+    }
+
+    /**
+     * A servlet finished a response whose exchange had already been handed back: counted as late when its request
+     * timeout answered instead (it may also have been settled early, its reply link gone).
+     */
+    private void lateResponse() {
+        if (exchange.timedOut(generation)) {
+            dispatcher.settings().counters().lateResponses.increment();
         }
     }
 
@@ -466,9 +469,9 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
     @Override
     public void succeeded() {
         channel.recycle();
-        connection.onStreamEnded(this, true);
+        dispatcher.streamEnded(this, true);
         if (exchange.streamDone()) {
-            connection.exchanges().release(exchange); // the engine thread is done with it too
+            dispatcher.reusables().release(exchange); // the engine thread is done with it too
         }
     }
 
@@ -478,27 +481,27 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
      */
     @Override
     public void failed(Throwable x) {
-        if (exchange.handBack(generation)) {
+        if (exchange.handBack(generation, ExchangeState.FAILED)) {
             exchange.failure = x;
-            connection.complete(exchange);
+            dispatcher.inbox().complete(exchange);
         }
-        connection.onStreamEnded(this, false);
+        dispatcher.streamEnded(this, false);
     }
 
     /** Engine thread: the task Jetty made for this request ({@code HttpChannel.onRequest}), run by {@link #run()}. */
-    public void handleWith(Runnable task) {
+    void handleWith(Runnable task) {
         handle = task;
     }
 
     /**
      * A pool thread: runs the request's handler, with this stream's exchange known to the thread meanwhile so that
-     * Jetty's customizers, which run first, can reach it ({@link AmqpRequestAttributes#CUSTOMIZER}).
+     * Jetty's customizers, which run first, can reach it ({@link RequestAttributesCustomizer}).
      */
     @Override
     public void run() {
         Runnable task = handle;
         handle = null;
-        SERVED.set(exchange);
+        SERVED.set(exchange.request);
         try {
             task.run();
         } finally {
@@ -506,8 +509,8 @@ public final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expi
         }
     }
 
-    /** The exchange whose handler this thread is running, or null. */
-    public static Exchange servedExchange() {
+    /** The request whose handler this thread is running, or null. */
+    static MappedRequest servedRequest() {
         return SERVED.get();
     }
 

@@ -12,12 +12,12 @@ import org.eclipse.jetty.http.HttpStatus;
  * description is the status line ("404 Not Found") and the condition the closest AMQP one. 5xx (and a failed
  * exchange, status 0): modified with delivery-failed, so the client may retry.
  */
-public final class OneWayOutcome {
+final class OneWayOutcome {
     private OneWayOutcome() {
     }
 
     /** Settles {@code request} on {@code engine} (its thread) according to {@code status}. */
-    public static void settle(Engine engine, Delivery request, int status) {
+    static void settle(Engine engine, Delivery request, int status) {
         if (status >= 200 && status < 400) {
             engine.accept(request);
         } else if (status >= 400 && status < 500) {
@@ -28,7 +28,7 @@ public final class OneWayOutcome {
     }
 
     /** The AMQP error condition (AMQP 1.0 §2.8.15) nearest to a 4xx status. */
-    public static Symbol conditionOf(int status) {
+    static Symbol conditionOf(int status) {
         switch (status) {
             case HttpStatus.UNAUTHORIZED_401:
             case HttpStatus.FORBIDDEN_403:

@@ -2,7 +2,6 @@ package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.jetty.AmqpServerBudget;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
-import io.amqpservlet.jetty.internal.connection.AmqpConnection;
 import io.amqpservlet.connector.engine.Session;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Content;
@@ -21,11 +20,11 @@ import java.util.ArrayDeque;
  * <p><b>Bounded memory.</b> When {@value #HOLD_BYTES} bytes or more wait unread, the body holds its session's
  * incoming window ({@link Session#holdIncoming()}): the client may send what is left of the window and must then
  * wait (AMQP 1.0 §2.5.6). Once the servlet has read the queue down to half that, the engine thread is asked to
- * let go ({@link AmqpConnection#resume(RequestBody)}). So what one session can have buffered is at most the
+ * let go ({@link EngineInbox#resume(RequestBody)}). So what one session can have buffered is at most the
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
  * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
  * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
- * soon as any byte waits, and not let go until the budget has room again ({@link AmqpServerBudget#whenRoom}).
+ * soon as any byte waits, and not let go until the budget has room again ({@code ServerBudget.whenRoom}).
  *
  * <p>Threads: {@link #offer}, {@link #end}, {@link #fail}, {@link #discard} and {@link #resumeOnEngine} run on the
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The
@@ -35,7 +34,7 @@ public final class RequestBody {
     /** Unread bytes at which the session window is held. */
     public static final int HOLD_BYTES = 256 * 1024;
 
-    private final AmqpConnection connection;
+    private final ExchangeDispatcher dispatcher;
     private final ByteBufferPool pool;
     private final Session session;
     private final BudgetShare budget;
@@ -48,17 +47,17 @@ public final class RequestBody {
     private boolean resumeAsked;
     private HttpChannel demander;
 
-    public RequestBody(AmqpConnection connection, ByteBufferPool pool, Session session) {
-        this.connection = connection;
-        this.pool = pool;
+    RequestBody(ExchangeDispatcher dispatcher, BudgetShare budget, Session session) {
+        this.dispatcher = dispatcher;
+        this.pool = dispatcher.bufferPool();
         this.session = session;
-        this.budget = connection.budgetShare();
+        this.budget = budget;
     }
 
     // ------------------------------------------------------------------------------------------ engine thread
 
     /** Adds body bytes (copied: they are the engine's input buffer); holds the window when too much waits. */
-    public void offer(byte[] bytes, int offset, int length) {
+    void offer(byte[] bytes, int offset, int length) {
         if (length == 0) {
             return;
         }
@@ -74,7 +73,7 @@ public final class RequestBody {
             budget.addRequestBytes(length); // before a reader can see (and give back) the chunk
             chunks.add(Content.Chunk.from(buffer, false));
             queuedBytes += length;
-            connection.bufferedRequestBytes(queuedBytes);
+            dispatcher.bufferedRequestBytes(queuedBytes);
             // Also when the server-wide budget is used up: the peer may send what is left of the window, no more.
             hold = !held && (queuedBytes >= HOLD_BYTES || budget.budget().isExhausted());
             if (hold) {
@@ -90,7 +89,7 @@ public final class RequestBody {
     }
 
     /** The message ended: after the queued chunks, the reader sees the end of the body. */
-    public void end() {
+    void end() {
         HttpChannel wake;
         synchronized (this) {
             ended = true;
@@ -101,7 +100,7 @@ public final class RequestBody {
     }
 
     /** The message will not be complete (aborted, its link ended, malformed): the reader sees {@code cause}. */
-    public void fail(Throwable cause) {
+    void fail(Throwable cause) {
         HttpChannel wake;
         synchronized (this) {
             if (failure == null) {
@@ -116,7 +115,7 @@ public final class RequestBody {
     }
 
     /** The exchange ended: the rest of the message is read and dropped, and the window no longer waits for it. */
-    public void discard() {
+    void discard() {
         synchronized (this) {
             discarding = true;
             releaseQueued();
@@ -136,7 +135,7 @@ public final class RequestBody {
             }
             if (budget.budget().isExhausted() && !discarding && failure == null) {
                 resumeAsked = true;
-                connection.resumeWhenRoom(this);
+                budget.budget().whenRoom(() -> dispatcher.execute(() -> dispatcher.inbox().resume(this)));
                 return;
             }
         }
@@ -168,7 +167,7 @@ public final class RequestBody {
         if (channel != null) {
             Runnable task = channel.onContentAvailable();
             if (task != null) {
-                connection.execute(task); // never the servlet's code on the engine thread
+                dispatcher.execute(task); // never the servlet's code on the engine thread
             }
         }
     }
@@ -176,7 +175,7 @@ public final class RequestBody {
     // ------------------------------------------------------------------------------------------ Jetty threads
 
     /** The next chunk, the end, a failure, or null when nothing is here yet ({@link #demand} then). */
-    public Content.Chunk read() {
+    Content.Chunk read() {
         boolean askResume;
         Content.Chunk c;
         synchronized (this) {
@@ -195,13 +194,13 @@ public final class RequestBody {
             }
         }
         if (askResume) {
-            connection.resume(this);
+            dispatcher.inbox().resume(this);
         }
         return c;
     }
 
     /** Calls the channel back (on the executor) once a chunk, the end or a failure is there. */
-    public void demand(HttpChannel channel) {
+    void demand(HttpChannel channel) {
         boolean available;
         synchronized (this) {
             available = failure != null || ended || !chunks.isEmpty();
@@ -215,7 +214,7 @@ public final class RequestBody {
     }
 
     /** Whether the servlet has the session window held (for tests). */
-    public synchronized boolean held() {
+    synchronized boolean held() {
         return held;
     }
 }

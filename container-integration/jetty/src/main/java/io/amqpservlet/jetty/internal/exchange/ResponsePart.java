@@ -10,19 +10,19 @@ import java.nio.ByteBuffer;
  * reply link has room, never copied on the servlet thread.
  */
 public final class ResponsePart {
-    public final Exchange exchange;
+    final Exchange exchange;
     /** The encoded message so far (header sections, the data section's header, the bytes buffered): first part only. */
-    public final byte[] head;
-    public final int headOffset;
-    public final int headLength;
+    final byte[] head;
+    final int headOffset;
+    final int headLength;
     /** Bytes to send before {@link #content} (the header of a further data section), or null. */
-    public final byte[] prefix;
+    final byte[] prefix;
     /** The body bytes of this send, or null; consumed as they go. */
-    public final ByteBuffer content;
-    public final boolean last;
-    public final Callback callback;
+    final ByteBuffer content;
+    final boolean last;
+    final Callback callback;
 
-    public ResponsePart(Exchange exchange, byte[] head, int headOffset, int headLength, byte[] prefix,
+    ResponsePart(Exchange exchange, byte[] head, int headOffset, int headLength, byte[] prefix,
                      ByteBuffer content, boolean last, Callback callback) {
         this.exchange = exchange;
         this.head = head;

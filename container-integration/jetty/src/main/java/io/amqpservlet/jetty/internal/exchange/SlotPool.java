@@ -10,17 +10,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * @param <T> what is pooled
  */
-public final class SlotPool<T> {
+final class SlotPool<T> {
     private final int size;
     /** Made by the first give-back: a connection that never served a request holds no slots (docs/design.md §2). */
     private volatile AtomicReferenceArray<T> slots;
 
-    public SlotPool(int slots) {
+    SlotPool(int slots) {
         this.size = slots;
     }
 
     /** Any thread: an object no one else holds, or null when the pool is empty. */
-    public T acquire() {
+    T acquire() {
         AtomicReferenceArray<T> slots = this.slots;
         if (slots == null) {
             return null;
@@ -38,14 +38,14 @@ public final class SlotPool<T> {
     }
 
     /** Any thread: drops every pooled object (they are made again when needed). */
-    public void drain() {
+    void drain() {
         while (acquire() != null) {
             // dropped
         }
     }
 
     /** How many objects the pool holds now (a snapshot, for tests). */
-    public int size() {
+    int size() {
         AtomicReferenceArray<T> slots = this.slots;
         int n = 0;
         for (int i = 0; slots != null && i < slots.length(); i++) {
@@ -57,7 +57,7 @@ public final class SlotPool<T> {
     }
 
     /** Any thread: gives {@code t} back (the caller no longer uses it); dropped when every slot is taken. */
-    public void release(T t) {
+    void release(T t) {
         AtomicReferenceArray<T> slots = this.slots;
         if (slots == null) {
             synchronized (this) {

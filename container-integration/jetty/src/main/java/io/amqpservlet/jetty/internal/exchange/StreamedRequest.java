@@ -23,14 +23,16 @@ import java.util.Arrays;
  * served as a one-frame message is: such bodies are small in practice, and the engine's max-message-size still
  * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
  *
- * <p>A request whose header sections are not all in when a graceful shutdown begins is released at once (the engine
- * drops its remaining frames) without running the servlet, as a whole message is. The request delivery is settled only once the whole message has arrived: if the servlet answers earlier,
- * its exchange is parked here ({@link #park}) until the last frame, the rest of the body being dropped meanwhile.
- * Engine thread only.
+ * <p>Once its header sections are in, the request is admitted or not by the same {@link RequestAdmission} as a whole
+ * message, before any servlet sees it: released at once while the server is stopping or over its byte budget, or
+ * when the client's reply link backs up (the engine drops its remaining frames, AMQP 1.0 §2.6.12); answered without
+ * a servlet when it is no HTTP request or has expired. The request delivery is settled only once the whole message
+ * has arrived: an answer that comes earlier (the servlet's, or one made without it) is parked here ({@link #park})
+ * until the last frame, the rest of the body being dropped meanwhile. Engine thread only.
  */
-public final class StreamedRequest implements SectionScanner.Listener {
+final class StreamedRequest implements SectionScanner.Listener {
     /** The most bytes of header sections (everything before the body) kept for one request. */
-    public static final int MAX_HEAD_BYTES = 1024 * 1024;
+    static final int MAX_HEAD_BYTES = 1024 * 1024;
 
     private enum Phase { HEAD, STREAM, WHOLE, DISCARD }
 
@@ -43,7 +45,6 @@ public final class StreamedRequest implements SectionScanner.Listener {
     private int buffered;
     private Exchange exchange;
     private Exchange parked;
-    private Exchange answerAtEnd;
     private String rejectAtEnd;
     /** The body length the client declared (a content-length application-property), or -1. */
     private long declaredLength = -1;
@@ -52,28 +53,22 @@ public final class StreamedRequest implements SectionScanner.Listener {
     /** The condition {@link #rejectAtEnd} is rejected with: a decode error, or a limit. */
     private Symbol rejectCondition = ErrorConditions.DECODE_ERROR;
 
-    public StreamedRequest(ServingHandler handler, Link link, Delivery delivery) {
+    StreamedRequest(ServingHandler handler, Link link, Delivery delivery) {
         this.handler = handler;
         this.link = link;
         this.delivery = delivery;
     }
 
-    public Delivery delivery() {
+    Delivery delivery() {
         return delivery;
     }
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
-    public void chunk(byte[] payload, int offset, int length, boolean last) {
-        if (phase == Phase.HEAD && (handler.connection().isDraining()
-                || handler.connection().budgetShare().budget().isExhausted())) {
-            // docs/design.md §3: shutdown or overload (the server-wide byte budget is used up) → released, as a whole
-            // message is (ServingHandler.onMessage), and at once:
-            // AMQP 1.0 §2.6.12 lets a receiver settle before the last transfer, and the engine then drops the
-            // frames still to come without handing them on. No servlet runs; the client may send it again later.
-            link.attachment(null);
-            phase = Phase.DISCARD;
-            buffer = null;
-            link.session().engine().release(delivery);
+    void chunk(byte[] payload, int offset, int length, boolean last) {
+        if (phase == Phase.HEAD && !handler.admission.takesRequests()) {
+            // Shutdown or overload, before anything of the message is kept: released as a whole message is.
+            settleNow();
+            handler.release(link.session().engine(), delivery);
             return;
         }
         if (phase == Phase.HEAD || phase == Phase.WHOLE) {
@@ -139,10 +134,11 @@ public final class StreamedRequest implements SectionScanner.Listener {
         }
     }
 
-    /** The header sections are here: the request goes to the servlet, its body to follow. */
+    /** The header sections are here: the request goes to the servlet, its body to follow, or is answered without. */
     private void start() {
         Exchange e = handler.newExchange(delivery);
-        e.streamedBody = new RequestBody(handler.connection(), handler.connection().bufferPool(), link.session());
+        ExchangeDispatcher dispatcher = handler.dispatcher();
+        e.streamedBody = new RequestBody(dispatcher, handler.budget, link.session());
         e.streamedRequest = this;
         try {
             handler.mapHead(buffer, buffered, link, e);
@@ -153,15 +149,42 @@ public final class StreamedRequest implements SectionScanner.Listener {
         }
         exchange = e;
         buffer = null; // the head was copied into the request's fields
-        if (e.request != null) {
-            declaredLength = e.request.getContentLength();
+        if (e.request.request() != null) {
+            declaredLength = e.request.request().getContentLength();
         }
-        if (e.rejectStatus != 0) {
-            phase = Phase.DISCARD;
-            answerAtEnd = e;
-            return;
+        Engine engine = link.session().engine();
+        switch (handler.admission.admit(e, handler, engine)) {
+            case SERVE:
+                dispatcher.dispatch(e, handler.authentication());
+                break;
+            case RELEASE:
+                e.streamedBody.discard();
+                settleNow();
+                handler.release(engine, delivery);
+                break;
+            case REFUSE:
+                handler.settings.counters().refused.increment();
+                handler.settlement().answerWithoutServlet(engine, e, e.request.refusedStatus(),
+                        e.request.refusedReason()); // parked until the last frame
+                break;
+            default:
+                if (!e.wantsResponse()) {
+                    e.streamedBody.discard();
+                    settleNow(); // rejected now: nothing waits for the rest
+                }
+                handler.settlement().expired(engine, e); // with a reply-to, answered 504 at the last frame
+                break;
         }
-        handler.connection().dispatch(e);
+    }
+
+    /**
+     * The request is settled before its last frame (AMQP 1.0 §2.6.12 lets a receiver do so): the engine drops the
+     * frames still to come without handing them on, and no servlet runs.
+     */
+    private void settleNow() {
+        link.attachment(null);
+        phase = Phase.DISCARD;
+        buffer = null;
     }
 
     private void malformed(String reason) {
@@ -208,9 +231,8 @@ public final class StreamedRequest implements SectionScanner.Listener {
         }
         if (rejectAtEnd != null && exchange == null) {
             // docs/design.md §3: a message that cannot produce a response is rejected with amqp:decode-error.
+            handler.settings.counters().refused.increment();
             engine.reject(delivery, rejectCondition, rejectAtEnd);
-        } else if (answerAtEnd != null) {
-            handler.answerWithoutServlet(engine, answerAtEnd);
         }
         unpark(engine);
     }
@@ -219,7 +241,7 @@ public final class StreamedRequest implements SectionScanner.Listener {
      * The servlet answered before the message ended: the response waits until the last frame, since a delivery is
      * settled only once it is complete; the rest of the body is dropped, which also lets go of the window.
      */
-    public void park(Exchange answered) {
+    void park(Exchange answered) {
         answered.streamedBody.discard();
         if (phase == Phase.STREAM) {
             phase = Phase.DISCARD;
@@ -228,7 +250,7 @@ public final class StreamedRequest implements SectionScanner.Listener {
     }
 
     /** The link ended or the sender aborted before the last frame: the body fails, a parked answer goes out. */
-    public void abandoned(String why) {
+    void abandoned(String why) {
         link.attachment(null);
         if (exchange != null) {
             exchange.streamedBody.fail(new EofException(why));
@@ -240,7 +262,7 @@ public final class StreamedRequest implements SectionScanner.Listener {
         Exchange p = parked;
         if (p != null) {
             parked = null;
-            handler.complete(engine, p, false);
+            handler.settlement().complete(engine, p, false);
         }
     }
 }

@@ -1,13 +1,11 @@
 package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.connector.engine.Delivery;
-import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import org.eclipse.jetty.io.EofException;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 
 /**
  * A response that goes out while the servlet writes it: one delivery of many transfers on the reply link
@@ -25,12 +23,12 @@ public final class StreamedResponse {
     public static final int UNSENT_LIMIT_BYTES = 64 * 1024;
 
     /** The streamed responses of one reply link: the one that is open and those waiting for it. */
-    public static final class ReplyLinkQueue {
+    static final class ReplyLinkQueue {
         StreamedResponse open;
         final ArrayDeque<StreamedResponse> waiting = new ArrayDeque<>();
     }
 
-    private final ServingHandler handler;
+    private final Settlement settlement;
     private final Exchange exchange;
     private final Link link;
     private final ArrayDeque<ResponsePart> parts = new ArrayDeque<>();
@@ -39,28 +37,28 @@ public final class StreamedResponse {
     private boolean ended;
     private boolean pumping;
 
-    public StreamedResponse(ServingHandler handler, Exchange exchange, Link link) {
-        this.handler = handler;
+    StreamedResponse(Settlement settlement, Exchange exchange, Link link) {
+        this.settlement = settlement;
         this.exchange = exchange;
         this.link = link;
-        handler.streamingResponses().add(this);
+        settlement.streaming().add(this);
     }
 
-    public Delivery delivery() {
+    Delivery delivery() {
         return delivery;
     }
 
     /** The reply link this response goes out on. */
-    public Link link() {
+    Link link() {
         return link;
     }
 
-    public boolean ended() {
+    boolean ended() {
         return ended;
     }
 
     /** A part from the servlet (in order): sent as far as the link allows now, the rest when it has room. */
-    public void add(ResponsePart part, byte[] scratch) {
+    void add(ResponsePart part, byte[] scratch) {
         parts.add(part);
         ReplyLinkQueue queue = queueOf(link);
         if (queue.open == null) {
@@ -74,7 +72,7 @@ public final class StreamedResponse {
         pump(scratch);
     }
 
-    public static ReplyLinkQueue queueOf(Link link) {
+    static ReplyLinkQueue queueOf(Link link) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
             return (ReplyLinkQueue) a;
@@ -85,7 +83,7 @@ public final class StreamedResponse {
     }
 
     /** The reply link has room again (or this response just got the link): move bytes, complete writes. */
-    public void pump(byte[] scratch) {
+    void pump(byte[] scratch) {
         if (pumping) {
             return; // completing a write can bring the next part (and onSendable) back here: the loop takes it
         }
@@ -141,9 +139,9 @@ public final class StreamedResponse {
                 link.endMessage(delivery);
                 finish();
                 exchange.callback(part.callback);
-                handler.complete(link.session().engine(), exchange, false); // settles the request
+                settlement.complete(link.session().engine(), exchange, false); // settles the request
             } else {
-                handler.succeed(part.callback);
+                ServingHandler.succeed(part.callback);
             }
         }
     }
@@ -152,7 +150,7 @@ public final class StreamedResponse {
      * The exchange ended without its last part (the servlet failed, the request timed out, the link ended): the
      * delivery is aborted on the wire (AMQP 1.0 §2.6.14) and every waiting write fails.
      */
-    public void abort(Throwable cause) {
+    void abort(Throwable cause) {
         if (ended) {
             return;
         }
@@ -161,7 +159,7 @@ public final class StreamedResponse {
         }
         ResponsePart p;
         while ((p = parts.poll()) != null) {
-            handler.fail(p.callback, cause);
+            ServingHandler.fail(p.callback, cause);
         }
         finish();
     }
@@ -170,25 +168,25 @@ public final class StreamedResponse {
         exchange.failure = cause;
         exchange.responseTooLarge = !linkGone;
         abort(cause);
-        handler.complete(link.session().engine(), exchange, false);
+        settlement.complete(link.session().engine(), exchange, false);
     }
 
     /** Leaves the link to the next waiting response. */
     private void finish() {
         ended = true;
-        handler.streamingResponses().remove(this);
+        settlement.streaming().remove(this);
         ReplyLinkQueue queue = queueOf(link);
         queue.waiting.remove(this);
         if (queue.open == this) {
             queue.open = queue.waiting.poll();
             if (queue.open != null) {
-                queue.open.pump(handler.scratch());
+                queue.open.pump(PassScratch.get().bytes);
             }
         }
     }
 
     /** Engine callback: a reply link has room again. */
-    public static void onSendable(Link link, byte[] scratch) {
+    static void onSendable(Link link, byte[] scratch) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
             StreamedResponse open = ((ReplyLinkQueue) a).open;
@@ -198,18 +196,15 @@ public final class StreamedResponse {
         }
     }
 
-    /** The connection closed: every response still streaming fails, and the writes waiting in it. */
-    public static void onConnectionClosed(ServingHandler handler) {
-        ArrayList<StreamedResponse> all = new ArrayList<>(handler.streamingResponses());
-        for (StreamedResponse r : all) {
-            if (!r.ended) {
-                r.fail(new EofException("the AMQP connection closed while the response was sent"), true);
-            }
+    /** The connection closed: this response fails, and the writes waiting in it. */
+    void connectionClosed() {
+        if (!ended) {
+            fail(new EofException("the AMQP connection closed while the response was sent"), true);
         }
     }
 
     /** Engine callback: a reply link ended: its streamed responses fail (their writes too) and are settled so. */
-    public static void onLinkEnded(Link link) {
+    static void onLinkEnded(Link link) {
         Object a = link.attachment();
         if (a instanceof ReplyLinkQueue) {
             ReplyLinkQueue queue = (ReplyLinkQueue) a;
@@ -223,17 +218,5 @@ public final class StreamedResponse {
                 }
             }
         }
-    }
-
-    /** Used by {@link ServingHandler} on a streamed exchange that fails: abort, then settle as a failure. */
-    public static void abortIfOpen(Exchange exchange, Throwable cause) {
-        StreamedResponse s = exchange.streamedResponse;
-        if (s != null) {
-            s.abort(cause);
-        }
-    }
-
-    public Engine engine() {
-        return link.session().engine();
     }
 }

@@ -2,7 +2,6 @@ package io.amqpservlet.jetty.internal.mapping;
 
 import io.amqpservlet.jetty.AmqpBody;
 import io.amqpservlet.jetty.AmqpRequestAttributes;
-import io.amqpservlet.jetty.internal.exchange.Exchange;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpType;
@@ -42,11 +41,13 @@ import java.util.UUID;
  * string or binary; any other amqp-value, and amqp-sequence, as JSON, with the typed value as an attribute).
  *
  * <p>A message that is a valid AMQP message but not a valid HTTP request is not rejected: the mapper sets
- * {@link Exchange#rejectStatus} (400, or 415 for a body it cannot read) and the connection answers with that
- * status, as an HTTP server answers a bad request line. Malformed AMQP ({@code DecodeException}) propagates, for
+ * {@link MappedRequest#refusedStatus()} (400, or 415 for a body it cannot read) and the request is answered with
+ * that status without a servlet, as an HTTP server answers a bad request line. Malformed AMQP ({@code DecodeException}) propagates, for
  * the caller to reject with {@code amqp:decode-error}.
  *
- * <p>One instance per connection, used only on its engine thread: the reader, cursor and byte holders are reused.
+ * <p>One instance per thread that runs engine passes, two in fact (plain and TLS connections), used by one pass at a
+ * time: the reader, cursor and byte holders are reused, and so are the fields and Strings of the previous request it
+ * mapped, which are immutable and may be shared by requests of any connection.
  */
 public final class RequestMapper {
     private static final byte[] NO_BODY = new byte[0];
@@ -93,13 +94,14 @@ public final class RequestMapper {
     }
 
     /**
-     * Fills the request half of {@code into} from {@code message}, received on {@code link}.
+     * Fills {@code into} from {@code message}, received on {@code link}.
      *
      * @param openHostname the hostname of the client's open, or null
      * @param serverName the configured name for requests that carry none
+     * @param streamed the message holds only the header sections: the body streams in after the request
      */
     public void map(MessageView message, Link link, String openHostname, String serverName, long beginNanoTime,
-             Exchange into) {
+                    boolean streamed, MappedRequest into) {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
@@ -169,7 +171,6 @@ public final class RequestMapper {
         }
 
         // A streamed request's view holds only the header sections: its body comes later, chunk by chunk.
-        boolean streamed = into.streamedBody != null;
         byte[] body = streamed ? NO_BODY : body(message, into);
         if (into.jsonBody) {
             fields.put(JSON); // the servlet reads JSON, whatever the message's content-type said of an AMQP body
@@ -216,7 +217,7 @@ public final class RequestMapper {
      * for the list, which a plain field parses as a quoted comma-separated list: about 300 bytes of parser objects
      * per request, measured with JFR's allocation samples.
      */
-    public static final class ContentLengthField extends HttpField.LongValueHttpField {
+    static final class ContentLengthField extends HttpField.LongValueHttpField {
         private final List<String> values;
 
         ContentLengthField(long length) {
@@ -241,7 +242,7 @@ public final class RequestMapper {
     }
 
     /** A {@code host} field we made: its value list is its one value (see {@link ContentLengthField} for why). */
-    public static final class HostField extends HostPortHttpField {
+    static final class HostField extends HostPortHttpField {
         private final List<String> values;
 
         HostField(String authority) {
@@ -300,7 +301,7 @@ public final class RequestMapper {
     }
 
     /** The values of the fixed {@link AmqpRequestAttributes}: message fields only, never a peer-chosen name. */
-    private void attributes(MessageView message, Link link, Exchange into) {
+    private void attributes(MessageView message, Link link, MappedRequest into) {
         if (message.messageId(id.clear())) {
             into.messageIdAttribute = idValue(id);
         }
@@ -357,9 +358,8 @@ public final class RequestMapper {
         }
     }
 
-    private static void reject(Exchange into, int status, String reason) {
-        into.rejectStatus = status;
-        into.rejectReason = reason;
+    private static void reject(MappedRequest into, int status, String reason) {
+        into.refuse(status, reason);
     }
 
     /** The subject as an HTTP method, or null when absent or not an RFC 9110 token. */
@@ -591,7 +591,7 @@ public final class RequestMapper {
      * becomes the request's typed value ({@link AmqpBody#REQUEST_VALUE}). Leaves {@link #reader} on the amqp-value
      * when there is one.
      */
-    private byte[] body(MessageView message, Exchange into) {
+    private byte[] body(MessageView message, MappedRequest into) {
         MessageSection kind = message.body().kind();
         if (kind == null) {
             return NO_BODY;

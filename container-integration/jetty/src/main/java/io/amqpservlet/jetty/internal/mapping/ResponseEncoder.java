@@ -1,7 +1,6 @@
 package io.amqpservlet.jetty.internal.mapping;
 
 import io.amqpservlet.jetty.AmqpBody;
-import io.amqpservlet.jetty.internal.exchange.ResponseEncoderPool;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.json.JsonToAmqp;
@@ -30,7 +29,7 @@ import java.util.Arrays;
  *
  * <p>Runs on the thread that completes the response (a servlet thread), never on the engine thread, so encoding
  * costs the connection nothing. An encoder serves one response at a time and owns the bytes until the engine
- * copies them; then it goes back to its connection's {@link ResponseEncoderPool} and is cleared by the next
+ * copies them; then it goes back to its connection's reusables and is cleared by the next
  * {@link #begin}, so its buffer and scratch state are reused rather than allocated per response.
  */
 public final class ResponseEncoder {

@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty.internal.connection;
+package io.amqpservlet.jetty.internal.exchange;
 
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
@@ -10,15 +10,18 @@ import java.util.concurrent.Executor;
 
 /**
  * Servlet-side callbacks an engine pass has finished (a send's bytes are with the reply link, or failed), waiting
- * to be completed by the thread that ran the pass once it has let go of the engine.
+ * to be completed by the thread that ran the pass once it has let go of the engine. A pass runs on one thread from
+ * start to end, so the pass adds them straight to its thread's list.
  *
  * <p>Why after: completing a response's last callback runs the rest of Jetty's request cycle (the stream ends,
  * the channel is recycled, the request log written). Done inside the pass, that kept the engine busy for longer,
  * so input arriving meanwhile was read by that thread, which may not run a handler itself (see
- * {@link AmqpConnection}), and had to hand the request to another thread. One instance per thread (the connection
- * keeps them in a thread-local), reused, so nothing is allocated per pass.
+ * the connection's engine pass), and had to hand the request to another thread. One instance per thread (a
+ * thread-local), reused, so nothing is allocated per pass.
  */
 public final class CompletedCallbacks {
+    private static final ThreadLocal<CompletedCallbacks> BY_THREAD = ThreadLocal.withInitial(CompletedCallbacks::new);
+
     private static final Logger LOG = LoggerFactory.getLogger(CompletedCallbacks.class);
 
     private final ArrayList<Callback> succeeded = new ArrayList<>();
@@ -27,28 +30,18 @@ public final class CompletedCallbacks {
     /** Set while {@link #completeAll} runs: a callback that drives a connection again only adds to the lists. */
     private boolean completing;
 
-    public void succeeded(Callback callback) {
+    /** {@return the calling thread's list: the one it completes once it has let go of the engine} */
+    public static CompletedCallbacks ofThisThread() {
+        return BY_THREAD.get();
+    }
+
+    void succeeded(Callback callback) {
         succeeded.add(callback);
     }
 
-    public void failed(Callback callback, Throwable failure) {
+    void failed(Callback callback, Throwable failure) {
         failed.add(callback);
         failures.add(failure);
-    }
-
-    /** Moves what {@code other} holds here (it is left empty), keeping the order. */
-    public void takeFrom(CompletedCallbacks other) {
-        // Not addAll: it copies its argument into a new array (ArrayList.toArray), even an empty one, every pass.
-        move(other.succeeded, succeeded);
-        move(other.failed, failed);
-        move(other.failures, failures);
-    }
-
-    private static <T> void move(ArrayList<T> from, ArrayList<T> to) {
-        for (int i = 0; i < from.size(); i++) {
-            to.add(from.get(i));
-        }
-        from.clear();
     }
 
     /**

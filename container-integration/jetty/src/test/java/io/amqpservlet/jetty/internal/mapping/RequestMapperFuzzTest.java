@@ -1,7 +1,5 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.jetty.internal.mapping;
 
-import io.amqpservlet.jetty.internal.exchange.Exchange;
-import io.amqpservlet.jetty.internal.mapping.RequestMapper;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.amqpservlet.connector.engine.Engine;
@@ -29,7 +27,7 @@ import java.nio.ByteBuffer;
  * connection answers with {@code amqp:decode-error}; nothing else escapes. Memory follows the input
  * ({@link AllocationBudget}).
  */
-class AmqpRequestMapperFuzzTest {
+class RequestMapperFuzzTest {
     private static final Link LINK = receivingLink();
 
     @FuzzTest(maxDuration = "5m")
@@ -119,35 +117,35 @@ class AmqpRequestMapperFuzzTest {
     }
 
     private static void mapChecked(MessageView view, int inputLength) {
-        Exchange[] mapped = new Exchange[1];
+        MappedRequest[] mapped = new MappedRequest[1];
         AllocationBudget.check("RequestMapper", inputLength, () -> {
-            Exchange exchange = new Exchange();
-            mapped[0] = exchange;
+            MappedRequest request = new MappedRequest();
+            mapped[0] = request;
             try {
-                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, exchange);
+                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, false, request);
             } catch (DecodeException | IllegalArgumentException e) {
-                exchange.rejectStatus = -1; // the connection answers amqp:decode-error
+                request.refusedStatus = -1; // the connection answers amqp:decode-error
             }
         });
         check(mapped[0]);
     }
 
-    private static void check(Exchange exchange) {
-        int status = exchange.rejectStatus;
-        MetaData.Request request = exchange.request;
+    private static void check(MappedRequest mapped) {
+        int status = mapped.refusedStatus;
+        MetaData.Request request = mapped.request;
         if (status == -1) {
             return;
         }
         if (status == 0) {
             if (request == null || request.getMethod() == null || request.getMethod().isEmpty()
-                    || !request.getHttpURI().getPathQuery().startsWith("/") || exchange.body == null) {
+                    || !request.getHttpURI().getPathQuery().startsWith("/") || mapped.body == null) {
                 throw new AssertionError("mapped without a complete request: " + request);
             }
             return;
         }
         if (request != null || (status != HttpStatus.BAD_REQUEST_400
                 && status != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505)) {
-            throw new AssertionError("refused with " + status + " (" + exchange.rejectReason + ") and request "
+            throw new AssertionError("refused with " + status + " (" + mapped.refusedReason + ") and request "
                     + request);
         }
     }

@@ -1,0 +1,243 @@
+package io.amqpservlet.jetty.internal.attach;
+
+import org.eclipse.jetty.io.ClientConnectionFactory;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A broker attachment's connection over time, as an {@link AttachmentState} machine: connects to one broker of its
+ * list at a time, and when a connection cannot be made or is lost, to the next, after a delay that doubles from the
+ * minimum up to the maximum, with jitter so that many gateways that lost the same broker do not all come back at the
+ * same instant. Thread-safe: Jetty's threads, the scheduler and the connection's engine thread call it; its state is
+ * guarded by this object's monitor, and nothing is called out with it held.
+ */
+public final class Reconnection {
+    private static final Logger LOG = LoggerFactory.getLogger(Reconnection.class);
+
+    /** Makes the AMQP connection on a new end point to {@code broker} (index {@code brokerIndex} of the list). */
+    @FunctionalInterface
+    public interface Connections {
+        Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, int brokerIndex, Reconnection owner);
+    }
+
+    private final List<BrokerUri.HostPort> brokers;
+    private final List<String> addresses;
+    private final ClientConnector client;
+    private final SslContextFactory.Client tls;
+    private final Scheduler scheduler;
+    private final Connections connections;
+    private final long minDelayMillis;
+    private final long maxDelayMillis;
+
+    // Guarded by this.
+    private AttachmentState state = AttachmentState.STOPPED;
+    private int brokerIndex;
+    private int failures;
+    private long delayMillis;
+    private Scheduler.Task reconnect;
+    private Connection connection;
+    private long connectCount;
+    private int mostOutstanding;
+
+    /**
+     * @param tls the TLS configuration for {@code amqps}, or null for plain TCP
+     */
+    public Reconnection(List<BrokerUri.HostPort> brokers, List<String> addresses, ClientConnector client,
+                        SslContextFactory.Client tls, Scheduler scheduler, Connections connections,
+                        long minDelayMillis, long maxDelayMillis) {
+        this.brokers = List.copyOf(brokers);
+        this.addresses = List.copyOf(addresses);
+        this.client = client;
+        this.tls = tls;
+        this.scheduler = scheduler;
+        this.connections = connections;
+        this.minDelayMillis = minDelayMillis;
+        this.maxDelayMillis = maxDelayMillis;
+    }
+
+    /** STOPPED → CONNECTING: the first attempt, to the first broker of the list. */
+    public void start() {
+        synchronized (this) {
+            if (state != AttachmentState.STOPPED) {
+                return;
+            }
+            state = AttachmentState.CONNECTING;
+            failures = 0;
+            brokerIndex = 0;
+        }
+        connect();
+    }
+
+    /**
+     * Any state → STOPPED: no further attempt, and what the broker ends from now on is no reason to reconnect.
+     *
+     * @return the connection that is open, for the caller to close, or null
+     */
+    public Connection stop() {
+        synchronized (this) {
+            state = AttachmentState.STOPPED;
+            if (reconnect != null) {
+                reconnect.cancel();
+                reconnect = null;
+            }
+            return connection;
+        }
+    }
+
+    /** {@return whether stopped: links and sessions the broker ends now are no reason to reconnect} */
+    synchronized boolean stopped() {
+        return state == AttachmentState.STOPPED;
+    }
+
+    /** CONNECTING: a connection to the current broker of the list. */
+    private void connect() {
+        BrokerUri.HostPort broker;
+        int index;
+        synchronized (this) {
+            reconnect = null;
+            if (state != AttachmentState.CONNECTING) {
+                return;
+            }
+            index = brokerIndex;
+            broker = brokers.get(index);
+        }
+        Map<String, Object> context = new HashMap<>();
+        context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
+        ClientConnectionFactory amqp = (endPoint, ctx) -> made(connections.newConnection(endPoint, broker, index, this));
+        context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
+                : amqp);
+        context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
+                Promise.<Connection>from(connected -> { }, failure -> lost(null, "cannot connect: " + failure)));
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("connecting to {}", broker);
+        }
+        client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
+    }
+
+    private Connection made(Connection c) {
+        c.addEventListener(new Connection.Listener() {
+            @Override
+            public void onClosed(Connection closed) {
+                lost(closed, "the connection closed");
+            }
+        });
+        synchronized (this) {
+            connection = c;
+            connectCount++;
+        }
+        return c;
+    }
+
+    /** Engine thread of the current connection: CONNECTING → ATTACHED, every request link and the relay attached. */
+    void attached() {
+        BrokerUri.HostPort broker;
+        synchronized (this) {
+            if (state != AttachmentState.CONNECTING) {
+                return;
+            }
+            failures = 0;
+            delayMillis = 0;
+            state = AttachmentState.ATTACHED;
+            broker = brokers.get(brokerIndex);
+        }
+        // The first time, or again after a loss (CONNECTING follows only a start or a wait): worth a line each.
+        LOG.info("attached to broker {} ({})", broker, String.join(", ", addresses));
+    }
+
+    /**
+     * CONNECTING or ATTACHED → BACKING_OFF: a connection could not be made ({@code closed} null) or has closed; the
+     * next broker of the list is tried after the backoff delay.
+     */
+    private void lost(Connection closed, String why) {
+        long delay;
+        BrokerUri.HostPort from;
+        BrokerUri.HostPort next;
+        synchronized (this) {
+            if (closed != null) {
+                if (connection != closed) {
+                    return; // an earlier connection, already replaced
+                }
+                connection = null;
+            }
+            if (state != AttachmentState.CONNECTING && state != AttachmentState.ATTACHED) {
+                return; // stopped, or already backing off
+            }
+            from = brokers.get(brokerIndex);
+            int n = failures++;
+            brokerIndex = (brokerIndex + 1) % brokers.size();
+            next = brokers.get(brokerIndex);
+            long base = minDelayMillis << Math.min(n, 20);
+            if (base <= 0 || base > maxDelayMillis) {
+                base = maxDelayMillis;
+            }
+            // Full delay halved at random (jitter): gateways that lost the same broker do not return in step.
+            delay = Math.max(1, base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1));
+            delayMillis = delay;
+            state = AttachmentState.BACKING_OFF;
+            reconnect = scheduler.schedule(this::backedOff, delay, TimeUnit.MILLISECONDS);
+        }
+        LOG.warn("broker {}: {}; connecting to {} in {} ms", from, why, next, delay);
+    }
+
+    /** BACKING_OFF → CONNECTING, once the delay is over. */
+    private void backedOff() {
+        synchronized (this) {
+            if (state != AttachmentState.BACKING_OFF) {
+                return;
+            }
+            state = AttachmentState.CONNECTING;
+        }
+        connect();
+    }
+
+    /** Engine thread: credit plus unsettled requests reached {@code outstanding} on the current connection. */
+    synchronized void outstanding(int outstanding) {
+        mostOutstanding = Math.max(mostOutstanding, outstanding);
+    }
+
+    public synchronized AttachmentState state() {
+        return state;
+    }
+
+    /** {@return the connection open now, or null} */
+    public synchronized Connection connection() {
+        return connection;
+    }
+
+    public synchronized long connectCount() {
+        return connectCount;
+    }
+
+    public synchronized int mostOutstanding() {
+        return mostOutstanding;
+    }
+
+    /** {@return failures since the last time attached} */
+    public synchronized int failures() {
+        return failures;
+    }
+
+    /** {@return the delay of the wait now (or the last one, while connecting after it); 0 once attached} */
+    public synchronized long delayMillis() {
+        return delayMillis;
+    }
+
+    /** {@return the broker connected to now, or tried next} */
+    public synchronized String broker() {
+        return brokers.get(brokerIndex).toString();
+    }
+}

@@ -1,0 +1,390 @@
+package io.amqpservlet.jetty.internal.connection;
+
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.budget.ServerBudget;
+import io.amqpservlet.jetty.internal.exchange.CompletedCallbacks;
+import io.amqpservlet.jetty.internal.exchange.Exchange;
+import io.amqpservlet.jetty.internal.exchange.RequestBody;
+import io.amqpservlet.jetty.internal.exchange.ResponsePart;
+import io.amqpservlet.jetty.internal.exchange.ServingHandler;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The serialised pass over one connection's engine: whatever thread brought an event (input, a finished write, an
+ * answered exchange, a tick) runs the pass if no other thread is, until every recorded event has been handled;
+ * later callers only count themselves in and leave (a work-in-progress counter, as Jetty's own flushers serialise
+ * writers). The engine takes no locks, so this is what keeps it on one thread at a time. No lock is held while
+ * encoding (a servlet thread encodes its response before handing it in) or during I/O, and nothing here blocks.
+ *
+ * <p>A pass is a fixed order of steps, each a method below: make the engine once TLS allows ({@link #awaitTls}),
+ * follow the server's byte budget ({@link #followBudget}), take the write's outcome ({@link #takeWriteOutcome}),
+ * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, let
+ * the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
+ * against the budget, trim what an idle connection kept, schedule the next tick, give scratch back when quiet, and
+ * close when the engine is done ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
+ */
+final class EnginePass {
+    private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
+    private static final VarHandle WORK;
+
+    static {
+        try {
+            WORK = MethodHandles.lookup().findVarHandle(EnginePass.class, "work", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final AmqpConnection connection;
+    private final ConnectionSettings settings;
+    private final ServingHandler handler;
+    private final BudgetShare budget;
+    private final ConnectionInbox inbox;
+    private final EndPointIo io;
+    private final ConnectionStop stop;
+    private final Executor executor;
+    private final Scheduler scheduler;
+    /** Events counted in and not yet handled; the thread that raised it from 0 runs the pass. */
+    @SuppressWarnings("unused") // through WORK
+    private volatile int work;
+    /**
+     * Null until the TLS handshake is done when the identity for SASL EXTERNAL comes from the client's certificate
+     * ({@link #startEngine}); an engine reads its identity once, when it is made.
+     */
+    private volatile Engine engine;
+    // Engine thread.
+    private ConnectionState state = ConnectionState.NEW;
+    private Scheduler.Task tick;
+    private long tickAtMillis;
+    /** Set while this connection waits for the server budget to have room (credit paused meanwhile). */
+    private volatile boolean waitingForRoom;
+    private final Runnable onTick;
+    /** Run by the budget when it has room again: a pass, which grants credit again. */
+    private final Runnable roomAgain;
+
+    EnginePass(AmqpConnection connection, ConnectionSettings settings, ConnectionHandlers handlers, Executor executor,
+               Scheduler scheduler) {
+        this.connection = connection;
+        this.settings = settings;
+        this.executor = executor;
+        this.scheduler = scheduler;
+        this.inbox = new ConnectionInbox(this);
+        this.io = new EndPointIo(connection, inbox);
+        this.stop = new ConnectionStop(settings.closeTimeoutMillis());
+        this.budget = new BudgetShare(settings.budget());
+        EndPoint endPoint = connection.getEndPoint();
+        // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the end
+        // point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
+        boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
+        this.handler = handlers.newHandler(connection, inbox, budget, secure);
+        this.onTick = inbox::wakeUp;
+        this.roomAgain = () -> {
+            waitingForRoom = false;
+            executor.execute(onTick);
+        };
+        if (!(settings.saslExternal() && secure)) {
+            startEngine(-1);
+        }
+    }
+
+    ServingHandler handler() {
+        return handler;
+    }
+
+    ConnectionInbox inbox() {
+        return inbox;
+    }
+
+    EndPointIo io() {
+        return io;
+    }
+
+    BudgetShare budget() {
+        return budget;
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    int maxPendingOutputBytes() {
+        return settings.engineConfig().maxPendingOutputBytes();
+    }
+
+    /**
+     * Makes the engine, with the identity TLS established for SASL EXTERNAL (none on a plain socket), and starts it
+     * at {@code nowMillis} unless that is negative (the constructor: {@link #open} starts it).
+     */
+    Engine startEngine(long nowMillis) {
+        EndPoint endPoint = connection.getEndPoint();
+        String externalIdentity = nowMillis < 0 ? null : ClientCertificateIdentity.of(endPoint);
+        handler.engineStarting(endPoint.getIdleTimeout(), externalIdentity);
+        Engine e = new Engine(settings.engineConfig(), handler, externalIdentity);
+        engine = e;
+        if (!(endPoint instanceof SslConnection.SslEndPoint)) {
+            // From now on the connection ignores the end point's idle timeout (the engine's own timeouts and
+            // heartbeats rule), so its scheduled check would only wake up to be ignored: 0 cancels it, one scheduler
+            // task less per idle connection (docs/design.md §2). A TLS end point keeps it: it belongs to the TLS layer.
+            endPoint.setIdleTimeout(0);
+        }
+        if (nowMillis >= 0) {
+            e.start(nowMillis);
+            state = ConnectionState.ACTIVE;
+        }
+        return e;
+    }
+
+    // ------------------------------------------------------------------------------------------ Jetty's events
+
+    /** Jetty opened the connection (before any event can reach the engine). */
+    void open() {
+        if (!budget.startHandshake()) {
+            // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
+            // ends before any frame (the server budget).
+            closeEndPoint(null);
+            return;
+        }
+        Engine e = engine;
+        if (e != null) {
+            e.start(nowMillis());
+            state = ConnectionState.ACTIVE;
+        } else {
+            state = ConnectionState.AWAITING_TLS; // the first bytes after the TLS handshake make the engine
+        }
+        if (io.hasUpgradeInput()) {
+            inbox.fillableAgain(); // the detector's bytes first; the read then asks for more itself
+        } else {
+            connection.fillInterested();
+        }
+        inbox.wakeUp(); // schedules the first tick (the SASL deadline)
+    }
+
+    /**
+     * Any thread: the server is stopping gracefully. Requests that arrive from now on are released (docs/design.md
+     * §3: shutdown → released); once the requests in flight have been answered, the connection is closed with
+     * {@code amqp:connection:forced}.
+     */
+    void stopGracefully() {
+        handler.stopAdmitting();
+        inbox.stop();
+    }
+
+    /** Jetty closed the connection (any thread). */
+    void closed() {
+        budget.close(); // every close path gives the connection's part of the server budget back
+        Scheduler.Task t = tick;
+        if (t != null) {
+            t.cancel();
+        }
+        inbox.connectionClosed(); // responses streaming on the engine thread fail their waiting writes
+    }
+
+    // ------------------------------------------------------------------------------------------ the pass
+
+    /**
+     * Runs the pass on this thread if no other thread is, until every recorded event has been handled; otherwise
+     * leaves the work to the thread that is running it.
+     *
+     * @param nonBlocking the caller must not block (the selector's thread, reading an open connection or completing
+     *                    a write): send callbacks that may block are completed on the pool instead
+     */
+    void drive(boolean nonBlocking) {
+        if ((int) WORK.getAndAdd(this, 1) != 0) {
+            return;
+        }
+        int missed = 1;
+        while (true) {
+            try {
+                pass();
+            } catch (RuntimeException | Error e) {
+                // A bug must not leave the counter raised (no one would run the engine again): log, close.
+                LOG.warn("AMQP connection {} failed", connection, e);
+                closeEndPoint(e);
+            }
+            missed = (int) WORK.getAndAdd(this, -missed) - missed;
+            if (missed == 0) {
+                break;
+            }
+        }
+        // Outside the engine: Jetty's request cycle ends here, and other threads drive the engine meanwhile.
+        CompletedCallbacks.ofThisThread().completeAll(nonBlocking ? executor : null);
+    }
+
+    private void pass() {
+        long now = nowMillis();
+        if (inbox.closed()) {
+            state = ConnectionState.CLOSED;
+        }
+        Engine engine = awaitTls(now);
+        if (engine == null) {
+            return;
+        }
+        followBudget(engine);
+        takeWriteOutcome(engine);
+        read(now);
+        takeHandedBack(engine);
+        if (state == ConnectionState.CLOSED) {
+            handler.connectionClosed(); // what streams now has no connection to go on: its writes fail
+        }
+        long next = Long.MAX_VALUE;
+        if (inbox.stopRequested() && (state == ConnectionState.ACTIVE || state == ConnectionState.STOPPING)) {
+            state = ConnectionState.STOPPING;
+            next = stop.step(engine, now, handler.inFlight());
+        }
+        next = Math.min(next, engine.tick(now));
+        next = Math.min(next, handler.tick(engine, now));
+        next = Math.min(next, closeIfUnanswered(engine, now));
+        if (!state.closing()) {
+            io.flush(engine);
+        }
+        budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
+        next = Math.min(next, handler.trimWhenIdle(now, engine));
+        scheduleTick(next, now);
+        if (!io.writing() && handler.inFlight() == 0) {
+            // docs/design.md §2: nothing in flight, so the engine's buffers and decode objects go back to the
+            // server-wide pool; a connection with requests being served keeps them until it is quiet again.
+            engine.releaseScratch();
+        }
+        closeWhenDone(engine);
+    }
+
+    /**
+     * The engine, or null while it waits for the TLS handshake: then the first bytes after it make the engine, and
+     * a peer that leaves (or a stop) before that ends the connection.
+     */
+    private Engine awaitTls(long now) {
+        if (engine == null) {
+            read(now);
+            if (engine == null) {
+                if ((io.inputShutdown() || inbox.stopRequested()) && !state.closing()) {
+                    closeEndPoint(null);
+                }
+                return null;
+            }
+        }
+        return engine;
+    }
+
+    /** While the server-wide byte budget is used up, no credit is granted; the budget says when it has room. */
+    private void followBudget(Engine engine) {
+        ServerBudget serverBudget = budget.budget();
+        boolean exhausted = serverBudget.isExhausted();
+        engine.pauseCredit(exhausted);
+        if (exhausted && !waitingForRoom) {
+            waitingForRoom = true;
+            serverBudget.whenRoom(roomAgain);
+        }
+    }
+
+    /** A finished write lets the engine reuse its buffer and, if reading paused for it, reading go on. */
+    private void takeWriteOutcome(Engine engine) {
+        if (inbox.takeWriteCompleted()) {
+            io.writeEnded();
+            engine.endFlush();
+        }
+        if (io.readMayGoOn(engine, maxPendingOutputBytes())) {
+            inbox.fillableAgain();
+        }
+        Throwable failure = inbox.takeWriteFailure();
+        if (failure != null) {
+            io.writeEnded();
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("write failed on {}", connection, failure);
+            }
+            closeEndPoint(failure);
+        }
+    }
+
+    private void read(long now) {
+        if (inbox.takeFillable() && !state.closing()) {
+            io.read(this, now);
+        }
+    }
+
+    /** What the servlet side handed back: bodies whose reader caught up, parts of streamed responses, exchanges. */
+    private void takeHandedBack(Engine engine) {
+        if (!inbox.opened()) {
+            return;
+        }
+        boolean closing = state.closing();
+        RequestBody body;
+        while ((body = inbox.takeResumed()) != null) {
+            body.resumeOnEngine();
+        }
+        ResponsePart part;
+        while ((part = inbox.takeResponsePart()) != null) {
+            handler.responsePart(engine, part, closing);
+        }
+        Exchange exchange;
+        while ((exchange = inbox.takeCompleted()) != null) {
+            handler.completed(engine, exchange, closing);
+        }
+    }
+
+    /**
+     * After a close of ours (or once the engine is done with bytes unwritten) the peer has the close timeout to answer
+     * and read; then the transport ends.
+     *
+     * @return when to look again
+     */
+    private long closeIfUnanswered(Engine engine, long now) {
+        if (!state.closing() && stop.closeTimedOut(engine, now, io.writing())) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: no answer to our close within {} ms, ending the transport", connection,
+                        stop.closeTimeoutMillis());
+            }
+            closeEndPoint(null);
+        }
+        return stop.closeDeadlineMillis();
+    }
+
+    /** The engine is done (or the peer will send nothing more) and everything is written: the end point closes. */
+    private void closeWhenDone(Engine engine) {
+        if (!state.closing() && !io.writing() && !engine.hasOutput() && (engine.isDone() || io.inputShutdown())) {
+            closeEndPoint(null);
+        }
+    }
+
+    private void closeEndPoint(Throwable cause) {
+        if (state.closing()) {
+            return;
+        }
+        state = ConnectionState.CLOSING;
+        if (cause == null) {
+            connection.getEndPoint().close();
+        } else {
+            connection.getEndPoint().close(cause);
+        }
+    }
+
+    /** Keeps one tick scheduled no later than the engine asked for. */
+    private void scheduleTick(long nextMillis, long now) {
+        if (nextMillis == Long.MAX_VALUE || state.closing()) {
+            return;
+        }
+        boolean pending = tick != null && tickAtMillis > now;
+        if (pending && tickAtMillis <= nextMillis) {
+            return; // an earlier tick will come; the engine then says when it wants the next one
+        }
+        if (pending) {
+            tick.cancel();
+        }
+        tickAtMillis = Math.max(nextMillis, now + 1);
+        tick = scheduler.schedule(onTick, tickAtMillis - now, TimeUnit.MILLISECONDS);
+    }
+
+    private static long nowMillis() {
+        return NanoTime.now() / 1_000_000L;
+    }
+}

@@ -1,0 +1,122 @@
+package io.amqpservlet.jetty.internal.exchange;
+
+import io.amqpservlet.connector.engine.Delivery;
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.jetty.internal.attach.AttachedLinks;
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.protocol.types.transport.Attach;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.eclipse.jetty.server.ConnectionMetaData;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.NanoTime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the requests of a broker's queues on a connection a broker attachment made (docs/attach.md): the links to the
+ * broker and their rules are {@link AttachedLinks}'; here they meet the serving path every request takes. A response
+ * goes to its reply-to through the broker, and its request is settled only once the broker has settled the response
+ * (at-least-once across a gateway crash); a response with no link to go on sends its request back to the queue.
+ */
+public final class AttachedHandler extends ServingHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(AttachedHandler.class);
+
+    private final AttachedLinks links;
+
+    /**
+     * @param requestUser the authentication every request of the attachment is made by, or null for none
+     */
+    public AttachedHandler(ServingSettings settings, ConnectionMetaData connection, EngineInbox inbox,
+                           BudgetShare budget, AttachedLinks links, Request.AuthenticationState requestUser) {
+        super(settings, connection, inbox, budget, false);
+        this.links = links;
+        authenticatedAs(requestUser);
+    }
+
+    @Override
+    public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+        budget.opened(); // the attachment's own budget: counted, never refused
+        links.opened(engine, remoteOpen, NanoTime.now() / 1_000_000L);
+        return null;
+    }
+
+    @Override
+    public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
+        return links.linkAttached(link, remoteAttach);
+    }
+
+    @Override
+    public void onLinkDetach(Link link, ErrorCondition error) {
+        super.onLinkDetach(link, error);
+        links.linkDetached(link.session().engine(), link, error);
+    }
+
+    @Override
+    public void onSessionEnd(Session session, ErrorCondition error) {
+        links.sessionEnded(session.engine(), error);
+    }
+
+    @Override
+    public void onDeliveryUpdated(Link link, Delivery delivery) {
+        links.outcome(link.session().engine(), delivery);
+    }
+
+    @Override
+    public void onClosed(Engine engine, ErrorCondition error) {
+        if (error != null) {
+            LOG.warn("{} closed the connection: {} {}", links.brokerName(), error.condition(), error.description());
+        }
+    }
+
+    @Override
+    void requestArriving(Engine engine) {
+        links.sampleOutstanding(engine);
+    }
+
+    @Override
+    public long tick(Engine engine, long nowMillis) {
+        return links.tick(engine, nowMillis);
+    }
+
+    /** A link to the broker: the relay, or the reply address's sender. */
+    @Override
+    Link replyRoute(Engine engine, byte[] replyTo) {
+        return links.replyLink(replyTo, NanoTime.now() / 1_000_000L);
+    }
+
+    /** Credit already bounds what is in flight: the broker holds what waits. */
+    @Override
+    boolean replyBufferFull(Engine engine, Exchange exchange) {
+        return false;
+    }
+
+    /** The request is settled when the broker settles the response (docs/attach.md). */
+    @Override
+    void answered(Engine engine, Link replies, Delivery response, Delivery request, boolean timedOut) {
+        if (response != null) {
+            links.awaitOutcome(replies, response, request, timedOut);
+        } else if (timedOut) {
+            engine.release(request);
+        } else {
+            engine.accept(request);
+        }
+    }
+
+    /**
+     * The broker's link is not there now: the request goes back to the queue. A {@code $me} reply-to with no link
+     * pair names nothing: rejected, {@code amqp:not-found}.
+     */
+    @Override
+    void unanswerable(Engine engine, Exchange exchange, Delivery request, String address) {
+        if (!exchange.request.replyToPaired()) {
+            engine.modified(request, true, false);
+        } else {
+            engine.reject(request, ErrorConditions.NOT_FOUND, "reply-to " + address
+                    + " is not a reply node on this connection");
+        }
+    }
+}

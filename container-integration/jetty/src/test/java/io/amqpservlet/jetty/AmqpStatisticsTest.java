@@ -1,0 +1,137 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.protocol.codec.AmqpWriter;
+import io.amqpservlet.protocol.message.MessageWriter;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.ConnectionStatistics;
+import org.eclipse.jetty.jmx.MBeanContainer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a Jetty user reads about HTTP connections works for AMQP ones (docs/jetty.md, "Statistics and JMX"): Jetty's
+ * {@link ConnectionStatistics} on an AMQP connector counts the bytes and messages of each connection, and a real
+ * {@link MBeanContainer} shows the factory's limits and counts, its budget and its connections, with live values.
+ */
+@Timeout(60)
+class AmqpStatisticsTest {
+    private Server server;
+    private ServerConnector connector;
+    private AmqpConnectionFactory factory;
+    private MBeanServer mbeans;
+
+    private void start() throws Exception {
+        server = new Server();
+        mbeans = MBeanServerFactory.newMBeanServer(); // a server of its own: other tests' beans do not show here
+        server.addBean(new MBeanContainer(mbeans));
+        factory = new AmqpConnectionFactory(new HttpConfiguration(),
+                new EngineConfig().anonymousAllowed(true));
+        connector = new ServerConnector(server, 1, 1, factory);
+        connector.setHost("127.0.0.1");
+        connector.addBean(new ConnectionStatistics()); // as Jetty's statistics module does
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new TestServlets.Echo()), "/echo");
+        server.setHandler(context);
+        server.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    private static AmqpWriter post(String replyTo, int bodyBytes) {
+        AmqpWriter w = new AmqpWriter();
+        new MessageWriter().wrap(w).startProperties().messageId("m").to("/echo").subject("POST").replyTo(replyTo)
+                .endProperties().data(new byte[bodyBytes], 0, bodyBytes).end();
+        return w;
+    }
+
+    @Test
+    void connectionStatisticsCountTheBytesAndMessagesOfAnAmqpConnection() throws Exception {
+        start();
+        ConnectionStatistics statistics = connector.getBean(ConnectionStatistics.class);
+        long clientWrote;
+        long clientRead;
+        try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo")) {
+            for (int i = 0; i < 3; i++) {
+                client.send(post(client.replyAddress(), 1000));
+            }
+            client.awaitResponses(3);
+            client.close(); // both closes exchanged: every byte either side wrote has been read
+            clientWrote = client.bytesWritten;
+            clientRead = client.bytesRead;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (statistics.getConnectionsTotal() == 0 || statistics.getConnections() != 0) {
+            assertTrue(System.nanoTime() < deadline, "the server never closed the connection");
+            Thread.sleep(10);
+        }
+        assertEquals(1, statistics.getConnectionsTotal());
+        assertEquals(3, statistics.getReceivedMessages(), "the three request messages");
+        assertEquals(3, statistics.getSentMessages(), "the three response messages");
+        assertEquals(clientWrote, statistics.getReceivedBytes(), "every byte the client wrote");
+        assertEquals(clientRead, statistics.getSentBytes(), "every byte the client read");
+    }
+
+    @Test
+    void anMBeanContainerShowsTheFactoryItsBudgetAndItsConnectionsWithLiveValues() throws Exception {
+        start();
+        ObjectName factoryName = only("io.amqpservlet.jetty:type=amqpconnectionfactory,*");
+        Set<String> attributes = new TreeSet<>();
+        for (MBeanAttributeInfo info : mbeans.getMBeanInfo(factoryName).getAttributes()) {
+            attributes.add(info.getName());
+        }
+        assertTrue(attributes.containsAll(Set.of("linkCredit", "maxConnections", "maxHandshakingConnections",
+                "maxBufferedBytes", "maxFrameSize", "maxMessageSize", "requestTimeout", "connectionsOpen",
+                "connectionsHandshaking", "bufferedBytes", "freeBytes", "requestsServed", "requestsRefused",
+                "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses")), attributes.toString());
+        assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
+        assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));
+
+        try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo")) {
+            client.send(post(client.replyAddress(), 10));
+            client.awaitResponses(1);
+            assertEquals(1L, mbeans.getAttribute(factoryName, "requestsServed"));
+            assertEquals(1, mbeans.getAttribute(factoryName, "connectionsOpen"));
+            ObjectName budget = only("io.amqpservlet.jetty:type=amqpserverbudget,*");
+            assertEquals(1, mbeans.getAttribute(budget, "connections"));
+            assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, (long) mbeans.getAttribute(budget, "freeBytes")
+                    + (long) mbeans.getAttribute(budget, "bufferedBytes"));
+            ObjectName connections = only("io.amqpservlet.jetty:type=gracefulamqpconnections,*");
+            assertEquals(1, mbeans.getAttribute(connections, "size"));
+
+            // A limit changed through JMX is the factory's.
+            mbeans.setAttribute(budget, new javax.management.Attribute("maxConnections", 7));
+            assertEquals(7, factory.getMaxConnections());
+        }
+    }
+
+    private ObjectName only(String pattern) throws Exception {
+        Set<ObjectName> names = mbeans.queryNames(new ObjectName(pattern), null);
+        assertEquals(1, names.size(), pattern + " among " + Arrays.toString(
+                mbeans.queryNames(new ObjectName("io.amqpservlet.jetty:*"), null).toArray()));
+        return names.iterator().next();
+    }
+}
