@@ -3,7 +3,6 @@ package io.amqpservlet.connector.engine;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageView;
-import io.amqpservlet.protocol.text.AdaptiveBuffer;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.sasl.SaslFrames;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;

@@ -1,7 +1,5 @@
 package io.amqpservlet.connector.engine;
 
-import io.amqpservlet.protocol.text.AdaptiveBuffer;
-
 import java.nio.ByteBuffer;
 
 /**

@@ -2,6 +2,8 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.demo.DemoApp;
+import io.amqpservlet.gateway.stats.GatewayStatsHandler;
+import io.amqpservlet.gateway.stats.ThreadAllocation;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.jetty.LoginServicePlainAuthenticator;

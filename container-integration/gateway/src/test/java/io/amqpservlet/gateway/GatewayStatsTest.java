@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.gateway.stats.GatewayStatsHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

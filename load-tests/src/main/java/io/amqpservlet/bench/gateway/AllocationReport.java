@@ -32,7 +32,7 @@ final class AllocationReport {
      * The gateway's {@code --stats} wrapper at the bottom of every pool thread's stack (it counts the thread's
      * allocation when it ends): ours, but never the code that chose to allocate.
      */
-    private static final String THREAD_ROOT = "io.amqpservlet.gateway.ThreadAllocation"; // its lambda too
+    private static final String THREAD_ROOT = "io.amqpservlet.gateway.stats.ThreadAllocation"; // its lambda too
     private static final int TOP = 15;
 
     private final Map<String, Long> byClass = new HashMap<>();

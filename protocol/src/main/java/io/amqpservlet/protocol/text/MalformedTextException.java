@@ -3,8 +3,7 @@ package io.amqpservlet.protocol.text;
 /**
  * Text that cannot be decoded: an invalid or truncated UTF-8 sequence, or a percent escape that is not
  * {@code %} followed by two hex digits. The message says what and where; {@link #offset()} is the index of the
- * offending byte or character, counted from the start of the input the decoder was given (for
- * {@link Utf8StringBuilder}, bytes appended since the last reset).
+ * offending byte or character, counted from the start of the input the decoder was given.
  */
 public final class MalformedTextException extends IllegalArgumentException {
     /** What is wrong, without the position. */

@@ -1,13 +1,9 @@
 package io.amqpservlet.protocol.frame;
 
 import io.amqpservlet.protocol.AllocationMeter;
-import io.amqpservlet.protocol.text.AdaptiveBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,43 +81,6 @@ class FrameReaderTest {
         out.writeBytes(HEARTBEAT);
         out.writeBytes(OPEN);
         return out.toByteArray();
-    }
-
-    private static String describe(FrameReader reader, byte[] array) {
-        return reader.type() + "/" + reader.channel() + "/" + Arrays.toString(
-                Arrays.copyOfRange(array, reader.bodyOffset(), reader.bodyOffset() + reader.bodyLength()));
-    }
-
-    @Test
-    void findsTheSameFramesWhateverTheChunkSize() {
-        byte[] stream = stream();
-        FrameReader whole = new FrameReader(4096);
-        List<String> expected = new ArrayList<>();
-        for (int at = 0; whole.read(stream, at, stream.length - at); at += whole.frameSize()) {
-            expected.add(describe(whole, stream));
-        }
-        assertEquals(6, expected.size());
-
-        for (int chunk = 1; chunk <= stream.length; chunk++) {
-            // A small adaptive buffer, so that split frames also exercise compacting and growing.
-            AdaptiveBuffer buffer = new AdaptiveBuffer(8, 64, 1);
-            FrameReader reader = new FrameReader(4096);
-            List<String> frames = new ArrayList<>();
-            for (int sent = 0; sent < stream.length; ) {
-                buffer.ensureWritable(Math.max(1, reader.bytesNeeded()));
-                int n = Math.min(Math.min(chunk, stream.length - sent), buffer.writable());
-                System.arraycopy(stream, sent, buffer.array(), buffer.writeIndex(), n);
-                buffer.commitWrite(n);
-                sent += n;
-                while (reader.read(buffer.array(), buffer.readIndex(), buffer.readable())) {
-                    frames.add(describe(reader, buffer.array()));
-                    buffer.consume(reader.frameSize());
-                }
-                assertTrue(reader.bytesNeeded() > 0);
-            }
-            assertEquals(expected, frames, "chunks of " + chunk);
-            assertEquals(0, buffer.readable());
-        }
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.amqpservlet.gateway;
+package io.amqpservlet.gateway.stats;
 
 import java.lang.management.ManagementFactory;
 import java.util.HashSet;
@@ -12,7 +12,7 @@ import java.util.Set;
  * adds the thread's count to a running total as it ends. The total and the live threads are read under one lock, so
  * an ending thread is counted exactly once: live before it recorded itself, ended after.
  */
-final class ThreadAllocation {
+public final class ThreadAllocation {
     private static final com.sun.management.ThreadMXBean THREADS = threads();
     private static final Object LOCK = new Object();
     /** Bytes of the counted threads that have ended. */
@@ -29,7 +29,7 @@ final class ThreadAllocation {
     }
 
     /** {@code task}, adding the running thread's allocation to the ended total when it returns or throws. */
-    static Runnable counted(Runnable task) {
+    public static Runnable counted(Runnable task) {
         if (THREADS == null) {
             return task;
         }

@@ -1,4 +1,4 @@
-package io.amqpservlet.gateway;
+package io.amqpservlet.gateway.stats;
 
 /**
  * Latencies of the floor run ({@link FloorRun}) in log-linear buckets: exact below 64 ns, then 64 buckets per power

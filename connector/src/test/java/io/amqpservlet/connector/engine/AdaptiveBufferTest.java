@@ -1,8 +1,13 @@
-package io.amqpservlet.protocol.text;
+package io.amqpservlet.connector.engine;
 
+import io.amqpservlet.protocol.frame.FrameReader;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -130,5 +135,67 @@ class AdaptiveBufferTest {
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveBuffer(0, 10, IDLE));
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveBuffer(64, 32, IDLE));
         assertThrows(IllegalArgumentException.class, () -> new AdaptiveBuffer(64, 128, -1));
+    }
+
+    private static byte[] bytes(int... values) {
+        byte[] b = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+            b[i] = (byte) values[i];
+        }
+        return b;
+    }
+
+    /**
+     * Six hand-assembled frames: SASL (type 1, 3-byte body), open(container-id "c") on channel 0, a heartbeat, a
+     * frame with DOFF 3 (four bytes of extended header, a 2-byte body, channel 0x0105), a heartbeat, the open again.
+     */
+    private static byte[] frames() {
+        byte[] open = bytes(0, 0, 0, 0x11, 2, 0, 0, 0, 0x00, 0x53, 0x10, 0xC0, 0x04, 0x01, 0xA1, 0x01, 'c');
+        byte[] heartbeat = bytes(0, 0, 0, 8, 2, 0, 0, 0);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(bytes(0, 0, 0, 11, 2, 1, 0, 0, 0x00, 0x53, 0x40));
+        out.writeBytes(open);
+        out.writeBytes(heartbeat);
+        out.writeBytes(bytes(0, 0, 0, 14, 3, 0, 1, 5, 0xEE, 0xEE, 0xEE, 0xEE, 0x41, 0x42));
+        out.writeBytes(heartbeat);
+        out.writeBytes(open);
+        return out.toByteArray();
+    }
+
+    private static String describe(FrameReader reader, byte[] array) {
+        return reader.type() + "/" + reader.channel() + "/" + Arrays.toString(
+                Arrays.copyOfRange(array, reader.bodyOffset(), reader.bodyOffset() + reader.bodyLength()));
+    }
+
+    @Test
+    void holdsSplitFramesForTheFrameReaderWhateverTheChunkSize() {
+        byte[] stream = frames();
+        FrameReader whole = new FrameReader(4096);
+        List<String> expected = new ArrayList<>();
+        for (int at = 0; whole.read(stream, at, stream.length - at); at += whole.frameSize()) {
+            expected.add(describe(whole, stream));
+        }
+        assertEquals(6, expected.size());
+
+        for (int chunk = 1; chunk <= stream.length; chunk++) {
+            // A small adaptive buffer, so that split frames also exercise compacting and growing.
+            AdaptiveBuffer buffer = new AdaptiveBuffer(8, 64, 1);
+            FrameReader reader = new FrameReader(4096);
+            List<String> frames = new ArrayList<>();
+            for (int sent = 0; sent < stream.length; ) {
+                buffer.ensureWritable(Math.max(1, reader.bytesNeeded()));
+                int n = Math.min(Math.min(chunk, stream.length - sent), buffer.writable());
+                System.arraycopy(stream, sent, buffer.array(), buffer.writeIndex(), n);
+                buffer.commitWrite(n);
+                sent += n;
+                while (reader.read(buffer.array(), buffer.readIndex(), buffer.readable())) {
+                    frames.add(describe(reader, buffer.array()));
+                    buffer.consume(reader.frameSize());
+                }
+                assertTrue(reader.bytesNeeded() > 0);
+            }
+            assertEquals(expected, frames, "chunks of " + chunk);
+            assertEquals(0, buffer.readable());
+        }
     }
 }

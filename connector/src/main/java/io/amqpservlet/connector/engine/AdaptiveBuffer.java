@@ -1,10 +1,11 @@
-package io.amqpservlet.protocol.text;
+package io.amqpservlet.connector.engine;
 
 import java.nio.ByteBuffer;
 
 /**
  * A connection's input buffer: a byte array that grows to hold a frame that does not fit and shrinks back to its
- * initial size once it has not needed more for a while, so that many idle connections cost little.
+ * initial size once it has not needed more for a while, so that many idle connections cost little. The engine keeps
+ * a partial frame in one ({@link KeptInput}); the codec never needs it, so it lives beside its only user.
  *
  * <p><b>The state rule.</b> The array holds unread bytes in {@code [readIndex, writeIndex)} and free space in
  * {@code [writeIndex, capacity)}; bytes before {@code readIndex} are garbage. The two indexes are the only state:
@@ -23,7 +24,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Time is passed in; the buffer has no threads or timers. Not thread-safe: one connection, one thread at a time.
  */
-public final class AdaptiveBuffer {
+final class AdaptiveBuffer {
     private final int initialCapacity;
     private final int maxCapacity;
     private final long shrinkAfterIdleNanos;

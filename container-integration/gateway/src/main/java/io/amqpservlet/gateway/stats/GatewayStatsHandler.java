@@ -1,4 +1,4 @@
-package io.amqpservlet.gateway;
+package io.amqpservlet.gateway.stats;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Connector;
@@ -25,12 +25,16 @@ import java.util.Map;
  * ({@link FloorRun}: the same POST injected through Jetty's {@code HttpChannel} with no wire) for S seconds and
  * answers with what it measured once it is over. Every other request goes to the application. Off by default: the
  * paths are not part of any app.
+ *
+ * <p>This package is the benchmark suite's instrumentation, kept out of the gateway's own package: the gateway names
+ * it only where {@code --stats} is given (this handler, and {@link ThreadAllocation#counted} for its pool threads),
+ * so without the flag none of it is loaded.
  */
-final class GatewayStatsHandler extends Handler.Wrapper {
+public final class GatewayStatsHandler extends Handler.Wrapper {
     /** The path the counters are served at. */
-    static final String PATH = "/.amqp-servlet/stats";
+    public static final String PATH = "/.amqp-servlet/stats";
     /** The path the floor is run at. */
-    static final String FLOOR_PATH = "/.amqp-servlet/floor";
+    public static final String FLOOR_PATH = "/.amqp-servlet/floor";
     /** The longest floor run one call may ask for. */
     private static final double MAX_FLOOR_SECONDS = 600;
 
@@ -38,11 +42,12 @@ final class GatewayStatsHandler extends Handler.Wrapper {
     private final HttpConfiguration floorConfig;
 
     /**
+     * @param handler        the application, which serves every other request
      * @param floorConnector the connector the floor's requests say they came through (its server, executor and
      *                       buffer pool), or null for no floor
      * @param floorConfig    the {@code HttpConfiguration} of the floor's requests: the one the real connectors have
      */
-    GatewayStatsHandler(Handler handler, Connector floorConnector, HttpConfiguration floorConfig) {
+    public GatewayStatsHandler(Handler handler, Connector floorConnector, HttpConfiguration floorConfig) {
         super(handler);
         this.floorConnector = floorConnector;
         this.floorConfig = floorConfig;

@@ -1,4 +1,4 @@
-package io.amqpservlet.gateway;
+package io.amqpservlet.gateway.stats;
 
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
