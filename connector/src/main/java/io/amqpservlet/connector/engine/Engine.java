@@ -937,7 +937,7 @@ public final class Engine {
         // The scratch outcome is the engine's own and only ever set whole: when it already says accepted, it need
         // not be cleared again (a dozen field writes per message).
         DeliveryState s = scratchState();
-        settle(delivery, s.kind() == DeliveryState.ACCEPTED ? s : s.accepted());
+        settle(delivery, s.kind() == DeliveryState.Kind.ACCEPTED ? s : s.accepted());
     }
 
     /**
@@ -947,7 +947,7 @@ public final class Engine {
      */
     public void release(Delivery delivery) {
         DeliveryState s = scratchState();
-        settle(delivery, s.kind() == DeliveryState.RELEASED ? s : s.released());
+        settle(delivery, s.kind() == DeliveryState.Kind.RELEASED ? s : s.released());
     }
 
     /**

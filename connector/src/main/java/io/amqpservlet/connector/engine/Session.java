@@ -560,8 +560,8 @@ public final class Session {
      * set by its kind alone instead of a field-by-field copy for every delivery of a disposition range.
      */
     private static void copyState(DeliveryState from, DeliveryState to) {
-        if (from.kind() == DeliveryState.ACCEPTED) {
-            if (to.kind() != DeliveryState.ACCEPTED) {
+        if (from.kind() == DeliveryState.Kind.ACCEPTED) {
+            if (to.kind() != DeliveryState.Kind.ACCEPTED) {
                 to.accepted();
             }
         } else {
