@@ -212,7 +212,7 @@ public final class Session {
             byRemoteHandle = Arrays.copyOf(byRemoteHandle, Math.max(handle + 1, byRemoteHandle.length * 2));
         }
         byRemoteHandle[handle] = link;
-        link.remoteHandle(handle);
+        link.onAttachReceived(handle);
     }
 
     void unmapRemoteHandle(Link link) {
@@ -504,8 +504,9 @@ public final class Session {
                     writeDisposition(Role.RECEIVER, id, d.localState());
                 }
             }
-            if (link.incoming() == d) {
-                link.discarding(true); // settled before its last frame: drop the rest
+            ReceiverState receiving = link.receiving();
+            if (receiving.incoming() == d) {
+                receiving.discarding(true); // settled before its last frame: drop the rest
                 return;
             }
             engine.recycle(d);
