@@ -194,10 +194,11 @@ final class LinkLifecycle {
     }
 
     private void refuse(Link link, ErrorCondition error) {
+        boolean endsHere = !link.state().detachedHere(); // false when the application detached it from onLinkAttach
         sendAttach(link, true);
         writeDetach(link, error);
         link.onRefused();
-        cleanup(link, error, true);
+        cleanup(link, error, endsHere);
     }
 
     private void sendAttach(Link link, boolean refused) {
