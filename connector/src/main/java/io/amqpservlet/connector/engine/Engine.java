@@ -36,12 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Engine {
     private static final AtomicLong IDS = new AtomicLong();
-    static final int PHASE_HEADER = 0;
-    static final int PHASE_SASL = 1;
-    static final int PHASE_AMQP_HEADER = 2;
-    static final int PHASE_OPEN = 3;
-    static final int PHASE_OPENED = 4;
-    static final int PHASE_DONE = 5;
     /** A transfer performative with an 8-byte tag and every field takes fewer bytes than this. */
     static final int TRANSFER_OVERHEAD_BYTES = 96;
 
@@ -62,15 +56,15 @@ public final class Engine {
     private long advertisedIdleTimeoutMillis;
     private final FrameDispatcher dispatcher;
 
-    private int phase = PHASE_HEADER;
+    /** The peer's side and the handshake (docs/connector.md, "Connection lifecycle"). */
+    private ConnectionPhase phase = ConnectionPhase.AWAITING_HEADER;
+    /** What we have sent of open and close. */
+    private LocalConnectionState local = LocalConnectionState.NOTHING_SENT;
     private boolean started;
     private String identity;
     private int remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
     private int remoteChannelMax = 0xFFFF;
     private long remoteIdleTimeoutMillis;
-    private boolean openSent;
-    private boolean closeSent;
-    private boolean closedReported;
     /** Made when a close carries or needs one: most connections never close with an error (docs/design.md §2). */
     private ErrorCondition remoteError;
     private ErrorCondition localError;
@@ -283,7 +277,7 @@ public final class Engine {
      * @return true once the connection is over (closed, failed or dropped); it stays true
      */
     public boolean isDone() {
-        return phase == PHASE_DONE;
+        return phase == ConnectionPhase.DONE;
     }
 
     /**
@@ -292,7 +286,7 @@ public final class Engine {
      * @return true from the peer's open on (ours has been sent by then) until our close is sent
      */
     public boolean isOpen() {
-        return phase == PHASE_OPENED && !closeSent;
+        return phase == ConnectionPhase.OPENED && local == LocalConnectionState.OPEN_SENT;
     }
 
     /**
@@ -319,9 +313,29 @@ public final class Engine {
         return e;
     }
 
-    /** The connection's phase, one of the {@code PHASE_} constants. */
-    int phase() {
+    /** How far the peer's side of the connection has got. */
+    ConnectionPhase phase() {
         return phase;
+    }
+
+    /** What we have sent of open and close. */
+    LocalConnectionState localState() {
+        return local;
+    }
+
+    /**
+     * Moves the peer's side on; a connection that is over stays over, whatever a callback made of it before the
+     * step that called this finished.
+     */
+    private void advance(ConnectionPhase next) {
+        if (phase != ConnectionPhase.DONE) {
+            phase = next;
+        }
+    }
+
+    /** Whether no frame may be written any more: our close is out (AMQP 1.0 §2.4.3) or the connection is over. */
+    private boolean silenced() {
+        return local == LocalConnectionState.CLOSE_SENT || phase == ConnectionPhase.DONE;
     }
 
     /**
@@ -331,7 +345,7 @@ public final class Engine {
      * @return true once our close frame has been encoded; it stays true
      */
     public boolean closeSent() {
-        return closeSent;
+        return local == LocalConnectionState.CLOSE_SENT;
     }
 
     /** The highest channel the peer accepts (from its open; 65535 before). */
@@ -466,7 +480,7 @@ public final class Engine {
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
     void writeFrame(int channel, Performative p) {
         flushDispositions();
-        if (closeSent || phase == PHASE_DONE) {
+        if (silenced()) {
             // AMQP 1.0 §2.4.3: nothing follows our close; the application may still settle or grant credit
             // from a callback that closed the connection.
             return;
@@ -486,7 +500,7 @@ public final class Engine {
      * when they form a range (see {@link PendingDisposition}).
      */
     void writeSettlement(int channel, Role role, int deliveryId, DeliveryState state) {
-        if (!closeSent && phase != PHASE_DONE) {
+        if (!silenced()) {
             pendingDisposition.settle(channel, role, deliveryId, state);
         }
     }
@@ -519,11 +533,11 @@ public final class Engine {
      */
     public long tick(long nowMillis) {
         now = nowMillis;
-        if (phase == PHASE_DONE) {
+        if (phase == ConnectionPhase.DONE) {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
-        if (phase < PHASE_OPENED && acceptor) {
+        if (phase != ConnectionPhase.OPENED && acceptor) {
             // The deadline runs until the peer's open: a peer that sends only a protocol header, with or without
             // SASL, must not hold a connection until the idle timeout.
             if (nowMillis >= saslDeadlineMillis) {
@@ -533,7 +547,7 @@ public final class Engine {
             next = saslDeadlineMillis;
         }
         long idle = config.idleTimeoutMillis();
-        if (idle > 0 && phase >= PHASE_OPEN && !closeSent) {
+        if (idle > 0 && phase.afterHeaders() && local != LocalConnectionState.CLOSE_SENT) {
             long deadline = lastInputMillis + idle;
             if (nowMillis >= deadline) {
                 connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no frame received for " + idle + " ms");
@@ -541,7 +555,7 @@ public final class Engine {
             }
             next = Math.min(next, deadline);
         }
-        if (remoteIdleTimeoutMillis > 0 && openSent && !closeSent) {
+        if (remoteIdleTimeoutMillis > 0 && local == LocalConnectionState.OPEN_SENT) {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
@@ -561,16 +575,16 @@ public final class Engine {
 
     void saslSucceeded(String who) {
         identity = who;
-        phase = PHASE_AMQP_HEADER;
+        advance(ConnectionPhase.AWAITING_AMQP_HEADER);
         handler.onAuthenticated(this, who);
     }
 
     void expectSasl() {
-        phase = PHASE_SASL;
+        advance(ConnectionPhase.SASL);
     }
 
     void expectAmqpHeader() {
-        phase = PHASE_AMQP_HEADER;
+        advance(ConnectionPhase.AWAITING_AMQP_HEADER);
     }
 
     /** The AMQP header was exchanged: next comes the peer's open. */
@@ -578,7 +592,7 @@ public final class Engine {
         if (anonymous && identity == null) {
             identity = "anonymous";
         }
-        phase = PHASE_OPEN;
+        advance(ConnectionPhase.AWAITING_OPEN);
     }
 
     boolean acceptor() {
@@ -588,6 +602,9 @@ public final class Engine {
     // ------------------------------------------------------------------------------------------ connection
 
     void sendOpen() {
+        if (local != LocalConnectionState.NOTHING_SENT || phase == ConnectionPhase.DONE) {
+            return; // AMQP 1.0 §2.4.1: one open per connection, and none once it is over
+        }
         Open open = out().open().clear();
         open.containerId(config.containerId());
         if (!acceptor && config.hostname() != null) {
@@ -611,7 +628,7 @@ public final class Engine {
             open.properties().set(properties, 0, properties.length);
         }
         writeFrame(0, open);
-        openSent = true;
+        local = LocalConnectionState.OPEN_SENT;
         dispatcher.useNegotiatedLimit();
     }
 
@@ -624,7 +641,7 @@ public final class Engine {
         if (acceptor) {
             sendOpen();
         }
-        phase = PHASE_OPENED;
+        advance(ConnectionPhase.OPENED);
         saslDeadlineMillis = Long.MAX_VALUE;
         handshake = null; // only the phases before open use it
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
@@ -639,9 +656,9 @@ public final class Engine {
     void onRemoteClose(Close close) {
         remoteError().set(close.error());
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
-        if (!closeSent) {
+        if (local != LocalConnectionState.CLOSE_SENT) {
             writeFrame(0, out().close().clear());
-            closeSent = true;
+            local = LocalConnectionState.CLOSE_SENT;
         }
         finish();
     }
@@ -667,10 +684,10 @@ public final class Engine {
     }
 
     private void close(ErrorCondition error) {
-        if (closeSent || phase == PHASE_DONE) {
+        if (silenced()) {
             return;
         }
-        if (phase < PHASE_OPEN || !openSent) {
+        if (local == LocalConnectionState.NOTHING_SENT || !phase.afterHeaders()) {
             // No AMQP connection to close yet: end the transport.
             handshake.fail(error.isNull() ? "closed" : error.toString());
             return;
@@ -681,7 +698,7 @@ public final class Engine {
         }
         sessions.abandonAll(null);
         writeFrame(0, c);
-        closeSent = true;
+        local = LocalConnectionState.CLOSE_SENT;
     }
 
     /** Ends the connection with an error after a protocol violation; the transport closes once output is written. */
@@ -692,10 +709,11 @@ public final class Engine {
 
     /** For broken framing or undecodable frames: nothing more can be read. */
     void fatal(Symbol condition, String description) {
-        if (phase >= PHASE_OPEN && openSent || phase == PHASE_OPEN) {
-            if (!openSent) {
-                sendOpen();
-            }
+        if (phase == ConnectionPhase.DONE) {
+            return;
+        }
+        if (phase.afterHeaders()) {
+            sendOpen(); // AMQP 1.0 §2.4.2: close only follows an open; no-op when ours went out already
             connectionError(condition, description);
         } else {
             handshake.fail(condition + ": " + description);
@@ -704,15 +722,15 @@ public final class Engine {
 
     /** Marks the connection over and tells the application once. */
     void finish() {
-        phase = PHASE_DONE;
-        if (!closedReported) {
-            closedReported = true;
-            sessions.abandonAll(null);
-            ErrorCondition remote = remoteError;
-            ErrorCondition local = localError;
-            handler.onClosed(this, remote != null && !remote.isNull() ? remote
-                    : local != null && !local.isNull() ? local : null);
+        if (phase == ConnectionPhase.DONE) {
+            return; // the application was told already
         }
+        phase = ConnectionPhase.DONE;
+        sessions.abandonAll(null);
+        ErrorCondition remote = remoteError;
+        ErrorCondition ours = localError;
+        handler.onClosed(this, remote != null && !remote.isNull() ? remote
+                : ours != null && !ours.isNull() ? ours : null);
     }
 
     // ------------------------------------------------------------------------------------------ sessions
@@ -741,10 +759,10 @@ public final class Engine {
     }
 
     private void requireOpenForWork() {
-        if (closeSent || phase == PHASE_DONE) {
+        if (silenced()) {
             throw new IllegalStateException("connection is closed");
         }
-        if (!openSent) {
+        if (local == LocalConnectionState.NOTHING_SENT) {
             throw new IllegalStateException("open has not been sent yet");
         }
     }
@@ -822,7 +840,7 @@ public final class Engine {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        if (!link.acceptsMessages() || closeSent || phase == PHASE_DONE) {
+        if (!link.acceptsMessages() || silenced()) {
             return null;
         }
         long max = link.remoteMaxMessageSize();
@@ -937,7 +955,7 @@ public final class Engine {
         // The scratch outcome is the engine's own and only ever set whole: when it already says accepted, it need
         // not be cleared again (a dozen field writes per message).
         DeliveryState s = scratchState();
-        settle(delivery, s.kind() == DeliveryState.ACCEPTED ? s : s.accepted());
+        settle(delivery, s.kind() == DeliveryState.Kind.ACCEPTED ? s : s.accepted());
     }
 
     /**
@@ -947,7 +965,7 @@ public final class Engine {
      */
     public void release(Delivery delivery) {
         DeliveryState s = scratchState();
-        settle(delivery, s.kind() == DeliveryState.RELEASED ? s : s.released());
+        settle(delivery, s.kind() == DeliveryState.Kind.RELEASED ? s : s.released());
     }
 
     /**
@@ -1005,6 +1023,6 @@ public final class Engine {
     @Override
     public String toString() {
         return "Engine[" + config.containerId() + ":" + id + (acceptor ? " acceptor" : " initiator")
-                + ", phase=" + phase + ", identity=" + identity + "]";
+                + ", phase=" + phase + ", local=" + local + ", identity=" + identity + "]";
     }
 }

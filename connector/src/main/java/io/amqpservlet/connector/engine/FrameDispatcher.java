@@ -45,9 +45,9 @@ final class FrameDispatcher {
         int p = offset;
         int end = offset + length;
         try {
-            while (p < end && engine.phase() != Engine.PHASE_DONE) {
-                int phase = engine.phase();
-                if (phase == Engine.PHASE_HEADER || phase == Engine.PHASE_AMQP_HEADER) {
+            while (p < end && engine.phase() != ConnectionPhase.DONE) {
+                ConnectionPhase phase = engine.phase();
+                if (phase.readsHeader()) {
                     int used = onHeaderBytes(bytes, p, end - p);
                     if (used < 0) {
                         return length;
@@ -63,7 +63,7 @@ final class FrameDispatcher {
                 }
                 int frameEnd = p + frames.frameSize();
                 int type = frames.type();
-                if (phase == Engine.PHASE_SASL) {
+                if (phase == ConnectionPhase.SASL) {
                     if (type != FrameHeader.TYPE_SASL) {
                         engine.handshake().fail("AMQP frame during SASL negotiation");
                         return length;
@@ -86,7 +86,7 @@ final class FrameDispatcher {
         }
         // Settlements made while processing this input leave as ranges, one frame per range.
         engine.flushDispositions();
-        return engine.phase() == Engine.PHASE_DONE ? length : p - offset;
+        return engine.phase() == ConnectionPhase.DONE ? length : p - offset;
     }
 
     /**
@@ -105,7 +105,7 @@ final class FrameDispatcher {
         if (tracer != null) {
             tracer.header(true, header.toString());
         }
-        engine.handshake().onHeader(header, engine.phase() == Engine.PHASE_AMQP_HEADER);
+        engine.handshake().onHeader(header, engine.phase() == ConnectionPhase.AWAITING_AMQP_HEADER);
         return ProtocolHeader.LENGTH;
     }
 
@@ -132,8 +132,7 @@ final class FrameDispatcher {
         if (tracer != null) {
             tracer.received(channel, p, payloadLength);
         }
-        if (!engine.closeSent() && engine.phase() == Engine.PHASE_OPENED
-                && p != in.close() && p != in.begin() && p != in.open()) {
+        if (engine.isOpen() && p != in.close() && p != in.begin() && p != in.open()) {
             // The common case, a frame of an established session, kept short so that the JIT inlines it.
             Session s = sessions.byRemoteChannel(channel);
             if (s != null) {
@@ -155,7 +154,7 @@ final class FrameDispatcher {
             }
             return;
         }
-        if (engine.phase() == Engine.PHASE_OPEN) {
+        if (engine.phase() == ConnectionPhase.AWAITING_OPEN) {
             if (p != in.open()) {
                 engine.fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
                 return;

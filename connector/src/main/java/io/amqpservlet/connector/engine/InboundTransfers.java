@@ -48,10 +48,10 @@ final class InboundTransfers {
             unusableLink(t, link);
             return;
         }
-        if (link.localDetachSent()) {
+        if (link.state().detachedHere()) {
             return; // we detached: the peer has not seen it yet
         }
-        if (link.incoming() == null && !t.more() && !t.aborted()) {
+        if (link.receiving().incoming() == null && !t.more() && !t.aborted()) {
             onWholeMessage(link, t, bytes, payloadOffset, payloadLength);
             return;
         }
@@ -64,15 +64,16 @@ final class InboundTransfers {
      * is already in memory, and a view over it costs nothing.
      */
     private void onWholeMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
+        ReceiverState receiving = link.receiving();
         Delivery d = startDelivery(link, t, true);
         if (d == null) {
             return;
         }
         d.addBytes(payloadLength);
         if (payloadLength > engine.config.maxMessageSizeBytes()) {
-            link.incoming(d); // as for a message of many frames: the link's end recycles it
+            receiving.incoming(d); // as for a message of many frames: the link's end recycles it
             tooLarge(link);
-        } else if (link.discarding()) {
+        } else if (receiving.discarding()) {
             onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
         } else {
             deliverWhole(link, d, bytes, payloadOffset, payloadLength);
@@ -95,7 +96,8 @@ final class InboundTransfers {
 
     /** A frame of a multi-frame, streamed or aborted message, or one being discarded. */
     private void onPartOfMessage(Link link, Transfer t, byte[] bytes, int payloadOffset, int payloadLength) {
-        Delivery d = link.incoming();
+        ReceiverState receiving = link.receiving();
+        Delivery d = receiving.incoming();
         if (d == null) {
             d = startDelivery(link, t, false);
             if (d == null) {
@@ -107,9 +109,9 @@ final class InboundTransfers {
         }
         if (t.aborted()) {
             // AMQP 1.0 §2.6.14: an aborted delivery is settled and its partial payload discarded.
-            link.incoming(null);
+            receiving.incoming(null);
             forgetIncoming(d);
-            if (!link.discarding()) {
+            if (!receiving.discarding()) {
                 engine.handler.onMessageAborted(link, d);
             }
             engine.recycle(d);
@@ -125,11 +127,12 @@ final class InboundTransfers {
 
     private void onPartOfMessage(Link link, Delivery d, Transfer t, byte[] bytes, int payloadOffset,
                                  int payloadLength, boolean last) {
-        if (link.discarding()) {
+        ReceiverState receiving = link.receiving();
+        if (receiving.discarding()) {
             if (last) {
                 // Refused for overload: released, so the peer may send it again later. Not when the application
                 // settled it before this frame (Session.settle): its disposition has gone out already.
-                link.incoming(null);
+                receiving.incoming(null);
                 boolean settledByApplication = d.locallySettled();
                 if (!d.remotelySettled() && !settledByApplication) {
                     session.writeDisposition(Role.RECEIVER, d.deliveryId(), engine.scratchOutcome().released());
@@ -139,10 +142,10 @@ final class InboundTransfers {
                     replenishAutoCredit(link); // as for a message the application saw whole (afterDelivered)
                 }
             }
-        } else if (link.streaming()) {
+        } else if (receiving.streaming()) {
             if (last) {
                 d.complete(true);
-                link.incoming(null);
+                receiving.incoming(null);
             }
             int generation = d.generation();
             engine.handler.onMessageChunk(link, d, bytes, payloadOffset, payloadLength, last);
@@ -150,17 +153,18 @@ final class InboundTransfers {
                 afterDelivered(link, d, generation);
             }
         } else if (!last) {
-            link.assemble(bytes, payloadOffset, payloadLength);
-        } else if (link.assembled() == 0) {
+            receiving.assemble(bytes, payloadOffset, payloadLength);
+        } else if (receiving.assembled() == 0) {
             deliverWhole(link, d, bytes, payloadOffset, payloadLength);
         } else {
-            byte[] whole = link.assemble(bytes, payloadOffset, payloadLength);
-            deliverWhole(link, d, whole, 0, link.assembled());
+            byte[] whole = receiving.assemble(bytes, payloadOffset, payloadLength);
+            deliverWhole(link, d, whole, 0, receiving.assembled());
         }
     }
 
     /** Starts a delivery for the first transfer of a message; {@code whole} when that frame is all of it. */
     private Delivery startDelivery(Link link, Transfer t, boolean whole) {
+        ReceiverState receiving = link.receiving();
         if (!t.hasDeliveryId()) {
             session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
             return null;
@@ -190,11 +194,11 @@ final class InboundTransfers {
         if (!whole) {
             // A message in one frame is handed over before the next frame is read: it need not be remembered as
             // the link's incoming message (a reference store, with its GC barrier, saved per message).
-            link.incoming(d);
+            receiving.incoming(d);
         }
         if (!d.remotelySettled()) {
             if (beyondCredit || engine.incomingUnsettled >= engine.config.maxDeliveriesInFlight()) {
-                link.discarding(true); // over the in-flight limit: release it once it is complete
+                receiving.discarding(true); // over the in-flight limit: release it once it is complete
             } else {
                 session.incoming.put(d.deliveryId(), d);
                 engine.incomingUnsettled++;
@@ -205,8 +209,9 @@ final class InboundTransfers {
 
     private void deliverWhole(Link link, Delivery d, byte[] bytes, int offset, int length) {
         d.complete(true);
-        if (link.incoming() != null) {
-            link.incoming(null); // a message of one frame never was the link's incoming one
+        ReceiverState receiving = link.receiving();
+        if (receiving.incoming() != null) {
+            receiving.incoming(null); // a message of one frame never was the link's incoming one
         }
         try {
             engine.view().wrap(bytes, offset, length);

@@ -1,87 +1,47 @@
 package io.amqpservlet.connector.engine;
 
 import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.messaging.Source;
 import io.amqpservlet.protocol.types.messaging.Target;
 import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-
 /**
  * One link (AMQP 1.0 §2.6) of a {@link Session}, seen from this engine: a sending link ({@link #isSender()}) moves
  * messages to the peer, a receiving link takes them from it. The link keeps its credit (§2.6.7), its agreed source
- * and target, and for a sending link a bounded queue of messages waiting for credit or session window.
+ * and target, and for a sending link a bounded queue of messages waiting for credit or session window. Where it
+ * is in its life is a {@link LinkState} (see the diagram there); what only one role has lives in a
+ * {@link SenderState} or a {@link ReceiverState}, the other being null.
  *
  * <p>All methods must be called on the engine's thread.
  */
 public final class Link {
     private final Session session;
     private final MutableBytes name = new MutableBytes();
-    private final boolean sender;
     private final int localHandle;
     private int remoteHandle = -1;
     private final Source source = new Source();
     private final Target target = new Target();
     private SenderSettleMode sndSettleMode = SenderSettleMode.MIXED;
-    private boolean localAttached;
-    private boolean detachReported;
-    private boolean headStarted;
+    private LinkState state = LinkState.DETACHED;
     private long remoteMaxMessageSize;
     private final LinkCredit credit = new LinkCredit(0);
-    private boolean localDetachSent;
-    private boolean remoteDetached;
-    private boolean refused;
     private Object attachment;
-    // Link pairing (LinkPairing): our attach carries paired=true; both attaches do; the other half once formed.
-    private boolean pairRequested;
-    private boolean pairAgreed;
+    /** Link pairing ({@link LinkPairing}): how far this link has got to being a half, and the other half. */
+    private LinkPairing.Stage pairing = LinkPairing.Stage.PLAIN;
     private Link pairedWith;
-
-    // Receiving.
-    private boolean streaming;
-    private int autoCredit;
-    private Delivery incoming;
-    private byte[] assembly = NO_BYTES;
-    private int assembled;
-    private boolean discarding;
-
-    // Sending: a ring of queued messages whose bytes are copied into reusable arrays.
-    // Shared empty arrays until the first message is queued (docs/design.md §2: an idle link costs little).
-    private static final byte[] NO_BYTES = {};
-    private static final byte[][] NO_MESSAGES = {};
-    private static final int[] NO_LENGTHS = {};
-    private static final Delivery[] NO_DELIVERIES = {};
-    private static final boolean[] NO_FLAGS = {};
-    private byte[][] queuedBytes = NO_MESSAGES;
-    private int[] queuedLength = NO_LENGTHS;
-    private Delivery[] queuedDelivery = NO_DELIVERIES;
-    private boolean[] queuedSettled = NO_FLAGS;
-    private int queueHead;
-    private int queueSize;
-    private int sentOfHead;
-    /** The queued message still being written ({@link #beginMessage}), or null: at most one per link. */
-    Delivery openMessage;
-    /** An open message the application aborted: dropped, or aborted on the wire, when it reaches the head. */
-    Delivery abortedMessage;
-    /** Bytes given so far for {@link #openMessage}, checked against the peer's max-message-size. */
-    long openMessageBytes;
-    private long nextTag;
-    /** The length of the delivery tags this engine makes (§2.8.7: at most 32 bytes). */
-    static final int TAG_BYTES = 8;
-    private final byte[] tagBytes = new byte[TAG_BYTES];
-    /** Writes the tag's 8 bytes at once, big-endian, instead of a byte at a time. */
-    private static final VarHandle TAG_WRITER =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Non-null exactly for a sending link. */
+    private final SenderState sending;
+    /** Non-null exactly for a receiving link. */
+    private final ReceiverState receiving;
 
     ReplyNode node;
 
     Link(Session session, int localHandle, boolean sender) {
         this.session = session;
         this.localHandle = localHandle;
-        this.sender = sender;
+        this.sending = sender ? new SenderState(session.engine()) : null;
+        this.receiving = sender ? null : new ReceiverState();
     }
 
     /**
@@ -108,7 +68,22 @@ public final class Link {
      * @return true for a sending link, false for a receiving one
      */
     public boolean isSender() {
-        return sender;
+        return sending != null;
+    }
+
+    /** What only a sending link has; null for a receiving link. */
+    SenderState sending() {
+        return sending;
+    }
+
+    /** What only a receiving link has; null for a sending link. */
+    ReceiverState receiving() {
+        return receiving;
+    }
+
+    /** Where the link is in its life. */
+    LinkState state() {
+        return state;
     }
 
     /**
@@ -129,8 +104,38 @@ public final class Link {
         return remoteHandle;
     }
 
-    void remoteHandle(int handle) {
+    /** The peer's attach arrived with {@code handle}: the link is attached on its side too. */
+    void onAttachReceived(int handle) {
         this.remoteHandle = handle;
+        if (state == LinkState.DETACHED) {
+            state = LinkState.ATTACH_RECEIVED;
+        } else if (state == LinkState.ATTACH_SENT) {
+            state = LinkState.ATTACHED;
+        } // else we detached before the peer answered our attach: its detach ends the link
+    }
+
+    /** Our attach went out (accepting the peer's, or starting the link). */
+    void onAttachSent() {
+        if (state == LinkState.DETACHED) {
+            state = LinkState.ATTACH_SENT;
+        } else if (state == LinkState.ATTACH_RECEIVED) {
+            state = LinkState.ATTACHED;
+        } // else the application detached it from onLinkAttach: it stays detached
+    }
+
+    /** We refused the peer's attach: our attach with a null terminus and our detach went out (AMQP 1.0 §2.6.3). */
+    void onRefused() {
+        state = LinkState.REFUSED;
+    }
+
+    /** Our detach went out; the peer's will close the link. */
+    void onDetachSent() {
+        state = LinkState.DETACH_SENT;
+    }
+
+    /** Detached on both sides, or gone with its session or connection. */
+    void onClosed() {
+        state = LinkState.CLOSED;
     }
 
     /**
@@ -162,31 +167,6 @@ public final class Link {
 
     void sndSettleMode(SenderSettleMode mode) {
         this.sndSettleMode = mode;
-    }
-
-    boolean localAttached() {
-        return localAttached;
-    }
-
-    void localAttached(boolean value) {
-        this.localAttached = value;
-    }
-
-    /** Whether the application has been told the link ended (it is told once). */
-    boolean detachReported() {
-        return detachReported;
-    }
-
-    void detachReported(boolean value) {
-        this.detachReported = value;
-    }
-
-    boolean headStarted() {
-        return headStarted;
-    }
-
-    void headStarted(boolean value) {
-        this.headStarted = value;
     }
 
     /**
@@ -243,7 +223,7 @@ public final class Link {
      * @return true between both attaches and the first detach
      */
     public boolean isOpen() {
-        return localAttached && remoteHandle >= 0 && !localDetachSent && !remoteDetached && !refused;
+        return state == LinkState.ATTACHED;
     }
 
     /**
@@ -254,36 +234,17 @@ public final class Link {
      * @return true from our attach until either side detaches (or the peer refuses the link)
      */
     public boolean acceptsMessages() {
-        return localAttached && !localDetachSent && !remoteDetached && !refused;
+        return state == LinkState.ATTACHED || state == LinkState.ATTACH_SENT;
     }
 
     /**
      * Whether the link is over on both sides.
      *
-     * @return true once our detach is sent and the peer's detach arrived (or the link was refused)
+     * @return true once our detach is sent and the peer's detach arrived, the link was refused, or it ended with its
+     *     session or connection
      */
     public boolean isClosed() {
-        return localDetachSent && (remoteDetached || refused);
-    }
-
-    boolean localDetachSent() {
-        return localDetachSent;
-    }
-
-    void localDetachSent(boolean sent) {
-        this.localDetachSent = sent;
-    }
-
-    boolean remoteDetached() {
-        return remoteDetached;
-    }
-
-    void remoteDetached(boolean detached) {
-        this.remoteDetached = detached;
-    }
-
-    void refused(boolean value) {
-        this.refused = value;
+        return state == LinkState.REFUSED || state == LinkState.CLOSED;
     }
 
     /**
@@ -322,22 +283,13 @@ public final class Link {
         this.pairedWith = other;
     }
 
-    /** Whether our attach carries {@code paired = true}. */
-    boolean pairRequested() {
-        return pairRequested;
+    /** How far the link has got to being a half of a pair. */
+    LinkPairing.Stage pairing() {
+        return pairing;
     }
 
-    void pairRequested(boolean value) {
-        this.pairRequested = value;
-    }
-
-    /** Whether both attaches carry {@code paired = true}: this link is a half, with or without its partner yet. */
-    boolean pairAgreed() {
-        return pairAgreed;
-    }
-
-    void pairAgreed(boolean value) {
-        this.pairAgreed = value;
+    void pairing(LinkPairing.Stage stage) {
+        this.pairing = stage;
     }
 
     // ------------------------------------------------------------------------------------------ receiving
@@ -350,9 +302,11 @@ public final class Link {
      *
      * @param value true to hand multi-frame messages over frame by frame, false (the default) to hand them over whole
      * @return this link, for chaining
+     * @throws IllegalStateException when this is a sending link
      */
     public Link streaming(boolean value) {
-        this.streaming = value;
+        requireReceiver();
+        receiving.streaming(value);
         return this;
     }
 
@@ -360,10 +314,10 @@ public final class Link {
      * Receiving link: whether messages of more than one frame are handed over frame by frame
      * ({@link #streaming(boolean)}).
      *
-     * @return true when streaming was turned on; false by default
+     * @return true when streaming was turned on; false by default, and always for a sending link
      */
     public boolean streaming() {
-        return streaming;
+        return receiving != null && receiving.streaming();
     }
 
     /**
@@ -395,55 +349,20 @@ public final class Link {
      */
     public Link autoCredit(int window) {
         requireReceiver();
-        this.autoCredit = window;
+        receiving.autoCreditWindow(window);
         if (window > 0 && isOpen()) {
             session.engine().grantCredit(this, window, false);
         }
         return this;
     }
 
+    /** The credit auto-credit keeps the peer at; 0 when it is off, and always for a sending link. */
     int autoCreditWindow() {
-        return autoCredit;
-    }
-
-    Delivery incoming() {
-        return incoming;
-    }
-
-    void incoming(Delivery d) {
-        this.incoming = d;
-        this.assembled = 0;
-        this.discarding = false;
-    }
-
-    boolean discarding() {
-        return discarding;
-    }
-
-    void discarding(boolean value) {
-        this.discarding = value;
-    }
-
-    /** Appends payload to the message being assembled; returns the assembly array (grown as needed). */
-    byte[] assemble(byte[] payload, int offset, int length) {
-        if (assembly.length - assembled < length) {
-            assembly = Arrays.copyOf(assembly, Math.max(assembled + length, Math.max(256, assembly.length * 2)));
-        }
-        System.arraycopy(payload, offset, assembly, assembled, length);
-        assembled += length;
-        return assembly;
-    }
-
-    int assembled() {
-        return assembled;
-    }
-
-    byte[] assembly() {
-        return assembly;
+        return receiving == null ? 0 : receiving.autoCreditWindow();
     }
 
     private void requireReceiver() {
-        if (sender) {
+        if (sending != null) {
             throw new IllegalStateException("link " + name + " is a sending link");
         }
     }
@@ -469,7 +388,7 @@ public final class Link {
      * @throws IllegalArgumentException when {@code length} exceeds the peer's max-message-size
      */
     public Delivery send(byte[] message, int offset, int length, boolean settled) {
-        if (!sender) {
+        if (sending == null) {
             throw new IllegalStateException("link " + name + " is a receiving link");
         }
         return session.engine().send(this, message, offset, length, settled || sndSettleMode == SenderSettleMode.SETTLED);
@@ -481,7 +400,7 @@ public final class Link {
      * @return the number of messages on this link's queue, the one being sent included
      */
     public int queued() {
-        return queueSize;
+        return sending == null ? 0 : sending.queued();
     }
 
     /**
@@ -503,10 +422,10 @@ public final class Link {
      * @throws IllegalArgumentException when the bytes exceed the peer's max-message-size
      */
     public Delivery beginMessage(byte[] bytes, int offset, int length, boolean settled) {
-        if (!sender) {
+        if (sending == null) {
             throw new IllegalStateException("link " + name + " is a receiving link");
         }
-        if (openMessage != null) {
+        if (sending.openMessage != null) {
             throw new IllegalStateException("link " + name + " already has an open message");
         }
         if (!acceptsMessages() || !session.engine().isOpen()) {
@@ -528,12 +447,11 @@ public final class Link {
      * @throws IllegalArgumentException when the message would exceed the peer's max-message-size
      */
     public boolean appendMessage(Delivery d, byte[] bytes, int offset, int length) {
-        if (d == null || d != openMessage) {
+        if (d == null || sending == null || d != sending.openMessage) {
             return false;
         }
-        checkMessageSize(openMessageBytes + length);
-        openMessageBytes += length;
-        appendToSlot(slotOf(d), bytes, offset, length);
+        checkMessageSize(sending.openMessageBytes + length);
+        sending.append(d, bytes, offset, length);
         session.outbound().pumpForApplication(this);
         return true;
     }
@@ -544,8 +462,8 @@ public final class Link {
      * @param d the delivery {@link #beginMessage} returned; ignored when it is null or not this link's open message
      */
     public void endMessage(Delivery d) {
-        if (d != null && d == openMessage) {
-            openMessage = null;
+        if (d != null && sending != null && d == sending.openMessage) {
+            sending.openMessage = null;
             session.outbound().pumpForApplication(this);
         }
     }
@@ -557,9 +475,9 @@ public final class Link {
      * @param d the delivery {@link #beginMessage} returned; ignored when it is null or not this link's open message
      */
     public void abortMessage(Delivery d) {
-        if (d != null && d == openMessage) {
-            openMessage = null;
-            abortedMessage = d;
+        if (d != null && sending != null && d == sending.openMessage) {
+            sending.openMessage = null;
+            sending.abortedMessage = d;
             session.outbound().pumpForApplication(this);
         }
     }
@@ -571,11 +489,7 @@ public final class Link {
      * @return the bytes appended to {@code d} and not yet encoded into transfer frames
      */
     public long unsentBytes(Delivery d) {
-        if (d == null || d != openMessage) {
-            return 0;
-        }
-        int slot = slotOf(d);
-        return queuedLength[slot] - (slot == queueHead ? sentOfHead : 0);
+        return sending == null ? 0 : sending.unsentBytes(d);
     }
 
     private void checkMessageSize(long bytes) {
@@ -585,151 +499,15 @@ public final class Link {
         }
     }
 
-    private int slotOf(Delivery d) {
-        for (int i = queueSize - 1; i >= 0; i--) {
-            int slot = (queueHead + i) % queuedBytes.length;
-            if (queuedDelivery[slot] == d) {
-                return slot;
-            }
-        }
-        throw new IllegalStateException("open message not queued on " + name);
-    }
-
-    /** Appends to a queued message; the head drops what it already sent first, so only unsent bytes are kept. */
-    private void appendToSlot(int slot, byte[] bytes, int offset, int length) {
-        byte[] b = queuedBytes[slot];
-        int have = queuedLength[slot];
-        if (slot == queueHead && sentOfHead > 0) {
-            System.arraycopy(b, sentOfHead, b, 0, have - sentOfHead);
-            have -= sentOfHead;
-            sentOfHead = 0;
-        }
-        if (b.length - have < length) {
-            b = Arrays.copyOf(b, Math.max(have + length, b.length * 2));
-            queuedBytes[slot] = b;
-        }
-        System.arraycopy(bytes, offset, b, have, length);
-        queuedLength[slot] = have + length;
-        session.engine().queuedBytes += length;
-    }
-
-    /** The next delivery tag: 8 bytes of a per-link counter, in an array reused for every message. */
-    byte[] nextTag() {
-        TAG_WRITER.set(tagBytes, 0, nextTag++);
-        return tagBytes;
-    }
-
-    boolean enqueue(byte[] message, int offset, int length, boolean settled, Delivery delivery, int limit) {
-        if (queueSize >= limit) {
-            return false;
-        }
-        if (queueSize == queuedBytes.length) {
-            growQueue();
-        }
-        int slot = (queueHead + queueSize) % queuedBytes.length;
-        byte[] b = queuedBytes[slot];
-        if (b == null || b.length < length) {
-            b = new byte[Math.max(length, 256)];
-            queuedBytes[slot] = b;
-        }
-        System.arraycopy(message, offset, b, 0, length);
-        queuedLength[slot] = length;
-        queuedSettled[slot] = settled;
-        queuedDelivery[slot] = delivery;
-        queueSize++;
-        session.engine().queuedBytes += length;
-        return true;
-    }
-
-    /** Doubles the ring; called only when it is full, so every slot is occupied and copied in order. */
-    private void growQueue() {
-        int old = queuedBytes.length;
-        int n = Math.max(4, old * 2);
-        byte[][] b = new byte[n][];
-        int[] l = new int[n];
-        Delivery[] d = new Delivery[n];
-        boolean[] s = new boolean[n];
-        for (int i = 0; i < queueSize; i++) {
-            int from = (queueHead + i) % old;
-            b[i] = queuedBytes[from];
-            l[i] = queuedLength[from];
-            d[i] = queuedDelivery[from];
-            s[i] = queuedSettled[from];
-        }
-        queuedBytes = b;
-        queuedLength = l;
-        queuedDelivery = d;
-        queuedSettled = s;
-        queueHead = 0;
-    }
-
     /**
      * Lets go of the reusable message arrays and the assembly buffer when nothing is queued or being assembled (an
      * idle link, docs/design.md §2); the next message makes them again.
      */
     void trimIdle() {
-        if (queueSize == 0 && openMessage == null && abortedMessage == null) {
-            queuedBytes = NO_MESSAGES;
-            queuedLength = NO_LENGTHS;
-            queuedDelivery = NO_DELIVERIES;
-            queuedSettled = NO_FLAGS;
-            queueHead = 0;
-        }
-        if (incoming == null && assembled == 0) {
-            assembly = NO_BYTES;
-        }
-    }
-
-    boolean hasQueued() {
-        return queueSize > 0;
-    }
-
-    byte[] headBytes() {
-        return queuedBytes[queueHead];
-    }
-
-    int headLength() {
-        return queuedLength[queueHead];
-    }
-
-    Delivery headDelivery() {
-        return queuedDelivery[queueHead];
-    }
-
-    boolean headSettled() {
-        return queuedSettled[queueHead];
-    }
-
-    int sentOfHead() {
-        return sentOfHead;
-    }
-
-    void sentOfHead(int bytes) {
-        this.sentOfHead = bytes;
-    }
-
-    void dequeue() {
-        // What of the head was not sent leaves the connection's count (all of it was, unless aborted or dropped).
-        session.engine().queuedBytes -= queuedLength[queueHead] - sentOfHead;
-        queuedDelivery[queueHead] = null;
-        queueHead = (queueHead + 1) % queuedBytes.length;
-        queueSize--;
-        sentOfHead = 0;
-        headStarted = false;
-    }
-
-    /** Drops every queued message (the link is ending) and recycles their deliveries. */
-    void clearQueue(Engine engine) {
-        openMessage = null;
-        abortedMessage = null;
-        while (queueSize > 0) {
-            Delivery d = queuedDelivery[queueHead];
-            // A started, unsettled head is also in the session's outgoing map, which recycles it.
-            boolean inMap = headStarted && !queuedSettled[queueHead];
-            dequeue();
-            if (d != null && !inMap) {
-                engine.recycle(d);
-            }
+        if (sending != null) {
+            sending.trimIdle();
+        } else {
+            receiving.trimIdle();
         }
     }
 
@@ -740,13 +518,13 @@ public final class Link {
      *     error
      * @param description human-readable detail sent with {@code condition}, or null for none
      */
-    public void detach(io.amqpservlet.protocol.types.Symbol condition, String description) {
+    public void detach(Symbol condition, String description) {
         session.detach(this, condition, description);
     }
 
     @Override
     public String toString() {
-        return "Link[" + name + (sender ? " sender" : " receiver") + ", handle=" + localHandle + "/" + remoteHandle
-                + ", credit=" + credit.credit() + ", queued=" + queueSize + "]";
+        return "Link[" + name + (sending != null ? " sender" : " receiver") + ", " + state + ", handle=" + localHandle
+                + "/" + remoteHandle + ", credit=" + credit.credit() + ", queued=" + queued() + "]";
     }
 }

@@ -83,11 +83,11 @@ final class LinkLifecycle {
             refuse(link, refusal);
             return;
         }
-        if (link.pairRequested()) {
+        if (link.pairing() == LinkPairing.Stage.REQUESTED) {
             LinkPairing.join(link); // our attach echoes paired=true, so both sides have agreed
         }
         sendAttach(link, false);
-        link.localAttached(true);
+        link.onAttachSent();
         if (!weSend) {
             if (link.credit().creditKnown()) {
                 session.writeLinkFlow(link, false);
@@ -102,14 +102,14 @@ final class LinkLifecycle {
      * returns the error when it cannot join its pair; null otherwise (and for an attach that does not ask).
      */
     private ErrorCondition checkPairing(Link link, Attach a) {
-        int asked = LinkPairing.asked(a, engine.scratch().copyReader);
-        if (asked == LinkPairing.INVALID) {
+        LinkPairing.Request asked = LinkPairing.asked(a, engine.scratch().copyReader);
+        if (asked == LinkPairing.Request.INVALID) {
             return error(ErrorConditions.INVALID_FIELD, "the link property paired must be a boolean");
         }
-        if (asked == LinkPairing.NOT_ASKED) {
+        if (asked == LinkPairing.Request.NOT_ASKED) {
             return null;
         }
-        link.pairRequested(true);
+        link.pairing(LinkPairing.Stage.REQUESTED);
         return LinkPairing.check(link, engine.scratch().linkError);
     }
 
@@ -128,8 +128,8 @@ final class LinkLifecycle {
             }
         }
         boolean refused = link.isSender() ? a.target().isNull() : a.source().isNull();
-        if (!refused && link.pairRequested()
-                && LinkPairing.asked(a, engine.scratch().copyReader) == LinkPairing.ASKED) {
+        if (!refused && link.pairing() == LinkPairing.Stage.REQUESTED
+                && LinkPairing.asked(a, engine.scratch().copyReader) == LinkPairing.Request.ASKED) {
             LinkPairing.join(link); // a peer that does not echo paired=true does not pair: the links stay plain
         }
         engine.handler.onLinkAttach(link, a);
@@ -161,7 +161,7 @@ final class LinkLifecycle {
                 return null;
             }
             MutableBytes address = source.address();
-            if (address.isNull() || link.pairRequested()) {
+            if (address.isNull() || link.pairing() != LinkPairing.Stage.PLAIN) {
                 // A pair's sending half names the node it pairs with, not a reply node: replies reach it as "$me".
                 return null;
             }
@@ -194,12 +194,11 @@ final class LinkLifecycle {
     }
 
     private void refuse(Link link, ErrorCondition error) {
+        boolean endsHere = !link.state().detachedHere(); // false when the application detached it from onLinkAttach
         sendAttach(link, true);
-        link.localAttached(true);
-        link.refused(true);
         writeDetach(link, error);
-        link.localDetachSent(true);
-        cleanup(link, error);
+        link.onRefused();
+        cleanup(link, error, endsHere);
     }
 
     private void sendAttach(Link link, boolean refused) {
@@ -212,7 +211,7 @@ final class LinkLifecycle {
         a.rcvSettleMode(ReceiverSettleMode.FIRST);
         copy(link.source(), a.source());
         copy(link.target(), a.target());
-        if (link.pairRequested() && !refused) {
+        if (link.pairing() != LinkPairing.Stage.PLAIN && !refused) {
             LinkPairing.writeProperties(a);
         }
         if (refused) {
@@ -268,9 +267,11 @@ final class LinkLifecycle {
             link.target().address(name);
         }
         link.sndSettleMode(settled ? SenderSettleMode.SETTLED : SenderSettleMode.MIXED);
-        link.pairRequested(paired);
+        if (paired) {
+            link.pairing(LinkPairing.Stage.REQUESTED);
+        }
         sendAttach(link, false);
-        link.localAttached(true);
+        link.onAttachSent();
         return link;
     }
 
@@ -283,28 +284,34 @@ final class LinkLifecycle {
                     + Integer.toUnsignedString(d.handle()) + ", which is not attached");
             return;
         }
-        link.remoteDetached(true);
         ErrorCondition error = d.error().isNull() ? null : d.error();
-        if (!link.localDetachSent()) {
+        boolean endsHere = !link.state().detachedHere();
+        if (endsHere) {
+            // AMQP 1.0 §2.6.4, §2.6.6: the peer's detach is answered with ours, echoing whether it closes the link.
             Detach reply = engine.out().detach().clear().handle(link.localHandle()).closed(d.closed());
             engine.writeFrame(session.localChannel(), reply);
-            link.localDetachSent(true);
         }
-        cleanup(link, error);
+        link.onClosed();
+        cleanup(link, error, endsHere);
         session.removeLink(link);
     }
 
     /** Ends a link from this side, with an error or none; the peer's detach completes it. */
     void detach(Link link, Symbol condition, String description) {
-        if (link.localDetachSent()) {
+        if (link.state().detachedHere()) {
             return;
         }
         ErrorCondition error = condition == null ? null : error(condition, description);
         writeDetach(link, error);
-        link.localDetachSent(true);
-        link.discarding(true);
-        cleanup(link, error);
-        if (link.remoteDetached() || link.remoteHandle() < 0 && !session.isOpen()) {
+        link.onDetachSent();
+        ReceiverState receiving = link.receiving();
+        if (receiving != null) {
+            receiving.discarding(true);
+        }
+        cleanup(link, error, true);
+        if (link.remoteHandle() < 0 && !session.isOpen() && link.state() == LinkState.DETACH_SENT) {
+            // No peer to answer: a session whose begin was not answered, or that ended, forgets the link now.
+            link.onClosed();
             session.removeLink(link);
         }
     }
@@ -322,7 +329,9 @@ final class LinkLifecycle {
         Link[] all = session.links();
         for (Link l : all) {
             if (l != null) {
-                cleanup(l, error);
+                boolean endsHere = !l.state().detachedHere();
+                l.onClosed();
+                cleanup(l, error, endsHere);
                 session.removeLink(l);
             }
         }
@@ -330,15 +339,21 @@ final class LinkLifecycle {
 
     /**
      * Releases what a link holds: its queued and unsettled deliveries, its reply node (deleting the node when the
-     * link created it, and ending a temporary queue's consumer with it), and tells the application once.
+     * link created it, and ending a temporary queue's consumer with it), and tells the application when
+     * {@code endsHere}: the first time this side is done with the link, so the application is told once.
      */
-    private void cleanup(Link link, ErrorCondition error) {
+    private void cleanup(Link link, ErrorCondition error, boolean endsHere) {
         LinkPairing.leave(link);
-        link.clearQueue(engine);
-        Delivery in = link.incoming();
-        if (in != null) {
-            link.incoming(null);
-            dropDelivery(session.incoming, in, true);
+        SenderState sending = link.sending();
+        if (sending != null) {
+            sending.clear();
+        } else {
+            ReceiverState receiving = link.receiving();
+            Delivery in = receiving.incoming();
+            if (in != null) {
+                receiving.incoming(null);
+                dropDelivery(session.incoming, in, true);
+            }
         }
         dropDeliveriesOf(link, session.incoming, true);
         dropDeliveriesOf(link, session.outgoing, false);
@@ -358,8 +373,7 @@ final class LinkLifecycle {
                 node.consumer = null;
             }
         }
-        if (!link.detachReported()) {
-            link.detachReported(true);
+        if (endsHere) {
             engine.handler.onLinkDetach(link, error);
         }
     }

@@ -44,12 +44,34 @@ final class LinkPairing {
         PAIRED_PROPERTIES = w.toByteArray();
     }
 
-    /** What an attach's properties say: no pairing asked for. */
-    static final int NOT_ASKED = 0;
-    /** {@code paired = true}. */
-    static final int ASKED = 1;
-    /** A {@code paired} property that is not a boolean, or properties that cannot be read. */
-    static final int INVALID = 2;
+    /** What an attach's properties say about pairing. */
+    enum Request {
+        /** No {@code paired} property, or {@code paired = false}. */
+        NOT_ASKED,
+        /** {@code paired = true}. */
+        ASKED,
+        /** A {@code paired} property that is not a boolean, or properties that cannot be read. */
+        INVALID
+    }
+
+    /**
+     * How far a link has got to being a half of a pair: each step only follows the one before, so a link is never
+     * agreed without having asked.
+     *
+     * <pre>
+     *  PLAIN ──our attach carries paired=true──▶ REQUESTED ──both attaches carry it──▶ AGREED
+     * </pre>
+     *
+     * An agreed half is paired ({@link Link#paired()}) while its partner is agreed too and neither has ended.
+     */
+    enum Stage {
+        /** A plain link: our attach does not carry {@code paired = true}. */
+        PLAIN,
+        /** Our attach carries {@code paired = true}; the peer's has not (yet) agreed. */
+        REQUESTED,
+        /** Both attaches carry {@code paired = true}: the link is a half, with or without its partner yet. */
+        AGREED
+    }
 
     private LinkPairing() {
     }
@@ -58,14 +80,14 @@ final class LinkPairing {
      * Reads the attach's properties map for {@code paired}. Properties that are not a map, and keys other than
      * {@code paired}, are ignored (AMQP 1.0 §2.7.3: link properties are for extensions the receiver may not know).
      */
-    static int asked(Attach attach, AmqpReader reader) {
+    static Request asked(Attach attach, AmqpReader reader) {
         if (attach.properties().isNull()) {
-            return NOT_ASKED;
+            return Request.NOT_ASKED;
         }
         try {
             attach.properties().reader(reader);
             if (reader.type() != AmqpType.MAP) {
-                return NOT_ASKED;
+                return Request.NOT_ASKED;
             }
             reader.enter();
             while (reader.hasNext()) {
@@ -74,14 +96,14 @@ final class LinkPairing {
                 reader.next();
                 if (isPaired) {
                     if (reader.type() != AmqpType.BOOLEAN) {
-                        return INVALID;
+                        return Request.INVALID;
                     }
-                    return reader.getBoolean() ? ASKED : NOT_ASKED;
+                    return reader.getBoolean() ? Request.ASKED : Request.NOT_ASKED;
                 }
             }
-            return NOT_ASKED;
+            return Request.NOT_ASKED;
         } catch (DecodeException e) {
-            return INVALID;
+            return Request.INVALID;
         }
     }
 
@@ -106,7 +128,7 @@ final class LinkPairing {
             }
             return null;
         }
-        if (!partner.pairAgreed()) {
+        if (partner.pairing() != Stage.AGREED) {
             return error.clear().condition(ErrorConditions.PRECONDITION_FAILED).description("a link named "
                     + half.name() + " is attached on this session without paired=true, so this one cannot pair with it");
         }
@@ -131,7 +153,7 @@ final class LinkPairing {
 
     /** A half has been agreed on both sides: joins it to its partner when the partner is agreed too. */
     static void join(Link half) {
-        half.pairAgreed(true);
+        half.pairing(Stage.AGREED);
         Link partner = otherHalf(half.session(), half, true);
         if (partner != null && partner.paired() == null) {
             half.pairedWith(partner);
@@ -155,8 +177,8 @@ final class LinkPairing {
     private static Link otherHalf(Session session, Link half, boolean agreedOnly) {
         MutableBytes name = half.name();
         for (Link l : session.links()) {
-            if (l != null && l != half && l.isSender() != half.isSender() && !l.localDetachSent() && !l.remoteDetached()
-                    && (!agreedOnly || l.pairAgreed()) && l.name().contentEquals(name)) {
+            if (l != null && l != half && l.isSender() != half.isSender() && !l.state().detachedHere()
+                    && (!agreedOnly || l.pairing() == Stage.AGREED) && l.name().contentEquals(name)) {
                 return l;
             }
         }

@@ -29,9 +29,10 @@ final class OutboundTransfers {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        if (settled && !link.hasQueued() && link.credit().canSend() && window.canSend() && !engine.outputFull()
+        SenderState sending = link.sending();
+        if (settled && !sending.hasQueued() && link.credit().canSend() && window.canSend() && !engine.outputFull()
                 && engine.tracer == null
-                && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+                && FirstTransferFrame.fits(length, SenderState.TAG_BYTES, engine.remoteMaxFrameSize())) {
             // A pre-settled message that goes now, in one frame, is settled and forgotten the moment it is written:
             // it needs no pooled delivery, only a record of what was sent to hand back (AMQP 1.0 §2.6.12).
             Delivery d = engine.settledSend();
@@ -44,10 +45,11 @@ final class OutboundTransfers {
         int payloadPerFrame = engine.remoteMaxFrameSize() - FrameHeader.SIZE - Engine.TRANSFER_OVERHEAD_BYTES;
         // No division for the common message that fits in one frame.
         long framesNeeded = length <= payloadPerFrame ? 1 : (length + (long) payloadPerFrame - 1) / payloadPerFrame;
-        if (!link.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded
+        if (!sending.hasQueued() && link.credit().canSend() && window.remoteIncomingWindow() >= framesNeeded
                 && !engine.outputFull()) {
             // The common case: everything can go now, straight from the caller's bytes, without a copy.
-            if (engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, engine.remoteMaxFrameSize())) {
+            if (engine.tracer == null
+                    && FirstTransferFrame.fits(length, SenderState.TAG_BYTES, engine.remoteMaxFrameSize())) {
                 writeWhole(link, d, message, offset, length, settled);
                 finishSent(d, settled);
                 return d;
@@ -62,7 +64,7 @@ final class OutboundTransfers {
             return d;
         }
         if (!engine.canQueue(length)
-                || !link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+                || !sending.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
             engine.recycle(d);
             return null;
         }
@@ -72,15 +74,16 @@ final class OutboundTransfers {
 
     /** Queues an open message (see {@link Link#beginMessage}) and sends what can go. */
     Delivery beginMessage(Link link, byte[] message, int offset, int length, boolean settled) {
+        SenderState sending = link.sending();
         Delivery d = engine.takeDelivery(link, 0);
         d.locallySettled(settled);
         if (!engine.canQueue(length)
-                || !link.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
+                || !sending.enqueue(message, offset, length, settled, d, engine.config.maxBufferedMessagesPerLink())) {
             engine.recycle(d);
             return null;
         }
-        link.openMessage = d;
-        link.openMessageBytes = length;
+        sending.openMessage = d;
+        sending.openMessageBytes = length;
         pumpForApplication(link);
         return d;
     }
@@ -97,11 +100,12 @@ final class OutboundTransfers {
 
     /** Sends queued messages of {@code link} as far as credit and the session window allow. */
     void pump(Link link) {
+        SenderState sending = link.sending();
         boolean openProgressed = false;
-        while (link.hasQueued() && link.isOpen() && session.isOpen()) {
-            boolean first = !link.headStarted();
-            Delivery d = link.headDelivery();
-            if (d == link.abortedMessage) {
+        while (sending.hasQueued() && link.isOpen() && session.isOpen()) {
+            boolean first = !sending.headStarted();
+            Delivery d = sending.headDelivery();
+            if (d == sending.abortedMessage) {
                 if (!first && !window.canSend()) {
                     blockedOnWindow = true;
                     break;
@@ -109,8 +113,8 @@ final class OutboundTransfers {
                 abortHead(link, d, first);
                 continue;
             }
-            boolean open = d == link.openMessage;
-            if (open && !first && link.sentOfHead() == link.headLength()) {
+            boolean open = d == sending.openMessage;
+            if (open && !first && sending.sentOfHead() == sending.headLength()) {
                 break; // everything given so far is out: wait for more bytes (or the end)
             }
             if (first && !link.credit().canSend()) {
@@ -126,22 +130,22 @@ final class OutboundTransfers {
                 engine.blockedOnOutput();
                 break;
             }
-            int sent = writeTransfer(link, d, link.headBytes(), 0, link.headLength(), link.sentOfHead(), first,
-                    link.headSettled(), open);
-            link.headStarted(true);
-            engine.queuedBytes -= sent - link.sentOfHead();
-            link.sentOfHead(sent);
+            int sent = writeTransfer(link, d, sending.headBytes(), 0, sending.headLength(), sending.sentOfHead(),
+                    first, sending.headSettled(), open);
+            sending.headStarted(true);
+            engine.queuedBytes -= sent - sending.sentOfHead();
+            sending.sentOfHead(sent);
             openProgressed |= open;
-            if (sent == link.headLength() && !open) {
-                boolean settled = link.headSettled();
-                link.dequeue();
+            if (sent == sending.headLength() && !open) {
+                boolean settled = sending.headSettled();
+                sending.dequeue();
                 finishSent(d, settled);
             }
         }
         if (openProgressed && !applicationPump && link.isOpen()) {
             engine.handler.onSendable(link); // the application may give the open message more bytes
         }
-        if (link.isSender() && !link.hasQueued() && link.isOpen()) {
+        if (!sending.hasQueued() && link.isOpen()) {
             if (link.credit().drainIfIdle(false)) {
                 // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent, echoing drain=true.
                 session.writeLinkFlow(link, false, true);
@@ -156,7 +160,7 @@ final class OutboundTransfers {
     void pumpAll() {
         Link[] all = session.links();
         for (Link l : all) {
-            if (l != null && l.isSender() && l.hasQueued()) {
+            if (l != null && l.isSender() && l.sending().hasQueued()) {
                 pump(l);
             }
         }
@@ -170,7 +174,7 @@ final class OutboundTransfers {
         blockedOnWindow = false;
         Link[] all = session.links();
         for (Link l : all) {
-            if (l != null && l.isSender() && l.hasQueued()) {
+            if (l != null && l.isSender() && l.sending().hasQueued()) {
                 pump(l); // sets blockedOnWindow again if the window closes before every link is done
             }
         }
@@ -181,8 +185,9 @@ final class OutboundTransfers {
      * aborted (AMQP 1.0 §2.6.14), after which the delivery is settled and forgotten on both sides.
      */
     private void abortHead(Link link, Delivery d, boolean neverSent) {
-        link.abortedMessage = null;
-        link.dequeue();
+        SenderState sending = link.sending();
+        sending.abortedMessage = null;
+        sending.dequeue();
         if (!neverSent) {
             engine.flushDispositions();
             Transfer t = engine.out().transfer().clear();
@@ -219,7 +224,7 @@ final class OutboundTransfers {
         engine.flushDispositions();
         int id = session.takeDeliveryId();
         d.deliveryId(id);
-        byte[] tag = link.nextTag();
+        byte[] tag = link.sending().nextTag();
         if (!settled) {
             // A pre-settled delivery is recycled as soon as it is written: nobody can read its tag.
             d.tag().set(tag, 0, tag.length);
@@ -241,7 +246,8 @@ final class OutboundTransfers {
     private int writeTransfer(Link link, Delivery d, byte[] message, int offset, int length, int sent, boolean first,
                               boolean settled, boolean open) {
         int maxFrame = engine.remoteMaxFrameSize();
-        if (first && !open && engine.tracer == null && FirstTransferFrame.fits(length, Link.TAG_BYTES, maxFrame)) {
+        if (first && !open && engine.tracer == null
+                && FirstTransferFrame.fits(length, SenderState.TAG_BYTES, maxFrame)) {
             writeWhole(link, d, message, offset, length, settled);
             return length;
         }
@@ -251,7 +257,7 @@ final class OutboundTransfers {
         if (first) {
             int id = session.takeDeliveryId();
             d.deliveryId(id);
-            byte[] tag = link.nextTag();
+            byte[] tag = link.sending().nextTag();
             d.tag().set(tag, 0, tag.length);
             t.deliveryId(id);
             t.deliveryTag(tag, 0, tag.length);

@@ -20,8 +20,8 @@ final class PendingDisposition {
     private Role role;
     private int first;
     private int last;
-    /** The state of every delivery in the range: {@link DeliveryState#NONE}, accepted or released. */
-    private int kind;
+    /** The state of every delivery in the range: none, accepted or released. */
+    private DeliveryState.Kind kind;
     /** The held range's outcome is in the engine's scratch, which is kept while a range is held. */
 
     PendingDisposition(Engine engine) {
@@ -40,8 +40,8 @@ final class PendingDisposition {
         if (state == null) {
             return true;
         }
-        int k = state.kind();
-        return k == DeliveryState.NONE || k == DeliveryState.ACCEPTED || k == DeliveryState.RELEASED;
+        DeliveryState.Kind k = state.kind();
+        return k == DeliveryState.Kind.NONE || k == DeliveryState.Kind.ACCEPTED || k == DeliveryState.Kind.RELEASED;
     }
 
     /** Settles one delivery: extends the held range, or writes it and holds a new one, or writes one frame. */
@@ -79,15 +79,15 @@ final class PendingDisposition {
         if (last != first) {
             disp.last(last);
         }
-        if (kind == DeliveryState.ACCEPTED) {
+        if (kind == DeliveryState.Kind.ACCEPTED) {
             disp.state().set(engine.scratch().pendingOutcome.accepted());
-        } else if (kind == DeliveryState.RELEASED) {
+        } else if (kind == DeliveryState.Kind.RELEASED) {
             disp.state().set(engine.scratch().pendingOutcome.released());
         }
         engine.writeFrame(channel, disp);
     }
 
-    private static int kindOf(DeliveryState state) {
-        return state == null ? DeliveryState.NONE : state.kind();
+    private static DeliveryState.Kind kindOf(DeliveryState state) {
+        return state == null ? DeliveryState.Kind.NONE : state.kind();
     }
 }

@@ -212,7 +212,7 @@ public final class Session {
             byRemoteHandle = Arrays.copyOf(byRemoteHandle, Math.max(handle + 1, byRemoteHandle.length * 2));
         }
         byRemoteHandle[handle] = link;
-        link.remoteHandle(handle);
+        link.onAttachReceived(handle);
     }
 
     void unmapRemoteHandle(Link link) {
@@ -504,8 +504,9 @@ public final class Session {
                     writeDisposition(Role.RECEIVER, id, d.localState());
                 }
             }
-            if (link.incoming() == d) {
-                link.discarding(true); // settled before its last frame: drop the rest
+            ReceiverState receiving = link.receiving();
+            if (receiving.incoming() == d) {
+                receiving.discarding(true); // settled before its last frame: drop the rest
                 return;
             }
             engine.recycle(d);
@@ -560,8 +561,8 @@ public final class Session {
      * set by its kind alone instead of a field-by-field copy for every delivery of a disposition range.
      */
     private static void copyState(DeliveryState from, DeliveryState to) {
-        if (from.kind() == DeliveryState.ACCEPTED) {
-            if (to.kind() != DeliveryState.ACCEPTED) {
+        if (from.kind() == DeliveryState.Kind.ACCEPTED) {
+            if (to.kind() != DeliveryState.Kind.ACCEPTED) {
                 to.accepted();
             }
         } else {

@@ -153,7 +153,7 @@ class EngineSteadyStateAllocationTest {
 
         @Override
         public void onDeliveryUpdated(Link link, Delivery delivery) {
-            if (delivery.remotelySettled() && delivery.remoteState().kind() == DeliveryState.ACCEPTED) {
+            if (delivery.remotelySettled() && delivery.remoteState().kind() == DeliveryState.Kind.ACCEPTED) {
                 accepted++;
             }
         }

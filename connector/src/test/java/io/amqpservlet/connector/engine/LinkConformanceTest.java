@@ -115,7 +115,7 @@ class LinkConformanceTest {
         peer.transfer(0, peer.transfer(0, 1, false), RawPeer.message("POST", 2)).flush();
         Disposition released = peer.next(Disposition.class);
         assertEquals(1, released.first());
-        assertEquals(DeliveryState.RELEASED, released.state().kind(), released.toString());
+        assertEquals(DeliveryState.Kind.RELEASED, released.state().kind(), released.toString());
         assertEquals(1, handler.messages, "the one beyond credit is not handed to the application");
         assertTrue(handler.link("overrun").isOpen(), "the link is not detached");
         // Credit granted again counts from the sender's delivery-count, the overrun message included.

@@ -167,7 +167,7 @@ class LinkLimitsTest {
         assertNotNull(d, "the overload is answered");
         assertEquals(3, d.first());
         assertTrue(d.settled());
-        assertEquals(DeliveryState.RELEASED, d.state().kind());
+        assertEquals(DeliveryState.Kind.RELEASED, d.state().kind());
         assertEquals(3, peer.engine.incomingUnsettled);
         assertTrue(peer.engine.isOpen());
         // Once the application settles, new deliveries are taken again.
@@ -200,7 +200,7 @@ class LinkLimitsTest {
         assertEquals(5, echo.requests);
         assertTrue(peer.allOf(Transfer.class).isEmpty(), "no credit, no replies");
         // AMQP 1.0 §2.7.6: settlements may be coalesced into ranges; compare the outcome of every delivery-id.
-        List<Integer> kinds = new java.util.ArrayList<>();
+        List<DeliveryState.Kind> kinds = new java.util.ArrayList<>();
         for (Disposition d : peer.allOf(Disposition.class)) {
             int last = d.hasLast() ? d.last() : d.first();
             for (int id = d.first(); id <= last; id++) {
@@ -208,8 +208,8 @@ class LinkLimitsTest {
                 kinds.add(d.state().kind());
             }
         }
-        assertEquals(List.of(DeliveryState.ACCEPTED, DeliveryState.ACCEPTED, DeliveryState.ACCEPTED,
-                DeliveryState.RELEASED, DeliveryState.RELEASED), kinds);
+        assertEquals(List.of(DeliveryState.Kind.ACCEPTED, DeliveryState.Kind.ACCEPTED, DeliveryState.Kind.ACCEPTED,
+                DeliveryState.Kind.RELEASED, DeliveryState.Kind.RELEASED), kinds);
         assertEquals(3, echo.links.stream().filter(Link::isSender).findFirst().orElseThrow().queued());
     }
 }

@@ -46,7 +46,7 @@ class TransferConformanceTest {
         assertEquals("POST", handler.subjects.get(0));
         Disposition d = peer.last(Disposition.class);
         assertNotNull(d);
-        assertEquals(DeliveryState.ACCEPTED, d.state().kind());
+        assertEquals(DeliveryState.Kind.ACCEPTED, d.state().kind());
     }
 
     @Test

@@ -225,7 +225,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             }
             if (!responseDone) {
                 DeliveryState s = pending.remoteState();
-                String why = s.kind() == DeliveryState.REJECTED && !s.error().isNull()
+                String why = s.kind() == DeliveryState.Kind.REJECTED && !s.error().isNull()
                         ? s.error().condition() + ": " + s.error().description() : "";
                 throw new AmqpClientException(AmqpClientException.PEER_FAILURE,
                         "the server settled the request as " + s.typeName() + " without a response " + why);
@@ -238,7 +238,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
 
     /** A settled request that was not accepted gets no response (docs/design.md §3: rejected, released, modified). */
     private static boolean refused(Delivery d) {
-        return d.remotelySettled() && d.remoteState().kind() != DeliveryState.ACCEPTED;
+        return d.remotelySettled() && d.remoteState().kind() != DeliveryState.Kind.ACCEPTED;
     }
 
     private void pumpUntil(BooleanSupplier condition, String what, long deadlineMillis) throws IOException {

@@ -143,7 +143,7 @@ class AmqpConnectorTest {
             assertEquals(0, r.body.length);
             assertEquals(1, r.dataSections, "an empty body is one empty data section");
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 
@@ -184,7 +184,7 @@ class AmqpConnectorTest {
             assertEquals("orders.example", r.properties.get("x-echo-host"), "the host application property wins");
             assertNull(r.properties.get("content-type"), "content-type travels in properties only");
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 
@@ -197,7 +197,7 @@ class AmqpConnectorTest {
             assertEquals("404", client.responses.get(0).subject);
             assertEquals("m-404", client.responses.get(0).correlationId.toString());
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind, "a 404 is a response, not a rejection");
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind, "a 404 is a response, not a rejection");
         }
     }
 
@@ -208,7 +208,7 @@ class AmqpConnectorTest {
             client.awaitResponses(1);
             assertEquals("500", client.responses.get(0).subject);
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 
@@ -224,7 +224,7 @@ class AmqpConnectorTest {
             assertTrue(r.bodyText().contains("subject"), r.bodyText());
             assertEquals(0, echo.calls.get());
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 
@@ -237,13 +237,13 @@ class AmqpConnectorTest {
             Outcome noMethod = client.send(request(null, "/echo/event", null, "d", Map.of(), null, null));
             client.pumpUntil(() -> ok.settled && missing.settled && failing.settled && noMethod.settled,
                     "four outcomes");
-            assertEquals(DeliveryState.ACCEPTED, ok.kind, ok.toString());
-            assertEquals(DeliveryState.REJECTED, missing.kind, missing.toString());
+            assertEquals(DeliveryState.Kind.ACCEPTED, ok.kind, ok.toString());
+            assertEquals(DeliveryState.Kind.REJECTED, missing.kind, missing.toString());
             assertEquals("amqp:not-found", missing.condition);
             assertTrue(missing.description.startsWith("404"), missing.description);
-            assertEquals(DeliveryState.MODIFIED, failing.kind, failing.toString());
+            assertEquals(DeliveryState.Kind.MODIFIED, failing.kind, failing.toString());
             assertTrue(failing.deliveryFailed, "a 5xx lets the client retry");
-            assertEquals(DeliveryState.REJECTED, noMethod.kind, noMethod.toString());
+            assertEquals(DeliveryState.Kind.REJECTED, noMethod.kind, noMethod.toString());
             assertTrue(noMethod.description.startsWith("400"), noMethod.description);
             assertEquals(0, client.responses.size(), "one-way requests get no response message");
             assertEquals(1, echo.calls.get());
@@ -453,7 +453,7 @@ class AmqpConnectorTest {
             assertEquals("202", r.subject);
             assertEquals("later", r.bodyText());
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 

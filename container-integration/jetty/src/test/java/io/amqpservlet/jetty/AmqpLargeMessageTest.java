@@ -111,7 +111,7 @@ class AmqpLargeMessageTest {
                 }
             }
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 
@@ -152,7 +152,7 @@ class AmqpLargeMessageTest {
             assertEquals(Integer.toString(size), r.properties.get("x-count"));
             assertEquals(Long.toString(crc.getValue()), r.properties.get("x-crc"));
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
-            assertEquals(DeliveryState.ACCEPTED, outcome.kind);
+            assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
         }
     }
 }

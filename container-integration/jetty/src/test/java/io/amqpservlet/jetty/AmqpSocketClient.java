@@ -57,7 +57,7 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
 
     /** What the server said about one request delivery. */
     static final class Outcome {
-        int kind = DeliveryState.NONE;
+        DeliveryState.Kind kind = DeliveryState.Kind.NONE;
         String typeName = "none";
         String condition;
         String description;
@@ -296,11 +296,11 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
             DeliveryState state = delivery.remoteState();
             o.kind = state.kind();
             o.typeName = state.typeName();
-            if (state.kind() == DeliveryState.REJECTED && !state.error().isNull()) {
+            if (state.kind() == DeliveryState.Kind.REJECTED && !state.error().isNull()) {
                 o.condition = state.error().condition().toString();
                 o.description = state.error().description().toString();
             }
-            if (state.kind() == DeliveryState.MODIFIED) {
+            if (state.kind() == DeliveryState.Kind.MODIFIED) {
                 o.deliveryFailed = state.deliveryFailed();
             }
             o.settled = delivery.remotelySettled();

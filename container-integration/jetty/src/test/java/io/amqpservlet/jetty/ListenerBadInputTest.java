@@ -337,12 +337,12 @@ class ListenerBadInputTest {
             Outcome[] outcomes = sendAndAwaitSettlement(client, requests);
             int accepted = 0;
             for (Outcome o : outcomes) {
-                if (o.kind == DeliveryState.ACCEPTED) {
+                if (o.kind == DeliveryState.Kind.ACCEPTED) {
                     accepted++;
-                } else if (o.kind == DeliveryState.MODIFIED) {
+                } else if (o.kind == DeliveryState.Kind.MODIFIED) {
                     assertTrue(o.deliveryFailed, o.toString());
                 } else {
-                    assertEquals(DeliveryState.RELEASED, o.kind, o.toString());
+                    assertEquals(DeliveryState.Kind.RELEASED, o.kind, o.toString());
                 }
             }
             assertEquals(BUFFERED_REPLIES, accepted, "responses held for the client");
@@ -351,7 +351,7 @@ class ListenerBadInputTest {
             // The buffer is full now: further requests are released before any servlet runs.
             int servletCalls = echo.calls.get();
             for (Outcome o : sendAndAwaitSettlement(client, 5)) {
-                assertEquals(DeliveryState.RELEASED, o.kind, o.toString());
+                assertEquals(DeliveryState.Kind.RELEASED, o.kind, o.toString());
             }
             assertEquals(servletCalls, echo.calls.get(), "released requests were not acted upon");
             anotherClientIsServed(); // while this one holds a full reply buffer

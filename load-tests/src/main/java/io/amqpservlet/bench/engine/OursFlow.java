@@ -139,7 +139,7 @@ final class OursFlow implements MessageFlow {
 
         @Override
         public void onDeliveryUpdated(Link link, Delivery delivery) {
-            if (delivery.remotelySettled() && delivery.remoteState().kind() == DeliveryState.ACCEPTED) {
+            if (delivery.remotelySettled() && delivery.remoteState().kind() == DeliveryState.Kind.ACCEPTED) {
                 settled++;
             }
         }

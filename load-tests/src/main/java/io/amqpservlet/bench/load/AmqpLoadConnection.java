@@ -189,7 +189,7 @@ final class AmqpLoadConnection extends LoadConnection implements EngineHandler {
             return;
         }
         deliveries[slot] = null;
-        if (delivery.remoteState().kind() != DeliveryState.ACCEPTED) {
+        if (delivery.remoteState().kind() != DeliveryState.Kind.ACCEPTED) {
             // docs/design.md §3: a request settled other than accepted gets no response.
             loop.error("request " + delivery.remoteState().typeName() + " without a response");
             release(slot);

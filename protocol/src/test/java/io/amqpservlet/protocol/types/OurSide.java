@@ -350,15 +350,15 @@ public final class OurSide {
 
     private static List<Object> stateFields(DeliveryState s) {
         switch (s.kind()) {
-            case DeliveryState.RECEIVED:
+            case RECEIVED:
                 return of("received", uint(s.sectionNumber()), s.sectionOffset());
-            case DeliveryState.REJECTED:
+            case REJECTED:
                 return of("rejected", nullable(s.error()));
-            case DeliveryState.MODIFIED:
+            case MODIFIED:
                 return of("modified", s.deliveryFailed(), s.undeliverableHere(), map(s.messageAnnotations()));
-            case DeliveryState.DECLARED:
+            case DECLARED:
                 return of("declared", binary(s.txnId()));
-            case DeliveryState.TRANSACTIONAL:
+            case TRANSACTIONAL:
                 return transactionalFields(s.transactional());
             default:
                 return of(s.typeName());

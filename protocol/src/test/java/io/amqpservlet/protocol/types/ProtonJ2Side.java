@@ -269,16 +269,16 @@ final class ProtonJ2Side {
 
     private static Object state(DeliveryState s) {
         switch (s.kind()) {
-            case DeliveryState.RECEIVED:
+            case RECEIVED:
                 return new Received().setSectionNumber(new UnsignedInteger(s.sectionNumber()))
                         .setSectionOffset(new UnsignedLong(s.sectionOffset()));
-            case DeliveryState.ACCEPTED:
+            case ACCEPTED:
                 return Accepted.getInstance();
-            case DeliveryState.REJECTED:
+            case REJECTED:
                 return new Rejected(error(s.error()));
-            case DeliveryState.RELEASED:
+            case RELEASED:
                 return Released.getInstance();
-            case DeliveryState.MODIFIED:
+            case MODIFIED:
                 return new Modified(s.deliveryFailed(), s.undeliverableHere(), theirMap(s.messageAnnotations()));
             default:
                 throw new IllegalArgumentException(s.toString());

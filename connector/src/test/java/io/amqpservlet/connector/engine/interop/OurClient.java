@@ -91,7 +91,7 @@ final class OurClient implements EngineHandler {
     @Override
     public void onDeliveryUpdated(Link link, Delivery delivery) {
         DeliveryState s = delivery.remoteState();
-        String error = s.kind() == DeliveryState.REJECTED && !s.error().isNull() ? " " + s.error().condition() : "";
+        String error = s.kind() == DeliveryState.Kind.REJECTED && !s.error().isNull() ? " " + s.error().condition() : "";
         outcomes.add(s.typeName() + error + (delivery.remotelySettled() ? " settled" : ""));
         states.add(new DeliveryState().set(s));
     }

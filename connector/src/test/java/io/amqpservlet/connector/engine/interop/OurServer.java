@@ -86,9 +86,9 @@ final class OurServer implements EngineHandler {
     @Override
     public void onDeliveryUpdated(Link link, Delivery delivery) {
         DeliveryState st = delivery.remoteState();
-        String error = st.kind() == DeliveryState.REJECTED && !st.error().isNull() ? " " + st.error().condition()
+        String error = st.kind() == DeliveryState.Kind.REJECTED && !st.error().isNull() ? " " + st.error().condition()
                 + " " + st.error().description() : "";
-        String modified = st.kind() == DeliveryState.MODIFIED ? " failed=" + st.deliveryFailed() + " here="
+        String modified = st.kind() == DeliveryState.Kind.MODIFIED ? " failed=" + st.deliveryFailed() + " here="
                 + st.undeliverableHere() : "";
         responseOutcomes.add(st.typeName() + error + modified + (delivery.remotelySettled() ? " settled" : ""));
     }

@@ -14,28 +14,63 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
  * One mutable holder for the delivery-state union of a transfer, a disposition or a source's default-outcome:
  * none, received (AMQP 1.0 §3.4.1), accepted (§3.4.2), rejected (§3.4.3), released (§3.4.4), modified (§3.4.5),
  * declared (§4.5.5) or transactional-state (§4.5.8, kept as its raw encoding: transactions are recognised, not
- * implemented). {@link #kind()} is the descriptor code of the state held, or {@link #NONE}. Switching kinds
- * resets the fields the previous kind used; nothing is allocated.
+ * implemented). {@link #kind()} says which of them is held. Switching kinds resets the fields the previous kind
+ * used; nothing is allocated.
  */
 public final class DeliveryState extends DescribedList {
-    /** No state: the field is absent. */
-    public static final int NONE = 0;
-    /** {@link #kind()} of the received state (AMQP 1.0 §3.4.1). */
-    public static final int RECEIVED = (int) Descriptors.RECEIVED;
-    /** {@link #kind()} of the accepted state (AMQP 1.0 §3.4.2). */
-    public static final int ACCEPTED = (int) Descriptors.ACCEPTED;
-    /** {@link #kind()} of the rejected state (AMQP 1.0 §3.4.3). */
-    public static final int REJECTED = (int) Descriptors.REJECTED;
-    /** {@link #kind()} of the released state (AMQP 1.0 §3.4.4). */
-    public static final int RELEASED = (int) Descriptors.RELEASED;
-    /** {@link #kind()} of the modified state (AMQP 1.0 §3.4.5). */
-    public static final int MODIFIED = (int) Descriptors.MODIFIED;
-    /** {@link #kind()} of the declared state (AMQP 1.0 §4.5.5). */
-    public static final int DECLARED = (int) Descriptors.DECLARED;
-    /** {@link #kind()} of the transactional state (AMQP 1.0 §4.5.8). */
-    public static final int TRANSACTIONAL = (int) Descriptors.TRANSACTIONAL_STATE;
+    /**
+     * Which member of the delivery-state union a holder holds. The wire code of each (its descriptor, AMQP 1.0
+     * §3.4 and §4.5) stays inside this class: {@link DeliveryState#descriptor()} gives it.
+     */
+    public enum Kind {
+        /** No state: the field is absent. */
+        NONE(0, "none", false),
+        /** The received state (AMQP 1.0 §3.4.1): where to resume a partly transferred message. */
+        RECEIVED(Descriptors.RECEIVED, "received", false),
+        /** The accepted outcome (AMQP 1.0 §3.4.2). */
+        ACCEPTED(Descriptors.ACCEPTED, "accepted", true),
+        /** The rejected outcome (AMQP 1.0 §3.4.3), with an error. */
+        REJECTED(Descriptors.REJECTED, "rejected", true),
+        /** The released outcome (AMQP 1.0 §3.4.4). */
+        RELEASED(Descriptors.RELEASED, "released", true),
+        /** The modified outcome (AMQP 1.0 §3.4.5). */
+        MODIFIED(Descriptors.MODIFIED, "modified", true),
+        /** The declared state of a transaction coordinator (AMQP 1.0 §4.5.5). */
+        DECLARED(Descriptors.DECLARED, "declared", false),
+        /** The transactional state (AMQP 1.0 §4.5.8), kept as its encoding. */
+        TRANSACTIONAL(Descriptors.TRANSACTIONAL_STATE, "transactional-state", false);
 
-    private int kind;
+        private final long descriptor;
+        private final String typeName;
+        private final boolean outcome;
+
+        Kind(long descriptor, String typeName, boolean outcome) {
+            this.descriptor = descriptor;
+            this.typeName = typeName;
+            this.outcome = outcome;
+        }
+
+        /** {@return whether this is a terminal outcome: accepted, rejected, released or modified (AMQP 1.0 §3.4)} */
+        public boolean isOutcome() {
+            return outcome;
+        }
+
+        /** The kind a descriptor code names, or null when it names no delivery-state. */
+        private static Kind ofDescriptor(long code) {
+            switch (code >= 0 && code <= 0xFF ? (int) code : -1) {
+                case 0x23: return RECEIVED;
+                case 0x24: return ACCEPTED;
+                case 0x25: return REJECTED;
+                case 0x26: return RELEASED;
+                case 0x27: return MODIFIED;
+                case 0x33: return DECLARED;
+                case 0x34: return TRANSACTIONAL;
+                default: return null;
+            }
+        }
+    }
+
+    private Kind kind = Kind.NONE;
     private int sectionNumber;
     private long sectionOffset;
     private final ErrorCondition error = new ErrorCondition();
@@ -52,47 +87,38 @@ public final class DeliveryState extends DescribedList {
     /** The descriptor code of the held state, or 0 for none. */
     @Override
     public long descriptor() {
-        return kind;
+        return kind.descriptor;
     }
 
     @Override
     public String typeName() {
-        switch (kind) {
-            case NONE: return "none";
-            case 0x23: return "received";
-            case 0x24: return "accepted";
-            case 0x25: return "rejected";
-            case 0x26: return "released";
-            case 0x27: return "modified";
-            case 0x33: return "declared";
-            default: return "transactional-state";
-        }
+        return kind.typeName;
     }
 
     /** Absent: no state held. */
     @Override
     public boolean isNull() {
-        return kind == NONE;
+        return kind == Kind.NONE;
     }
 
     /** Makes the state absent. */
     @Override
     public DeliveryState clear() {
-        return kind(NONE);
+        return kind(Kind.NONE);
     }
 
-    /** {@return the descriptor code of the held state ({@link #ACCEPTED} ...), or {@link #NONE}} */
-    public int kind() {
+    /** {@return which member of the union is held; {@link Kind#NONE} when the state is absent} */
+    public Kind kind() {
         return kind;
     }
 
     /** {@return whether a terminal outcome is held: accepted, rejected, released or modified (AMQP 1.0 §3.4)} */
     public boolean isOutcome() {
-        return kind >= ACCEPTED && kind <= MODIFIED;
+        return kind.outcome;
     }
 
-    private DeliveryState kind(int k) {
-        if (k == NONE && kind == NONE) {
+    private DeliveryState kind(Kind k) {
+        if (k == Kind.NONE && kind == Kind.NONE) {
             return this; // already empty: every decode of a transfer without a state comes here
         }
         kind = k;
@@ -115,7 +141,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState received(int sectionNumber, long sectionOffset) {
-        kind(RECEIVED);
+        kind(Kind.RECEIVED);
         this.sectionNumber = sectionNumber;
         this.sectionOffset = sectionOffset;
         return this;
@@ -127,7 +153,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState accepted() {
-        return kind(ACCEPTED);
+        return kind(Kind.ACCEPTED);
     }
 
     /**
@@ -136,7 +162,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState rejected() {
-        return kind(REJECTED);
+        return kind(Kind.REJECTED);
     }
 
     /**
@@ -145,7 +171,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState released() {
-        return kind(RELEASED);
+        return kind(Kind.RELEASED);
     }
 
     /**
@@ -156,7 +182,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState modified(boolean deliveryFailed, boolean undeliverableHere) {
-        kind(MODIFIED);
+        kind(Kind.MODIFIED);
         this.deliveryFailed = deliveryFailed;
         this.undeliverableHere = undeliverableHere;
         return this;
@@ -168,7 +194,7 @@ public final class DeliveryState extends DescribedList {
      * @return this, for chaining
      */
     public DeliveryState declared() {
-        return kind(DECLARED);
+        return kind(Kind.DECLARED);
     }
 
     /**
@@ -241,22 +267,16 @@ public final class DeliveryState extends DescribedList {
                     + FormatCode.name(reader.formatCode()), reader.valueStart());
         }
         long code = Descriptors.codeOf(reader);
-        switch (code >= 0 && code <= 0xFF ? (int) code : -1) {
-            case 0x23:
-            case 0x24:
-            case 0x25:
-            case 0x26:
-            case 0x27:
-            case 0x33:
-                kind((int) code);
-                decodeFields(reader);
-                return;
-            case 0x34:
-                kind(TRANSACTIONAL);
-                transactional.read(reader);
-                return;
-            default:
-                break;
+        Kind k = Kind.ofDescriptor(code);
+        if (k == Kind.TRANSACTIONAL) {
+            kind(k);
+            transactional.read(reader);
+            return;
+        }
+        if (k != null) {
+            kind(k);
+            decodeFields(reader);
+            return;
         }
         throw new UnexpectedTypeException("descriptor " + (code < 0 ? "of another kind" : "0x" + Long.toHexString(code))
                 + " is not a delivery-state", reader.valueStart());
@@ -265,7 +285,7 @@ public final class DeliveryState extends DescribedList {
     private void decodeFields(AmqpReader reader) {
         enterBody(reader, typeName());
         switch (kind) {
-            case 0x23:
+            case RECEIVED:
                 reader.nextField();
                 requireField(reader, "section-number");
                 sectionNumber = reader.getInt();
@@ -273,18 +293,18 @@ public final class DeliveryState extends DescribedList {
                 requireField(reader, "section-offset");
                 sectionOffset = reader.getLong();
                 break;
-            case 0x25:
+            case REJECTED:
                 if (reader.nextField() != FormatCode.NULL) {
                     error.decode(reader);
                 }
                 break;
-            case 0x27:
+            case MODIFIED:
                 deliveryFailed = reader.nextField() != FormatCode.NULL && reader.getBoolean();
                 undeliverableHere = reader.nextField() != FormatCode.NULL && reader.getBoolean();
                 reader.nextField();
                 messageAnnotations.read(reader);
                 break;
-            case 0x33:
+            case DECLARED:
                 reader.nextField();
                 requireField(reader, "txn-id");
                 txnId.read(reader);
@@ -301,7 +321,7 @@ public final class DeliveryState extends DescribedList {
             case NONE:
                 writer.writeNull();
                 return;
-            case 0x34:
+            case TRANSACTIONAL:
                 transactional.write(writer);
                 return;
             default:
@@ -309,19 +329,19 @@ public final class DeliveryState extends DescribedList {
         }
         startFields(writer);
         switch (kind) {
-            case 0x23:
+            case RECEIVED:
                 uintField(writer, sectionNumber);
                 ulongField(writer, sectionOffset);
                 break;
-            case 0x25:
+            case REJECTED:
                 compositeField(writer, error);
                 break;
-            case 0x27:
+            case MODIFIED:
                 flagField(writer, deliveryFailed);
                 flagField(writer, undeliverableHere);
                 encodedField(writer, messageAnnotations);
                 break;
-            case 0x33:
+            case DECLARED:
                 if (txnId.isNull()) {
                     throw missing("txn-id");
                 }
@@ -335,29 +355,29 @@ public final class DeliveryState extends DescribedList {
 
     @Override
     public String toString() {
-        if (kind == NONE) {
+        if (kind == Kind.NONE) {
             return "null";
         }
-        if (kind == TRANSACTIONAL) {
+        if (kind == Kind.TRANSACTIONAL) {
             StringBuilder sb = traceStart();
             traceEncoded(sb, "value", transactional);
             return traceEnd(sb);
         }
         StringBuilder sb = traceStart();
         switch (kind) {
-            case 0x23:
+            case RECEIVED:
                 traceUInt(sb, "section-number", sectionNumber);
                 trace(sb, "section-offset", sectionOffset);
                 break;
-            case 0x25:
+            case REJECTED:
                 traceComposite(sb, "error", error);
                 break;
-            case 0x27:
+            case MODIFIED:
                 trace(sb, "delivery-failed", deliveryFailed);
                 trace(sb, "undeliverable-here", undeliverableHere);
                 traceEncoded(sb, "message-annotations", messageAnnotations);
                 break;
-            case 0x33:
+            case DECLARED:
                 traceBinary(sb, "txn-id", txnId);
                 break;
             default:

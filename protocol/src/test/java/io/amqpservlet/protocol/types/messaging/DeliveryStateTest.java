@@ -34,14 +34,14 @@ class DeliveryStateTest {
         assertArrayEquals(hex("00 53 26 45"), encode(new DeliveryState().released()));
         assertArrayEquals(hex("00 53 25 45"), encode(new DeliveryState().rejected()));
         assertArrayEquals(hex("00 53 27 45"), encode(new DeliveryState().modified(false, false)));
-        assertEquals(DeliveryState.ACCEPTED, decode(hex("00 53 24 45"), new DeliveryState()).kind());
-        assertEquals(DeliveryState.RELEASED, decode(hex("00 53 26 c0 01 00"), new DeliveryState()).kind());
+        assertEquals(DeliveryState.Kind.ACCEPTED, decode(hex("00 53 24 45"), new DeliveryState()).kind());
+        assertEquals(DeliveryState.Kind.RELEASED, decode(hex("00 53 26 c0 01 00"), new DeliveryState()).kind());
     }
 
     @Test
     void receivedRoundTrips() {
         DeliveryState out = through(new DeliveryState().received(-1, -2L), new DeliveryState());
-        assertEquals(DeliveryState.RECEIVED, out.kind());
+        assertEquals(DeliveryState.Kind.RECEIVED, out.kind());
         assertEquals(-1, out.sectionNumber());
         assertEquals(-2L, out.sectionOffset(), "ulong bits survive");
         assertFalse(out.isOutcome());
@@ -52,7 +52,7 @@ class DeliveryStateTest {
         DeliveryState in = new DeliveryState().rejected();
         in.error().condition(ErrorConditions.NOT_ALLOWED).description("400");
         DeliveryState out = through(in, new DeliveryState());
-        assertEquals(DeliveryState.REJECTED, out.kind());
+        assertEquals(DeliveryState.Kind.REJECTED, out.kind());
         assertTrue(out.error().is(ErrorConditions.NOT_ALLOWED));
         assertEquals("400", out.error().description().toString());
         assertTrue(out.isOutcome());
@@ -83,7 +83,7 @@ class DeliveryStateTest {
             w.endList();
         });
         DeliveryState out = decode(txn, new DeliveryState());
-        assertEquals(DeliveryState.TRANSACTIONAL, out.kind());
+        assertEquals(DeliveryState.Kind.TRANSACTIONAL, out.kind());
         assertArrayEquals(txn, out.transactional().toByteArray());
         assertArrayEquals(txn, encode(out));
     }
@@ -97,7 +97,7 @@ class DeliveryStateTest {
             w.endList();
         });
         DeliveryState out = decode(b, new DeliveryState());
-        assertEquals(DeliveryState.MODIFIED, out.kind());
+        assertEquals(DeliveryState.Kind.MODIFIED, out.kind());
         assertTrue(out.deliveryFailed());
         assertFalse(out.undeliverableHere());
     }

@@ -53,7 +53,7 @@ class TerminusTest {
         assertArrayEquals(map(), out.dynamicNodeProperties().toByteArray());
         assertTrue(out.distributionMode().contentEquals(Capabilities.DISTRIBUTION_COPY));
         assertArrayEquals(map(), out.filter().toByteArray());
-        assertEquals(DeliveryState.MODIFIED, out.defaultOutcome().kind());
+        assertEquals(DeliveryState.Kind.MODIFIED, out.defaultOutcome().kind());
         assertTrue(out.defaultOutcome().deliveryFailed());
         assertEquals(2, out.outcomes().size());
         assertTrue(out.capabilities().contains(Capabilities.QUEUE));

@@ -54,7 +54,7 @@ class AttachTest {
         assertEquals("queue/a", out.source().address().toString());
         assertTrue(out.source().dynamic());
         assertEquals(TerminusExpiryPolicy.LINK_DETACH, out.source().expiryPolicy());
-        assertEquals(io.amqpservlet.protocol.types.messaging.DeliveryState.RELEASED, out.source().defaultOutcome().kind());
+        assertEquals(io.amqpservlet.protocol.types.messaging.DeliveryState.Kind.RELEASED, out.source().defaultOutcome().kind());
         assertEquals("queue/b", out.target().address().toString());
         assertEquals(60, out.target().timeoutSeconds());
         assertTrue(out.target().capabilities().contains(Capabilities.TEMPORARY_QUEUE));

@@ -28,7 +28,7 @@ class DispositionTest {
         assertEquals(10, out.first());
         assertEquals(20, out.last());
         assertTrue(out.settled());
-        assertEquals(DeliveryState.REJECTED, out.state().kind());
+        assertEquals(DeliveryState.Kind.REJECTED, out.state().kind());
         assertTrue(out.state().error().is(ErrorConditions.DECODE_ERROR));
         assertEquals("bad", out.state().error().description().toString());
         assertTrue(out.batchable());
@@ -44,7 +44,7 @@ class DispositionTest {
         Disposition out = decode(expected, new Disposition());
         assertFalse(out.hasLast());
         assertEquals(3, out.last(), "an absent last means first (AMQP 1.0 §2.7.6)");
-        assertEquals(DeliveryState.ACCEPTED, out.state().kind());
+        assertEquals(DeliveryState.Kind.ACCEPTED, out.state().kind());
     }
 
     @Test

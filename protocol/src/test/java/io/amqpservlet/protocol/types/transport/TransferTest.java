@@ -37,7 +37,7 @@ class TransferTest {
         assertFalse(out.settled());
         assertTrue(out.more());
         assertEquals(ReceiverSettleMode.SECOND, out.rcvSettleMode());
-        assertEquals(DeliveryState.RECEIVED, out.state().kind());
+        assertEquals(DeliveryState.Kind.RECEIVED, out.state().kind());
         assertEquals(3, out.state().sectionNumber());
         assertEquals(1L << 33, out.state().sectionOffset());
         assertTrue(out.resume());

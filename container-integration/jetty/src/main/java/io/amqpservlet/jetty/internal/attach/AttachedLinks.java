@@ -326,7 +326,7 @@ public final class AttachedLinks {
         if (!response.remotelySettled()) {
             engine.settle(response, state); // our side too (AMQP 1.0 §3.4: the receiver settles first here)
         }
-        boolean accepted = state.kind() == DeliveryState.ACCEPTED;
+        boolean accepted = state.kind() == DeliveryState.Kind.ACCEPTED;
         if (!accepted && LOG.isDebugEnabled()) {
             LOG.debug("{}: the broker did not accept a response ({}); its request goes back to the queue",
                     brokerName, state);

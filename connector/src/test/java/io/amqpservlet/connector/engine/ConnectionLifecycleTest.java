@@ -1,0 +1,89 @@
+package io.amqpservlet.connector.engine;
+
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The connection's two halves ({@link ConnectionPhase}, {@link LocalConnectionState}) through open and close
+ * (AMQP 1.0 §2.4): an initiator's open goes out before the peer's header arrives, an acceptor's when the peer's
+ * open does, and a connection that is over stays over.
+ */
+class ConnectionLifecycleTest {
+    private static EngineConfig initiator() {
+        return new EngineConfig().containerId("client");
+    }
+
+    @Test
+    void anInitiatorSendsItsOpenBeforeThePeersHeaderArrives() {
+        AcceptorRecorder server = new AcceptorRecorder();
+        EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
+        assertEquals(ConnectionPhase.AWAITING_HEADER, pair.client.phase());
+        assertEquals(LocalConnectionState.OPEN_SENT, pair.client.localState(), "pipelined with the AMQP header");
+        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.localState(), "an acceptor waits for the open");
+        assertFalse(pair.client.isOpen());
+
+        pair.pump();
+        assertEquals(ConnectionPhase.OPENED, pair.client.phase());
+        assertEquals(ConnectionPhase.OPENED, pair.server.phase());
+        assertEquals(LocalConnectionState.OPEN_SENT, pair.server.localState());
+        assertTrue(pair.client.isOpen());
+        assertTrue(pair.server.isOpen());
+    }
+
+    @Test
+    void aCloseIsSentOnceAndTheConnectionEndsWhenItIsAnswered() {
+        AcceptorRecorder server = new AcceptorRecorder();
+        EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
+        pair.pump();
+        pair.client.close();
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState());
+        assertTrue(pair.client.closeSent());
+        assertFalse(pair.client.isOpen(), "not open once our close is out");
+        assertFalse(pair.client.isDone(), "until the peer answers");
+
+        pair.pump();
+        assertTrue(pair.client.isDone());
+        assertTrue(pair.server.isDone());
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.localState(), "the peer answered with its close");
+        assertEquals(1, server.events.stream().filter(e -> e.startsWith("closed")).count(), "told once");
+    }
+
+    @Test
+    void aConnectionClosedFromItsOpenCallbackStaysOver() {
+        AcceptorRecorder server = new AcceptorRecorder() {
+            @Override
+            public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+                engine.close(); // before the acceptor's open: there is no AMQP connection to close
+                return null;
+            }
+        };
+        EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
+        pair.pump();
+        assertEquals(ConnectionPhase.DONE, pair.server.phase(), "the peer's open does not reopen it");
+        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.localState(), "no open was written");
+        assertFalse(pair.server.isOpen());
+        assertTrue(pair.server.isDone());
+    }
+
+    @Test
+    void aRefusedOpenStillSendsOpenThenClose() {
+        AcceptorRecorder server = new AcceptorRecorder() {
+            @Override
+            public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
+                return new ErrorCondition().condition(ErrorConditions.NOT_ALLOWED).description("not today");
+            }
+        };
+        EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
+        pair.pump();
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.localState());
+        assertTrue(pair.server.isDone());
+        assertTrue(pair.client.isDone());
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState(), "the client answered the close");
+    }
+}
