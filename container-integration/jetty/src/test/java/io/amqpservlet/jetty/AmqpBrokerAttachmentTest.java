@@ -98,4 +98,38 @@ class AmqpBrokerAttachmentTest {
             }
         }
     }
+
+    @Test
+    void aSocketThatConnectedToItselfIsDroppedAtOnceSoThePortStaysFreeForTheBroker() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Server server = new Server();
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+        a.setUri("amqp://127.0.0.1:" + port + "/orders");
+        a.setReconnectDelay(10, 20);
+        // Bound to the broker's own free port, the socket meets itself (TCP's simultaneous open), as an ephemeral
+        // port now and then does when a local broker is down.
+        a.getBean(org.eclipse.jetty.io.ClientConnector.class)
+                .setBindAddress(new java.net.InetSocketAddress("127.0.0.1", port));
+        server.addConnector(a);
+        server.start();
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (a.getFailures() < 3) {
+                assertTrue(System.nanoTime() < deadline, "failures: " + a.getFailures());
+                Thread.sleep(5);
+            }
+            assertEquals(0, a.getConnectCount(), "no AMQP connection was made on a socket connected to itself");
+            assertFalse(a.isAttached());
+        } finally {
+            server.stop();
+        }
+        // The port was never held for long: a broker can listen there at once.
+        try (ServerSocket broker = new ServerSocket()) {
+            broker.setReuseAddress(true);
+            broker.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+        }
+    }
 }

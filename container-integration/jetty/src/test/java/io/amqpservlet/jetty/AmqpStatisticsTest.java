@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What a Jetty user reads about HTTP connections works for AMQP ones (docs/jetty.md, "Statistics and JMX"): Jetty's
  * {@link ConnectionStatistics} on an AMQP connector counts the bytes and messages of each connection, and a real
- * {@link MBeanContainer} shows the factory's limits and counts, its budget and its connections, with live values.
+ * {@link MBeanContainer} shows the factory's limits and counts, its budget and its connections, and a broker
+ * attachment's state, with live values.
  */
 @Timeout(60)
 class AmqpStatisticsTest {
@@ -125,6 +126,48 @@ class AmqpStatisticsTest {
             // A limit changed through JMX is the factory's.
             mbeans.setAttribute(budget, new javax.management.Attribute("maxConnections", 7));
             assertEquals(7, factory.getMaxConnections());
+        }
+    }
+
+    @Test
+    void anMBeanContainerShowsABrokerAttachmentsStateAsItAttachesAndLosesItsBroker() throws Exception {
+        try (EmbeddedArtemis broker = EmbeddedArtemis.start("orders")) {
+            server = new Server();
+            mbeans = MBeanServerFactory.newMBeanServer();
+            server.addBean(new MBeanContainer(mbeans));
+            AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(server);
+            attachment.setUri("amqp://127.0.0.1:" + broker.port() + "/orders");
+            attachment.setReconnectDelay(50, 50);
+            server.addConnector(attachment);
+            ServletContextHandler context = new ServletContextHandler();
+            context.addServlet(new ServletHolder(new TestServlets.Echo()), "/*");
+            server.setHandler(context);
+            server.start();
+            ObjectName name = only("io.amqpservlet.jetty:type=amqpbrokerattachment,*");
+            awaitAttribute(name, "state", "ATTACHED");
+            assertEquals(true, mbeans.getAttribute(name, "attached"));
+            assertEquals(1L, mbeans.getAttribute(name, "connectCount"));
+            assertEquals("127.0.0.1:" + broker.port(), mbeans.getAttribute(name, "broker"));
+            broker.stop();
+            awaitAttribute(name, "attached", false);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((int) mbeans.getAttribute(name, "failures") < 2) {
+                assertTrue(System.nanoTime() < deadline, "no failures counted while the broker is down");
+                Thread.sleep(10);
+            }
+            broker.startAgain();
+            awaitAttribute(name, "state", "ATTACHED");
+            assertEquals(0, mbeans.getAttribute(name, "failures"));
+            assertTrue((long) mbeans.getAttribute(name, "connectCount") >= 2);
+        }
+    }
+
+    private void awaitAttribute(ObjectName name, String attribute, Object value) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!value.equals(mbeans.getAttribute(name, attribute))) {
+            assertTrue(System.nanoTime() < deadline, attribute + " never became " + value + ": "
+                    + mbeans.getAttribute(name, attribute));
+            Thread.sleep(10);
         }
     }
 

@@ -11,7 +11,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +119,15 @@ public final class Reconnection {
         }
         Map<String, Object> context = new HashMap<>();
         context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
-        ClientConnectionFactory amqp = (endPoint, ctx) -> made(connections.newConnection(endPoint, broker, index, this));
+        ClientConnectionFactory amqp = (endPoint, ctx) -> {
+            if (connectedToItself(endPoint)) {
+                // TCP's simultaneous open: with nothing listening on a local port in the ephemeral range, the system
+                // may give the connecting socket that very port, and it connects to itself. Held, it would keep a
+                // local broker that restarts from listening there (EADDRINUSE); failing it frees the port now.
+                throw new IOException("connected to itself: nothing listens on " + broker);
+            }
+            return made(connections.newConnection(endPoint, broker, index, this));
+        };
         context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
                 : amqp);
         context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
@@ -126,6 +136,11 @@ public final class Reconnection {
             LOG.debug("connecting to {}", broker);
         }
         client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
+    }
+
+    private static boolean connectedToItself(EndPoint endPoint) {
+        SocketAddress local = endPoint.getLocalSocketAddress();
+        return local != null && local.equals(endPoint.getRemoteSocketAddress());
     }
 
     private Connection made(Connection c) {

@@ -8,12 +8,6 @@ import java.util.concurrent.atomic.LongAdder;
  * thread adds; the counts only grow.
  */
 public final class RequestCounters {
-    /**
-     * Where a connection made without a factory counts: one shared instance, so that no connection carries counters
-     * of its own (an idle connection's memory is budgeted, docs/design.md §2).
-     */
-    public static final RequestCounters UNATTRIBUTED = new RequestCounters();
-
     final LongAdder served = new LongAdder();
     final LongAdder refused = new LongAdder();
     final LongAdder released = new LongAdder();

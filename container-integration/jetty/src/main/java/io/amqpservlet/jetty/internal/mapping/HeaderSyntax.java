@@ -7,12 +7,12 @@ package io.amqpservlet.jetty.internal.mapping;
  * with Jetty's {@code HttpTokens} (the same tchar set); Jetty's value check is not used because it also refuses
  * every other control character and DEL.
  */
-public final class HeaderSyntax {
+final class HeaderSyntax {
     private HeaderSyntax() {
     }
 
     /** Whether {@code value} is acceptable as a field value: no CR, LF or NUL (RFC 9110 §5.5). */
-    public static boolean isFieldValue(String value) {
+    static boolean isFieldValue(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == '\r' || c == '\n' || c == 0) {

@@ -52,7 +52,7 @@ import java.util.UUID;
 public final class RequestMapper {
     private static final byte[] NO_BODY = new byte[0];
     /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
-    public static final String REPLY_TO_PAIRED_LINK = "$me";
+    static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
     private static final HttpField TEXT_UTF8 = MimeTypes.Type.TEXT_PLAIN_UTF_8.getContentTypeField();
     /** Jetty's shared field for a typed body the servlet reads as JSON. */
@@ -62,8 +62,8 @@ public final class RequestMapper {
      * null is four characters), and the most values its decoded Java form may hold; beyond either the request
      * is rejected with {@code amqp:decode-error}, as any body beyond the decoder's limits.
      */
-    public static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
-    public static final int MAX_TYPED_VALUES = 1 << 20;
+    static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+    static final int MAX_TYPED_VALUES = 1 << 20;
 
     private final MutableBytes scratch = new MutableBytes();
     /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
