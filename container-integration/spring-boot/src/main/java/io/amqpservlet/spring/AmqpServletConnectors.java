@@ -1,0 +1,275 @@
+package io.amqpservlet.spring;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.connector.sasl.PlainAuthenticator;
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.ssl.SslOptions;
+import org.springframework.util.unit.DataSize;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The AMQP connectors the starter adds to Boot's embedded Jetty, made from {@link AmqpServletProperties} when Boot
+ * builds its server (a {@link JettyServerCustomizer}): the listener ({@code amqp.servlet.port}) and the broker
+ * attachment ({@code amqp.servlet.attach.uri}). The meters, the health indicator and the graceful shutdown find them
+ * here once the server exists.
+ */
+public final class AmqpServletConnectors implements JettyServerCustomizer {
+    /** The name of the listener connector (Jetty's connector name, the meters' {@code connector} tag). */
+    public static final String LISTENER_NAME = "amqp";
+    /** The name of the attachment connector. */
+    public static final String ATTACHMENT_NAME = "amqp-attach";
+
+    private final AmqpServletProperties properties;
+    private final Function<String, SslBundle> sslBundles;
+    private final Supplier<PlainAuthenticator> plainAuthenticator;
+    private volatile ServerConnector listener;
+    private volatile AmqpConnectionFactory listenerFactory;
+    private volatile AmqpBrokerAttachment attachment;
+
+    /**
+     * Connectors made from {@code properties}.
+     *
+     * @param properties the {@code amqp.servlet} settings
+     * @param sslBundles Boot's SSL bundles by name (for {@code amqp.servlet.ssl.bundle} and the attachment's)
+     * @param plainAuthenticator gives the SASL PLAIN authenticator when the server is made, or null for none
+     */
+    public AmqpServletConnectors(AmqpServletProperties properties, Function<String, SslBundle> sslBundles,
+                                 Supplier<PlainAuthenticator> plainAuthenticator) {
+        this.properties = properties;
+        this.sslBundles = sslBundles;
+        this.plainAuthenticator = plainAuthenticator;
+    }
+
+    /** Names Boot's {@link SslBundles} as the source of bundles. */
+    static Function<String, SslBundle> bundlesOf(SslBundles bundles) {
+        return name -> {
+            if (bundles == null) {
+                throw new IllegalStateException("SSL bundle '" + name + "' named, but the application has no SSL bundles");
+            }
+            return bundles.getBundle(name);
+        };
+    }
+
+    @Override
+    public void customize(Server server) {
+        if (listener != null || attachment != null) {
+            // A second server of the same context (a management server on its own port) serves HTTP only.
+            return;
+        }
+        HttpConfiguration http = httpConfigurationOf(server);
+        if (properties.getPort() != null) {
+            addListener(server, http);
+        }
+        if (properties.getAttach().getUri() != null) {
+            addAttachment(server, http);
+        }
+    }
+
+    private void addListener(Server server, HttpConfiguration http) {
+        AmqpConnectionFactory factory = newFactory(new HttpConfiguration(http));
+        factory.setMaxConnections(properties.getLimits().getMaxConnections());
+        factory.setMaxHandshakingConnections(properties.getLimits().getMaxHandshakingConnections());
+        factory.setMaxBufferedBytes(properties.getLimits().getMaxBufferedBytes().toBytes());
+        factory.setSaslExternal(properties.getSasl().isExternal());
+        PlainAuthenticator plain = properties.getSasl().isPlain() ? plainAuthenticator.get() : null;
+        if (plain != null) {
+            factory.setPlainAuthenticator(plain);
+        }
+        List<ConnectionFactory> chain = new ArrayList<>();
+        String bundle = properties.getSsl().getBundle();
+        if (bundle != null) {
+            if (factory.getHttpConfiguration().getCustomizer(SecureRequestCustomizer.class) == null) {
+                // AMQPS requests are secure as HTTPS ones are: https scheme, the TLS attributes.
+                factory.getHttpConfiguration().addCustomizer(new SecureRequestCustomizer());
+            }
+            chain.add(new SslConnectionFactory(serverTls(sslBundles.apply(bundle)), AmqpConnectionFactory.PROTOCOL));
+        }
+        chain.add(factory);
+        ServerConnector connector = new ServerConnector(server, properties.getAcceptors(), properties.getSelectors(),
+                chain.toArray(new ConnectionFactory[0]));
+        connector.setName(LISTENER_NAME);
+        connector.setHost(properties.getHost());
+        connector.setPort(properties.getPort());
+        server.addConnector(connector);
+        listenerFactory = factory;
+        listener = connector;
+    }
+
+    private void addAttachment(Server server, HttpConfiguration http) {
+        AmqpServletProperties.Attach settings = properties.getAttach();
+        // A factory of its own: the attachment's connection counts into it, not into the listener's budget.
+        AmqpConnectionFactory factory = newFactory(new HttpConfiguration(http));
+        if (settings.getRequestTimeout() != null) {
+            factory.setRequestTimeout(settings.getRequestTimeout().toMillis());
+        }
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(server, factory);
+        a.setName(ATTACHMENT_NAME);
+        a.setUri(settings.getUri());
+        a.setCredit(settings.getCredit());
+        a.setRequestUser(settings.getRequestUser());
+        a.setAttachTimeout(settings.getAttachTimeout().toMillis());
+        a.setReconnectDelay(settings.getMinReconnectDelay().toMillis(), settings.getMaxReconnectDelay().toMillis());
+        a.setMaxReplyLinks(settings.getMaxReplyLinks());
+        a.setReplyLinkIdleTimeout(settings.getReplyLinkIdleTimeout().toMillis());
+        a.setSaslExternal(settings.isSaslExternal());
+        if (settings.getSslBundle() != null) {
+            SslContextFactory.Client tls = new SslContextFactory.Client();
+            configure(tls, sslBundles.apply(settings.getSslBundle()));
+            a.setSslContextFactory(tls);
+        }
+        server.addConnector(a);
+        attachment = a;
+    }
+
+    /** A factory with the engine, serving and connection settings every AMQP connection here shares. */
+    private AmqpConnectionFactory newFactory(HttpConfiguration http) {
+        AmqpServletProperties.Limits limits = properties.getLimits();
+        AmqpServletProperties.Sasl sasl = properties.getSasl();
+        EngineConfig engine = new EngineConfig()
+                .anonymousAllowed(sasl.isAnonymous())
+                .saslRequired(sasl.isRequired())
+                .saslTimeoutMillis(sasl.getTimeout().toMillis())
+                .maxFrameSizeBytes(intBytes(limits.getMaxFrameSize(), "limits.max-frame-size"))
+                .channelMax(limits.getChannelMax())
+                .handleMax(limits.getHandleMax())
+                .maxMessageSizeBytes(limits.getMaxMessageSize().toBytes())
+                .maxDeliveriesInFlight(limits.getMaxDeliveriesInFlight())
+                .sessionIncomingWindowFrames(limits.getSessionIncomingWindowFrames())
+                .maxBufferedMessagesPerLink(limits.getMaxBufferedMessagesPerLink())
+                .maxBufferedBytesPerConnection(limits.getMaxBufferedBytesPerConnection().toBytes())
+                .maxPendingOutputBytes(intBytes(limits.getMaxPendingOutputBytes(), "limits.max-pending-output-bytes"))
+                .idleTimeoutMillis(properties.getIdleTimeout().toMillis())
+                .connectionProperties(properties.getConnectionProperties());
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(http, engine);
+        factory.setServerName(properties.getServerName());
+        factory.setLinkCredit(properties.getLinkCredit());
+        factory.setRequestTimeout(properties.getRequestTimeout().toMillis());
+        factory.setCloseTimeout(properties.getCloseTimeout().toMillis());
+        factory.setResponseBufferSize(intBytes(properties.getResponseBufferSize(), "response-buffer-size"));
+        factory.setQpidJmsHeartbeatMillis(properties.getQpidJmsHeartbeat().toMillis());
+        return factory;
+    }
+
+    private static int intBytes(DataSize size, String name) {
+        long bytes = size.toBytes();
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("amqp.servlet." + name + " must be below 2 GiB: " + size);
+        }
+        return (int) bytes;
+    }
+
+    /**
+     * The HTTP configuration AMQP requests see: a copy of Boot's HTTP connector's, so its customizers (forwarded
+     * headers, ...) and settings (no Server header, header sizes) apply to AMQP requests as to HTTP ones.
+     */
+    private static HttpConfiguration httpConfigurationOf(Server server) {
+        for (Connector c : server.getConnectors()) {
+            HttpConnectionFactory http = c.getConnectionFactory(HttpConnectionFactory.class);
+            if (http != null) {
+                return http.getHttpConfiguration();
+            }
+        }
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        return http;
+    }
+
+    private SslContextFactory.Server serverTls(SslBundle bundle) {
+        SslContextFactory.Server tls = new SslContextFactory.Server();
+        configure(tls, bundle);
+        AmqpServletProperties.ClientAuth auth = properties.getSsl().getClientAuth();
+        tls.setWantClientAuth(auth != AmqpServletProperties.ClientAuth.NONE);
+        tls.setNeedClientAuth(auth == AmqpServletProperties.ClientAuth.NEED);
+        return tls;
+    }
+
+    /** The bundle's key and trust material as an SSLContext made by Boot, and its protocol and cipher options. */
+    private static void configure(SslContextFactory tls, SslBundle bundle) {
+        tls.setSslContext(bundle.createSslContext());
+        SslOptions options = bundle.getOptions();
+        if (options.getCiphers() != null) {
+            tls.setIncludeCipherSuites(options.getCiphers());
+            tls.setExcludeCipherSuites();
+        }
+        if (options.getEnabledProtocols() != null) {
+            tls.setIncludeProtocols(options.getEnabledProtocols());
+            tls.setExcludeProtocols();
+        }
+    }
+
+    /**
+     * The listener connector, once Boot made its server.
+     *
+     * @return the AMQP listener, or null when {@code amqp.servlet.port} is unset or the server is not made yet
+     */
+    public ServerConnector getListener() {
+        return listener;
+    }
+
+    /**
+     * The listener's connection factory: its settings and counts.
+     *
+     * @return the listener's factory, or null without a listener
+     */
+    public AmqpConnectionFactory getListenerFactory() {
+        return listenerFactory;
+    }
+
+    /**
+     * The broker attachment, once Boot made its server.
+     *
+     * @return the attachment, or null when {@code amqp.servlet.attach.uri} is unset or the server is not made yet
+     */
+    public AmqpBrokerAttachment getAttachment() {
+        return attachment;
+    }
+
+    /**
+     * The connection factories of the connectors made here, by connector name: the listener's and the attachment's.
+     *
+     * @return the factories, listener first
+     */
+    public List<Named> getFactories() {
+        List<Named> factories = new ArrayList<>(2);
+        if (listenerFactory != null) {
+            factories.add(new Named(LISTENER_NAME, listenerFactory));
+        }
+        AmqpBrokerAttachment a = attachment;
+        if (a != null) {
+            factories.add(new Named(ATTACHMENT_NAME, a.getConnectionFactory()));
+        }
+        return factories;
+    }
+
+    /**
+     * A connector's name and its connection factory.
+     *
+     * @param connector the connector's name
+     * @param factory its AMQP connection factory
+     */
+    public record Named(String connector, AmqpConnectionFactory factory) {
+    }
+
+    /** The listener's port bound now, or -1 when there is none or it is not open. */
+    int listenerPort() {
+        ServerConnector c = listener;
+        return c == null ? -1 : c.getLocalPort();
+    }
+}

@@ -1,0 +1,554 @@
+package io.amqpservlet.spring;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The settings of the AMQP connector the starter adds to Boot's embedded Jetty, under {@code amqp.servlet}: every
+ * setting of {@code AmqpConnectionFactory} and {@code AmqpBrokerAttachment} (docs/spring-boot.md has the table).
+ * Setting {@code amqp.servlet.port} adds the listener, setting {@code amqp.servlet.attach.uri} a broker attachment.
+ *
+ * <p>The defaults are the connector library's own (AmqpServletPropertiesTest checks they stay so); they are written
+ * out here so that the configuration metadata, and so an IDE, shows them.
+ */
+@ConfigurationProperties("amqp.servlet")
+public class AmqpServletProperties {
+    /** The address the AMQP listener binds to; all addresses when unset. */
+    private String host;
+
+    /** The AMQP listener's port (5672 is AMQP's IANA port, 0 a free one); no listener when unset. */
+    private Integer port;
+
+    /** Acceptor threads of the listener; -1 lets Jetty choose by the number of cores. */
+    private int acceptors = -1;
+
+    /** Selector threads of the listener; -1 lets Jetty choose by the number of cores. */
+    private int selectors = -1;
+
+    /** The Host of requests that name none (no http:host or host application-property, no open hostname). */
+    private String serverName = "localhost";
+
+    /** Requests each link a client sends on may have in flight: the credit kept open on it. */
+    private int linkCredit = 100;
+
+    /** How long a controller may take to answer; then the client gets a 503 and the request is released. 0: none. */
+    private Duration requestTimeout = Duration.ofSeconds(30);
+
+    /** How long a client has to answer our close (graceful stop, idle timeout) before it is dropped. */
+    private Duration closeTimeout = Duration.ofSeconds(5);
+
+    /** The most of a response without Content-Length held back so that it goes as one data section. */
+    private DataSize responseBufferSize = DataSize.ofMegabytes(16);
+
+    /**
+     * The idle-time-out announced to Qpid JMS clients, so that they flush the end of an upload they hold back; 0
+     * treats them as other clients.
+     */
+    private Duration qpidJmsHeartbeat = Duration.ofSeconds(1);
+
+    /**
+     * A connection that sends nothing, not even a heartbeat, for this long is closed; the open frame announces half
+     * of it (AMQP 1.0 §2.4.5).
+     */
+    private Duration idleTimeout = Duration.ofSeconds(60);
+
+    /**
+     * Properties the server's open offers (AMQP 1.0 §2.7.1). RabbitMQ 4's AMQP 1.0 clients want product=RabbitMQ,
+     * version=4.0.0 and a node.
+     */
+    private Map<String, String> connectionProperties = new LinkedHashMap<>();
+
+    private final Limits limits = new Limits();
+
+    private final Sasl sasl = new Sasl();
+
+    private final Ssl ssl = new Ssl();
+
+    private final Attach attach = new Attach();
+
+    public String getHost() {
+        return host;
+    }
+
+    public void setHost(String host) {
+        this.host = host;
+    }
+
+    public Integer getPort() {
+        return port;
+    }
+
+    public void setPort(Integer port) {
+        this.port = port;
+    }
+
+    public int getAcceptors() {
+        return acceptors;
+    }
+
+    public void setAcceptors(int acceptors) {
+        this.acceptors = acceptors;
+    }
+
+    public int getSelectors() {
+        return selectors;
+    }
+
+    public void setSelectors(int selectors) {
+        this.selectors = selectors;
+    }
+
+    public String getServerName() {
+        return serverName;
+    }
+
+    public void setServerName(String serverName) {
+        this.serverName = serverName;
+    }
+
+    public int getLinkCredit() {
+        return linkCredit;
+    }
+
+    public void setLinkCredit(int linkCredit) {
+        this.linkCredit = linkCredit;
+    }
+
+    public Duration getRequestTimeout() {
+        return requestTimeout;
+    }
+
+    public void setRequestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+    }
+
+    public Duration getCloseTimeout() {
+        return closeTimeout;
+    }
+
+    public void setCloseTimeout(Duration closeTimeout) {
+        this.closeTimeout = closeTimeout;
+    }
+
+    public DataSize getResponseBufferSize() {
+        return responseBufferSize;
+    }
+
+    public void setResponseBufferSize(DataSize responseBufferSize) {
+        this.responseBufferSize = responseBufferSize;
+    }
+
+    public Duration getQpidJmsHeartbeat() {
+        return qpidJmsHeartbeat;
+    }
+
+    public void setQpidJmsHeartbeat(Duration qpidJmsHeartbeat) {
+        this.qpidJmsHeartbeat = qpidJmsHeartbeat;
+    }
+
+    public Duration getIdleTimeout() {
+        return idleTimeout;
+    }
+
+    public void setIdleTimeout(Duration idleTimeout) {
+        this.idleTimeout = idleTimeout;
+    }
+
+    public Map<String, String> getConnectionProperties() {
+        return connectionProperties;
+    }
+
+    public void setConnectionProperties(Map<String, String> connectionProperties) {
+        this.connectionProperties = connectionProperties;
+    }
+
+    public Limits getLimits() {
+        return limits;
+    }
+
+    public Sasl getSasl() {
+        return sasl;
+    }
+
+    public Ssl getSsl() {
+        return ssl;
+    }
+
+    public Attach getAttach() {
+        return attach;
+    }
+
+    /** What one peer, and all of them together, may take of the server (docs/jetty.md, "Server-wide limits"). */
+    public static class Limits {
+        /** The most AMQP connections open at once; one more is opened, then closed with resource-limit-exceeded. */
+        private int maxConnections = 4096;
+
+        /** The most connections between accept and the client's open; one more is closed at once. */
+        private int maxHandshakingConnections = 256;
+
+        /**
+         * The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
+         * while they are used up, no credit is granted and new requests are released.
+         */
+        private DataSize maxBufferedBytes = DataSize.ofMegabytes(64);
+
+        /** The encoded bytes each connection keeps ahead of its socket; past it, responses wait. */
+        private DataSize maxPendingOutputBytes = DataSize.ofKilobytes(256);
+
+        /** The largest frame a client may send (AMQP 1.0 §2.7.1 max-frame-size; at least 512 bytes). */
+        private DataSize maxFrameSize = DataSize.ofKilobytes(64);
+
+        /** The highest channel (session) number a client may use (AMQP 1.0 §2.7.1 channel-max). */
+        private int channelMax = 255;
+
+        /** The highest link handle a client may use in a session (AMQP 1.0 §2.7.2 handle-max). */
+        private int handleMax = 1023;
+
+        /** The largest request message, across all its transfer frames. */
+        private DataSize maxMessageSize = DataSize.ofMegabytes(16);
+
+        /** Requests one connection may have unsettled at once. */
+        private int maxDeliveriesInFlight = 1024;
+
+        /**
+         * A session's incoming window in transfer frames (AMQP 1.0 §2.5.6): with the frame size, what a request body
+         * whose controller does not read may buffer per session.
+         */
+        private int sessionIncomingWindowFrames = 16;
+
+        /** Responses held for one reply link whose client grants no credit; a request past it is released. */
+        private int maxBufferedMessagesPerLink = 1024;
+
+        /** Response bytes held across the reply links of one connection; a request past it is released. */
+        private DataSize maxBufferedBytesPerConnection = DataSize.ofMegabytes(8);
+
+        public int getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public int getMaxHandshakingConnections() {
+            return maxHandshakingConnections;
+        }
+
+        public void setMaxHandshakingConnections(int maxHandshakingConnections) {
+            this.maxHandshakingConnections = maxHandshakingConnections;
+        }
+
+        public DataSize getMaxBufferedBytes() {
+            return maxBufferedBytes;
+        }
+
+        public void setMaxBufferedBytes(DataSize maxBufferedBytes) {
+            this.maxBufferedBytes = maxBufferedBytes;
+        }
+
+        public DataSize getMaxPendingOutputBytes() {
+            return maxPendingOutputBytes;
+        }
+
+        public void setMaxPendingOutputBytes(DataSize maxPendingOutputBytes) {
+            this.maxPendingOutputBytes = maxPendingOutputBytes;
+        }
+
+        public DataSize getMaxFrameSize() {
+            return maxFrameSize;
+        }
+
+        public void setMaxFrameSize(DataSize maxFrameSize) {
+            this.maxFrameSize = maxFrameSize;
+        }
+
+        public int getChannelMax() {
+            return channelMax;
+        }
+
+        public void setChannelMax(int channelMax) {
+            this.channelMax = channelMax;
+        }
+
+        public int getHandleMax() {
+            return handleMax;
+        }
+
+        public void setHandleMax(int handleMax) {
+            this.handleMax = handleMax;
+        }
+
+        public DataSize getMaxMessageSize() {
+            return maxMessageSize;
+        }
+
+        public void setMaxMessageSize(DataSize maxMessageSize) {
+            this.maxMessageSize = maxMessageSize;
+        }
+
+        public int getMaxDeliveriesInFlight() {
+            return maxDeliveriesInFlight;
+        }
+
+        public void setMaxDeliveriesInFlight(int maxDeliveriesInFlight) {
+            this.maxDeliveriesInFlight = maxDeliveriesInFlight;
+        }
+
+        public int getSessionIncomingWindowFrames() {
+            return sessionIncomingWindowFrames;
+        }
+
+        public void setSessionIncomingWindowFrames(int sessionIncomingWindowFrames) {
+            this.sessionIncomingWindowFrames = sessionIncomingWindowFrames;
+        }
+
+        public int getMaxBufferedMessagesPerLink() {
+            return maxBufferedMessagesPerLink;
+        }
+
+        public void setMaxBufferedMessagesPerLink(int maxBufferedMessagesPerLink) {
+            this.maxBufferedMessagesPerLink = maxBufferedMessagesPerLink;
+        }
+
+        public DataSize getMaxBufferedBytesPerConnection() {
+            return maxBufferedBytesPerConnection;
+        }
+
+        public void setMaxBufferedBytesPerConnection(DataSize maxBufferedBytesPerConnection) {
+            this.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection;
+        }
+    }
+
+    /** How clients authenticate (AMQP 1.0 §5.3). */
+    public static class Sasl {
+        /** Whether SASL ANONYMOUS is offered: a client without credentials is served as no user. */
+        private boolean anonymous = true;
+
+        /** Whether a client must start with SASL; false also serves clients that skip it, as anonymous. */
+        private boolean required = false;
+
+        /**
+         * Whether SASL PLAIN is offered, checked by Spring Security's authentication manager (when the application
+         * has Spring Security, or a PlainAuthenticator bean).
+         */
+        private boolean plain = true;
+
+        /**
+         * Whether SASL EXTERNAL is offered to TLS clients that present a certificate (amqp.servlet.ssl.client-auth
+         * want or need): the certificate's subject DN is the user.
+         */
+        private boolean external = false;
+
+        /** How long a client has from connecting to the end of SASL. */
+        private Duration timeout = Duration.ofSeconds(10);
+
+        public boolean isAnonymous() {
+            return anonymous;
+        }
+
+        public void setAnonymous(boolean anonymous) {
+            this.anonymous = anonymous;
+        }
+
+        public boolean isRequired() {
+            return required;
+        }
+
+        public void setRequired(boolean required) {
+            this.required = required;
+        }
+
+        public boolean isPlain() {
+            return plain;
+        }
+
+        public void setPlain(boolean plain) {
+            this.plain = plain;
+        }
+
+        public boolean isExternal() {
+            return external;
+        }
+
+        public void setExternal(boolean external) {
+            this.external = external;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** TLS on the listener (AMQPS), from a Boot SSL bundle (spring.ssl.bundle.*). */
+    public static class Ssl {
+        /** The SSL bundle whose key and trust material the listener uses; plain TCP when unset. */
+        private String bundle;
+
+        /** Whether the listener asks clients for a certificate (for SASL EXTERNAL). */
+        private ClientAuth clientAuth = ClientAuth.NONE;
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+
+        public ClientAuth getClientAuth() {
+            return clientAuth;
+        }
+
+        public void setClientAuth(ClientAuth clientAuth) {
+            this.clientAuth = clientAuth;
+        }
+    }
+
+    /** Whether a TLS listener asks its clients for a certificate. */
+    public enum ClientAuth {
+        /** No certificate is asked for. */
+        NONE,
+        /** A certificate is asked for; a client without one is still served. */
+        WANT,
+        /** A client without a trusted certificate fails the TLS handshake. */
+        NEED
+    }
+
+    /** Attach mode: the application consumes a broker's request queue (docs/attach.md). */
+    public static class Attach {
+        /**
+         * The brokers and queue: amqp[s]://[user:password@]host[:port][,host[:port]...]/queue. The hosts are a
+         * failover list; user and password select SASL PLAIN, else ANONYMOUS. No attachment when unset.
+         */
+        private String uri;
+
+        /**
+         * Requests of the queue in flight here at once (served, or awaiting the broker's outcome of their response):
+         * the credit the broker is given. 0: half the thread pool's maximum.
+         */
+        private int credit = 0;
+
+        /** The user controllers see on these requests; none when unset. */
+        private String requestUser;
+
+        /** How long a controller may take to answer a request of the queue; the listener's request timeout when unset. */
+        private Duration requestTimeout;
+
+        /** How long the broker has to answer each attach (and the TCP connect). */
+        private Duration attachTimeout = Duration.ofSeconds(10);
+
+        /** The first delay before connecting again after a failure; it doubles per failure, with jitter. */
+        private Duration minReconnectDelay = Duration.ofMillis(100);
+
+        /** The longest delay before connecting again. */
+        private Duration maxReconnectDelay = Duration.ofSeconds(30);
+
+        /** Reply senders kept at once when the broker offers no anonymous relay (one per reply address). */
+        private int maxReplyLinks = 64;
+
+        /** How long an unused reply sender stays attached. */
+        private Duration replyLinkIdleTimeout = Duration.ofSeconds(30);
+
+        /** Whether to authenticate to the broker with SASL EXTERNAL (the client certificate of the SSL bundle). */
+        private boolean saslExternal = false;
+
+        /** The SSL bundle an amqps:// attachment trusts the broker with (and presents a key from); the JVM's when unset. */
+        private String sslBundle;
+
+        public String getUri() {
+            return uri;
+        }
+
+        public void setUri(String uri) {
+            this.uri = uri;
+        }
+
+        public int getCredit() {
+            return credit;
+        }
+
+        public void setCredit(int credit) {
+            this.credit = credit;
+        }
+
+        public String getRequestUser() {
+            return requestUser;
+        }
+
+        public void setRequestUser(String requestUser) {
+            this.requestUser = requestUser;
+        }
+
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        public Duration getAttachTimeout() {
+            return attachTimeout;
+        }
+
+        public void setAttachTimeout(Duration attachTimeout) {
+            this.attachTimeout = attachTimeout;
+        }
+
+        public Duration getMinReconnectDelay() {
+            return minReconnectDelay;
+        }
+
+        public void setMinReconnectDelay(Duration minReconnectDelay) {
+            this.minReconnectDelay = minReconnectDelay;
+        }
+
+        public Duration getMaxReconnectDelay() {
+            return maxReconnectDelay;
+        }
+
+        public void setMaxReconnectDelay(Duration maxReconnectDelay) {
+            this.maxReconnectDelay = maxReconnectDelay;
+        }
+
+        public int getMaxReplyLinks() {
+            return maxReplyLinks;
+        }
+
+        public void setMaxReplyLinks(int maxReplyLinks) {
+            this.maxReplyLinks = maxReplyLinks;
+        }
+
+        public Duration getReplyLinkIdleTimeout() {
+            return replyLinkIdleTimeout;
+        }
+
+        public void setReplyLinkIdleTimeout(Duration replyLinkIdleTimeout) {
+            this.replyLinkIdleTimeout = replyLinkIdleTimeout;
+        }
+
+        public boolean isSaslExternal() {
+            return saslExternal;
+        }
+
+        public void setSaslExternal(boolean saslExternal) {
+            this.saslExternal = saslExternal;
+        }
+
+        public String getSslBundle() {
+            return sslBundle;
+        }
+
+        public void setSslBundle(String sslBundle) {
+            this.sslBundle = sslBundle;
+        }
+    }
+}
