@@ -3,7 +3,11 @@ package io.amqpservlet.spring;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.sasl.PlainAuthenticator;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpAuthenticator;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.security.EmptyLoginService;
+import org.eclipse.jetty.security.SecurityHandler;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -74,11 +78,30 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
             return;
         }
         HttpConfiguration http = httpConfigurationOf(server);
+        authenticateAmqpRequests(server);
         if (properties.getPort() != null) {
             addListener(server, http);
         }
         if (properties.getAttach().getUri() != null) {
             addAttachment(server, http);
+        }
+    }
+
+    /**
+     * Lets the web application's security handler see AMQP requests' users. Boot's web application context has a
+     * Jetty {@code SecurityHandler} without an authenticator, which gives every request no user, the connection's
+     * included: with {@link AmqpAuthenticator} a request of an AMQP connection is its SASL user (or the attachment's
+     * request user) and any other request is unauthenticated, as before. Jetty's realm stays empty: the
+     * application's users are Spring Security's.
+     */
+    private static void authenticateAmqpRequests(Server server) {
+        ServletContextHandler context = server.getDescendant(ServletContextHandler.class);
+        SecurityHandler security = context == null ? null : context.getSecurityHandler();
+        if (security != null && security.getAuthenticator() == null) {
+            security.setAuthenticator(new AmqpAuthenticator());
+            if (security.getLoginService() == null) {
+                security.setLoginService(new EmptyLoginService());
+            }
         }
     }
 

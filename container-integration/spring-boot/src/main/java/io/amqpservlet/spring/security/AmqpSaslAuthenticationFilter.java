@@ -7,7 +7,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
-import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.security.AuthenticationState;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -63,10 +63,10 @@ public final class AmqpSaslAuthenticationFilter extends OncePerRequestFilter {
     }
 
     private Authentication authenticationOf(HttpServletRequest request, AmqpConnectionMetaData amqp) {
-        // The user the connector gave the Jetty request: the SASL identity, or an attachment's request user.
-        Request.AuthenticationState state = Request.getAuthenticationState(
-                ServletContextRequest.getServletContextRequest(request));
-        Principal principal = state == null ? null : state.getUserPrincipal();
+        // The user the connector gives the Jetty request (through AmqpAuthenticator, which Jetty's security handler
+        // asks when the user is first wanted): the SASL identity, or an attachment's request user.
+        Principal principal = AuthenticationState.getUserPrincipal(ServletContextRequest.getServletContextRequest(
+                request));
         if (principal == null) {
             return null;
         }
