@@ -37,13 +37,19 @@ public final class AmqpGracefulShutdown implements SmartLifecycle {
         running = true;
     }
 
+    /** Stops the AMQP connectors gracefully and waits until they are closed. */
     @Override
     public void stop() {
-        throw new UnsupportedOperationException("stop(Runnable) only");
+        shutDown().join();
     }
 
+    /** Stops the AMQP connectors gracefully; {@code callback} runs once they are closed. */
     @Override
     public void stop(Runnable callback) {
+        shutDown().whenComplete((v, failure) -> callback.run());
+    }
+
+    private CompletableFuture<Void> shutDown() {
         running = false;
         List<CompletableFuture<Void>> done = new ArrayList<>();
         ServerConnector listener = connectors.getListener();
@@ -56,7 +62,7 @@ public final class AmqpGracefulShutdown implements SmartLifecycle {
             done.add(attachment.shutdown());
             done.add(attachment.getConnectionFactory().getConnections().shutdown());
         }
-        CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).whenComplete((v, failure) -> callback.run());
+        return CompletableFuture.allOf(done.toArray(new CompletableFuture[0]));
     }
 
     @Override

@@ -57,7 +57,7 @@ class TlsFromSslBundleTest {
             options.saslOptions().addAllowedMechanism("EXTERNAL");
         }
         try (Client client = Client.create();
-             Connection connection = client.connect("localhost", amqpsPort, options)) {
+             Connection connection = client.connect("127.0.0.1", amqpsPort, options)) {
             Receiver replies = connection.openDynamicReceiver();
             Sender sender = connection.openAnonymousSender();
             sender.send(Message.create().to("/whoami").subject("GET").replyTo(replies.address()));
