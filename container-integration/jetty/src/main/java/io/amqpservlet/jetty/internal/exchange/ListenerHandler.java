@@ -133,8 +133,10 @@ public final class ListenerHandler extends ServingHandler {
         super.transportClosed(cause);
         if (LOG.isDebugEnabled()) {
             String error = closeError;
-            LOG.debug("AMQP connection from {} closed: container-id {}, requests: {}, {}", peerAddress(), containerId,
-                    messagesIn(), error != null ? error : cause != null ? cause.toString() : "no error");
+            String id = containerId;
+            LOG.debug("AMQP connection from {} closed: container-id {}, requests: {}, {}", peerAddress(),
+                    id != null ? id : "(no open)", messagesIn(),
+                    error != null ? error : cause != null ? cause.toString() : "no error");
         }
     }
 
