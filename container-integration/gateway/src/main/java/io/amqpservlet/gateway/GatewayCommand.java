@@ -173,10 +173,34 @@ final class GatewayCommand {
     }
 
     @Option(order = 17, names = "--stats",
-            description = "serve CPU, allocation and GC counters at /.amqp-servlet/stats and the floor run at "
-                    + "/.amqp-servlet/floor (benchmarks)")
+            description = "serve the AMQP counters (connections, requests, budget, attachments) and the process's "
+                    + "(CPU, allocation, GC) as JSON at /.amqp-servlet/stats")
     void stats(boolean on) {
         o.stats = on;
+    }
+
+    @Option(order = 17, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
+            + "(Micrometer: AMQP, Jetty and JVM meters)")
+    void metrics(boolean on) {
+        o.metrics = on;
+    }
+
+    @Option(order = 17, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
+            + "only, not on the HTTP ports (implies --metrics; 0 = ephemeral)")
+    void metricsPort(String port) {
+        set("metrics-port", port);
+    }
+
+    @Option(order = 17, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
+            + "HTTP, to FILE in Jetty's extended NCSA format (yyyy_mm_dd in the name rolls it over daily)")
+    void requestLog(String file) {
+        set("request-log", file);
+    }
+
+    @Option(order = 17, names = "--bench-floor", description = "benchmarks only: run the floor at "
+            + "/.amqp-servlet/floor for loopback clients (load-tests/bench gateway)")
+    void benchFloor(boolean on) {
+        o.benchFloor = on;
     }
 
     @Option(order = 19, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
