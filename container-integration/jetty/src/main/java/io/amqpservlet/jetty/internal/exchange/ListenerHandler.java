@@ -32,9 +32,8 @@ public final class ListenerHandler extends ServingHandler {
     /** The identity TLS established for SASL EXTERNAL (the certificate's subject), or null. */
     private String externalIdentity;
     private String openHostname;
-    /** The client's container-id and product, read for the log lines only when DEBUG is on; read at the close. */
+    /** The client's container-id, read for the log lines only when DEBUG is on; read again at the close. */
     private volatile String containerId;
-    private volatile String product;
     /** The AMQP error the connection ended with (its close's), or null: read at the close, on Jetty's thread. */
     private volatile String closeError;
     /** This connection's end has a line of its own already (a refusal, a failed login): no peer-error line then. */
@@ -72,9 +71,9 @@ public final class ListenerHandler extends ServingHandler {
         }
         if (LOG.isDebugEnabled()) {
             containerId = remoteOpen.containerId().toString();
-            product = ClientProduct.of(remoteOpen);
+            String product = ClientProduct.of(remoteOpen);
             LOG.debug("AMQP connection from {} open: container-id {}, product {}, user {}", peerAddress(),
-                    containerId, product, engine.identity());
+                    containerId, product != null ? product : "(none)", engine.identity());
         }
         return null;
     }
