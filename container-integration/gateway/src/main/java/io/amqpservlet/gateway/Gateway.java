@@ -357,8 +357,8 @@ public final class Gateway {
         HttpConfiguration httpsConfig = new HttpConfiguration(httpConfig);
         httpsConfig.addCustomizer(new SecureRequestCustomizer());
         HttpConnectionFactory http11 = new HttpConnectionFactory(httpsConfig);
-        return connector("https", options.httpsPort(), new SslConnectionFactory(tls("--https-port"), http11.getProtocol()),
-                http11);
+        return connector("https", options.httpsPort(),
+                new SslConnectionFactory(tls("--https-port"), http11.getProtocol()), http11);
     }
 
     /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */

@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * {@code load-tests/bench gateway}: one gateway process ({@code --stats --bench-floor}) serves the demo {@code /echo}
  * servlet over AMQP, HTTP/1.1 and h2c, and runs the floor (the same requests injected through Jetty's
- * {@code HttpChannel} with no wire); each is measured at saturation, then at 25, 50 and 75% of the AMQP maximum, with the same 100-byte POST
- * body. Every load is measured in three alternating rounds (each round takes the protocols in turn, starting one
+ * {@code HttpChannel} with no wire); each is measured at saturation, then at 25, 50 and 75% of the AMQP maximum,
+ * with the same 100-byte POST body. Every load is measured in three alternating rounds (each round takes the protocols in turn, starting one
  * further along each time), so drift falls on all of them alike; the report gives medians and spreads. Server CPU
  * comes from {@code /proc/<pid>/stat}, allocation and GC from the gateway's counters, latency from the clients.
  * Then the brokered baselines: the same generator through an embedded Artemis broker and a responder, and through

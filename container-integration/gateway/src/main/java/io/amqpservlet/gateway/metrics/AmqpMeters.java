@@ -17,8 +17,8 @@ import java.util.Map;
  * The AMQP meters: the connector library's counters (its factories' getters, which are also their JMX attributes),
  * read when the registry is scraped, so serving a request costs nothing for them. Each AMQP port's factory gets
  * every {@link AmqpCounter} tagged {@code connector} = its port's name ({@code amqp}, {@code amqps}); each broker
- * attachment the same for its factory, tagged {@code connector} = its name ({@code attach:} and its queues), plus its state
- * ({@code amqp.attach.state}, 1 for the state it is in, tagged {@code state}), whether it is attached, the
+ * attachment the same for its factory, tagged {@code connector} = its name ({@code attach:} and its queues), plus
+ * its state ({@code amqp.attach.state}, 1 for the state it is in, tagged {@code state}), whether it is attached, the
  * connections it made (reconnections included) and its failures since it was last attached.
  */
 final class AmqpMeters implements MeterBinder {

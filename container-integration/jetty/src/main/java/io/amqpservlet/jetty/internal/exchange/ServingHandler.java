@@ -280,8 +280,9 @@ public abstract class ServingHandler implements EngineHandler {
 
     /**
      * The response to {@code exchange} is larger than the client's max-message-size ({@code tooLarge} says how
-     * large): one INFO line within the peer-error allowance, instead of a warning with a stack trace for every such
-     * response. {@return what the servlet's write and Jetty's end of the request fail with: quiet to Jetty}
+     * large): the client's doing, so one INFO line within the peer-error allowance and no stack trace, or a client
+     * asking for large responses could fill the log. {@return what the servlet's write and Jetty's end of the request
+     * fail with: quiet to Jetty}
      */
     final ResponseTooLargeException responseTooLarge(Exchange exchange, IllegalArgumentException tooLarge) {
         if (LOG.isInfoEnabled()) {
