@@ -129,15 +129,23 @@ class AmqpPeerLogTest {
     void aFailedLoginIsOneInfoLineWithThePeersAddressAndAFloodOfThemIsLimited() throws Exception {
         start(100);
         try (LogCapture log = LogCapture.of(JettyLevel.INFO, LOGGERS)) {
+            long start = System.nanoTime();
             login("wrong");
             String line = log.await("AMQP login from 127.0.0.1:");
             assertTrue(line.contains("INFO") && line.contains("failed: invalid credentials for alice (PLAIN)"), line);
             for (int i = 0; i < 2 * PeerLog.LINES_PER_WINDOW; i++) {
                 login("wrong-" + i);
             }
+            long windows = 1 + (System.nanoTime() - start) / 1_000_000 / PeerLog.WINDOW_MILLIS;
             List<String> lines = log.linesWith("AMQP login from");
-            assertEquals(PeerLog.LINES_PER_WINDOW, lines.size(), "one window's allowance, whatever the number of tries: "
-                    + lines);
+            // 21 logins take well under one window; on a machine slow enough to take longer, each window it spanned
+            // has its own allowance.
+            assertTrue(lines.size() >= PeerLog.LINES_PER_WINDOW
+                    && lines.size() <= Math.min(windows, 3) * PeerLog.LINES_PER_WINDOW, "one window's allowance, "
+                    + "whatever the number of tries (" + windows + " window(s)): " + lines);
+            if (windows == 1) {
+                assertEquals(PeerLog.LINES_PER_WINDOW, lines.size(), lines.toString());
+            }
             assertEquals(List.of(), log.linesWith("\tat "), "no stack trace");
         }
     }
