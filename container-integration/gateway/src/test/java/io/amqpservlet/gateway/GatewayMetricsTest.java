@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,7 +62,7 @@ class GatewayMetricsTest {
         return samples;
     }
 
-    /** The value of the one sample named {@code name} whose labels include {@code labels}; fails when none is. */
+    /** The sum of the samples named {@code name} whose labels include {@code labels}; fails when there is none. */
     static double value(List<Sample> samples, String name, Map<String, String> labels) {
         double sum = 0;
         boolean found = false;
@@ -83,6 +84,29 @@ class GatewayMetricsTest {
             }
         }
         return names;
+    }
+
+    /** The sum of the samples named {@code name} whose labels include {@code labels}; 0 when there is none. */
+    static double sum(List<Sample> samples, String name, Map<String, String> labels) {
+        double sum = 0;
+        for (Sample s : samples) {
+            if (s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())) {
+                sum += s.value;
+            }
+        }
+        return sum;
+    }
+
+    /** Scrapes until {@code done} holds (up to 10 s) and returns that scrape. */
+    private static List<Sample> awaitScrape(int port, Predicate<List<Sample>> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<Sample> samples = scrape(port);
+        while (!done.test(samples)) {
+            assertTrue(System.nanoTime() < deadline, "the scrape never showed what was expected: " + samples);
+            Thread.sleep(20);
+            samples = scrape(port);
+        }
+        return samples;
     }
 
     private static HttpResponse<String> get(int port, String path) throws Exception {
@@ -112,8 +136,11 @@ class GatewayMetricsTest {
             assertEquals(0, Cli.request(amqp + "/status/503").exit);
             assertEquals(200, get(g.httpPort(), "/echo").statusCode());
 
-            List<Sample> samples = scrape(g.httpPort());
             String requests = "jetty_server_requests_seconds_count";
+            // A request is timed when Jetty ends it, and a connection's messages counted when it closes: both can
+            // be after the client has its answer.
+            List<Sample> samples = awaitScrape(g.httpPort(), s -> sum(s, requests, Map.of()) >= 6
+                    && sum(s, "jetty_connections_messages_in_messages_total", Map.of("connector_name", "amqp")) >= 5);
             assertEquals(3, value(samples, requests, Map.of("protocol", "amqp", "method", "POST", "status", "200",
                     "outcome", "SUCCESS")));
             assertEquals(1, value(samples, requests, Map.of("protocol", "amqp", "outcome", "CLIENT_ERROR")));
@@ -164,7 +191,7 @@ class GatewayMetricsTest {
             }
             assertEquals(1, active);
             assertEquals(0, slow.get(20, TimeUnit.SECONDS).exit);
-            assertEquals(0, value(scrape(g.httpPort()), "amqp_requests_active", Map.of("connector", "amqp")));
+            awaitScrape(g.httpPort(), s -> value(s, "amqp_requests_active", Map.of("connector", "amqp")) == 0);
         } finally {
             g.stop();
         }
