@@ -579,6 +579,10 @@ public final class Engine {
         handler.onAuthenticated(this, who);
     }
 
+    void saslFailed(String mechanism, String reason) {
+        handler.onAuthenticationFailed(this, mechanism, reason);
+    }
+
     void expectSasl() {
         advance(ConnectionPhase.SASL);
     }

@@ -35,6 +35,18 @@ public interface EngineHandler {
     }
 
     /**
+     * SASL failed on an acceptor: the peer's credentials were refused, it chose a mechanism we do not offer, or its
+     * SASL frames made no sense. The sasl-outcome has been written and the transport ends; {@link #onClosed}
+     * follows. The reason is for the server's log only: the peer is told no more than the outcome code.
+     *
+     * @param engine the engine the login failed on
+     * @param mechanism the mechanism the peer chose, or null when it named none we offer
+     * @param reason why, such as {@code invalid credentials for alice}
+     */
+    default void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
+    }
+
+    /**
      * The connection ended: by the peer's close (with its error, or null), a local close, or a transport error.
      *
      * @param engine the engine whose connection ended

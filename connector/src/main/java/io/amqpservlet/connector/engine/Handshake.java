@@ -147,6 +147,8 @@ final class Handshake {
             saslDone = true;
             engine.saslSucceeded(saslServer.identity());
         } else {
+            Symbol mechanism = saslServer.mechanism();
+            engine.saslFailed(mechanism == null ? null : mechanism.toString(), saslServer.failureReason());
             fail("SASL " + code + ": " + saslServer.failureReason());
         }
     }

@@ -8,10 +8,12 @@ import io.amqpservlet.protocol.types.sasl.SaslFrames;
 import io.amqpservlet.protocol.types.sasl.SaslInit;
 import io.amqpservlet.protocol.types.sasl.SaslMechanisms;
 import io.amqpservlet.protocol.types.sasl.SaslOutcome;
+import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.Open;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -179,6 +181,53 @@ class HandshakeConformanceTest {
         assertEquals(SaslOutcome.AUTH, ((SaslOutcome) frames.get(1).sasl()).code());
         assertTrue(peer.engine.isDone());
         assertEquals(List.of(ProtocolHeader.SASL), peer.headers, "no AMQP header after a failed SASL");
+    }
+
+    @Test
+    void aFailedLoginIsReportedWithItsMechanismAndReasonBeforeTheClose() {
+        List<String> reported = new ArrayList<>();
+        // The recorder keeps its own events; this list has only the two callbacks the test is about.
+        AcceptorRecorder recorder = new AcceptorRecorder() {
+            @Override
+            public void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
+                reported.add("login failed " + mechanism + ": " + reason);
+            }
+
+            @Override
+            public void onClosed(Engine engine, ErrorCondition error) {
+                reported.add("closed");
+            }
+        };
+        RawPeer peer = new RawPeer(plain(), recorder);
+        SaslInit init = new SaslFrames().init().clear().mechanism(Symbol.of("PLAIN"));
+        byte[] response = SaslPlain.initialResponse(null, "alice", "wrong");
+        init.initialResponse().set(response, 0, response.length);
+        peer.header(ProtocolHeader.SASL).sasl(init).flush();
+        assertEquals(List.of("login failed PLAIN: invalid credentials for alice", "closed"), reported);
+
+        reported.clear();
+        RawPeer other = new RawPeer(plain(), recorder);
+        other.header(ProtocolHeader.SASL).sasl(new SaslFrames().init().clear().mechanism(Symbol.of("CRAM-MD5")))
+                .flush();
+        assertEquals(List.of("login failed null: mechanism not offered: CRAM-MD5", "closed"), reported);
+    }
+
+    @Test
+    void aSuccessfulLoginReportsNoFailure() {
+        List<String> failures = new ArrayList<>();
+        AcceptorRecorder recorder = new AcceptorRecorder() {
+            @Override
+            public void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
+                failures.add(reason);
+            }
+        };
+        RawPeer peer = new RawPeer(plain(), recorder);
+        SaslInit init = new SaslFrames().init().clear().mechanism(Symbol.of("PLAIN"));
+        byte[] response = SaslPlain.initialResponse(null, "alice", "secret");
+        init.initialResponse().set(response, 0, response.length);
+        peer.header(ProtocolHeader.SASL).sasl(init).flush();
+        assertEquals(List.of("authenticated alice"), recorder.events);
+        assertEquals(List.of(), failures);
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.demo.DemoApp;
+import io.amqpservlet.gateway.metrics.GatewayMetrics;
+import io.amqpservlet.gateway.stats.FloorHandler;
 import io.amqpservlet.gateway.stats.GatewayStatsHandler;
 import io.amqpservlet.gateway.stats.ThreadAllocation;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
@@ -17,14 +19,18 @@ import io.amqpservlet.jetty.AmqpAuthenticator;
 import org.eclipse.jetty.ee11.servlet.security.ConstraintMapping;
 import org.eclipse.jetty.ee11.servlet.security.ConstraintSecurityHandler;
 import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.SecurityHandler;
 import org.eclipse.jetty.security.authentication.BasicAuthenticator;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.RequestLogWriter;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -41,8 +47,11 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The standalone gateway: one Jetty {@link Server} serving the same servlets over AMQP 1.0 (an
@@ -65,7 +74,12 @@ public final class Gateway {
     private final ServerConnector http;
     private final ServerConnector amqps;
     private final ServerConnector https;
+    /** With {@code --metrics-port}: the port that serves {@code /metrics} only. */
+    private final ServerConnector metricsPort;
     private final List<AmqpBrokerAttachment> attachments = new ArrayList<>();
+    /** The AMQP ports' factories by port name ({@code amqp}, {@code amqps}): what the operator paths report. */
+    private final Map<String, AmqpConnectionFactory> listeners = new LinkedHashMap<>();
+    private final GatewayMetrics metrics;
 
     /** Builds the server (nothing is bound until {@link #start()}). */
     public Gateway(GatewayOptions options) throws ReflectiveOperationException {
@@ -103,8 +117,11 @@ public final class Gateway {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         }
         applyLimits(amqpFactory);
-        amqp = options.amqpPort() < 0 ? null : connector(options.amqpPort(), amqpFactory);
-        http = options.httpPort() < 0 ? null : connector(options.httpPort(),
+        amqp = options.amqpPort() < 0 ? null : connector("amqp", options.amqpPort(), amqpFactory);
+        if (amqp != null) {
+            listeners.put("amqp", amqpFactory);
+        }
+        http = options.httpPort() < 0 ? null : connector("http", options.httpPort(),
                 new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
         amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
         https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig);
@@ -114,6 +131,8 @@ public final class Gateway {
         if (amqp == null && http == null && amqps == null && https == null && attachments.isEmpty()) {
             throw new IllegalArgumentException("every port is off and no --attach: nothing to serve");
         }
+        metricsPort = options.metricsPort() < 0 ? null
+                : connector("metrics", options.metricsPort(), new HttpConnectionFactory(httpConfig));
 
         ClassLoader loader = userClassLoader(options);
         ServletContextHandler context;
@@ -147,12 +166,59 @@ public final class Gateway {
         if (logins != null) {
             requireUsers(context, logins);
         }
-        // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
         Handler app = new SaslPrincipalHandler(context);
-        // The floor's requests say they came through the HTTP connector (else the AMQP one), with the same
-        // HttpConfiguration every connector here has.
-        server.setHandler(new GracefulHandler(options.stats()
-                ? new GatewayStatsHandler(app, http != null ? http : amqp, httpConfig) : app));
+        metrics = options.metrics() ? new GatewayMetrics(server, threads, listeners, attachments) : null;
+        if (metrics != null) {
+            app = metrics.timed(app);
+        }
+        // GracefulHandler: on stop, new requests get 503 while the ones in flight finish (up to the stop timeout).
+        server.setHandler(new GracefulHandler(operatorSurface(app, logins, httpConfig)));
+        if (options.requestLog() != null) {
+            // Jetty's own request log: AMQP requests pass HttpChannel, so they are logged as HTTP ones are.
+            RequestLogWriter writer = new RequestLogWriter(options.requestLog());
+            server.setRequestLog(new CustomRequestLog(writer, CustomRequestLog.EXTENDED_NCSA_FORMAT));
+        }
+    }
+
+    /**
+     * The operator paths that are on, in front of {@code app}, or {@code app} itself when none is: {@code --stats}
+     * (the counters), {@code --metrics} (Prometheus text; on its own port with {@code --metrics-port}),
+     * {@code --bench-floor} (the benchmark's floor, loopback clients only). With users they need the same
+     * credentials as the servlets: BASIC over HTTP, the SASL login over AMQP.
+     */
+    private Handler operatorSurface(Handler app, HashLoginService logins, HttpConfiguration httpConfig) {
+        List<Handler> endpoints = new ArrayList<>();
+        Set<String> paths = new LinkedHashSet<>();
+        if (options.stats()) {
+            endpoints.add(new GatewayStatsHandler(listeners, attachments));
+            paths.add(GatewayStatsHandler.PATH);
+        }
+        if (metrics != null) {
+            endpoints.add(metrics.endpoint());
+            if (metricsPort == null) {
+                paths.add(GatewayMetrics.PATH);
+            }
+        }
+        if (options.benchFloor()) {
+            // The floor's requests say they came through the HTTP connector (else the AMQP one), with the same
+            // HttpConfiguration every connector here has.
+            endpoints.add(new FloorHandler(http != null ? http : amqp, httpConfig));
+            paths.add(FloorHandler.PATH);
+        }
+        if (endpoints.isEmpty()) {
+            return app;
+        }
+        Handler surface = new Handler.Sequence(endpoints);
+        if (logins != null) {
+            SecurityHandler.PathMapped security = new SecurityHandler.PathMapped();
+            security.setLoginService(logins);
+            security.setRealmName(logins.getName());
+            security.setAuthenticator(new AmqpAuthenticator(new BasicAuthenticator()));
+            security.put("/*", Constraint.from(USER_ROLE));
+            security.setHandler(surface);
+            surface = security;
+        }
+        return new OperatorHandler(app, surface, paths, metricsPort, GatewayMetrics.PATH);
     }
 
     /**
@@ -225,6 +291,12 @@ public final class Gateway {
         applyLimits(factory);
         AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(server, factory);
         attachment.setUri(uri);
+        // Named for its queues (its meters' and counters' key), made unique when two attach the same queues.
+        String name = "attach:" + String.join(",", attachment.getAddresses());
+        for (int n = 2; named(name); n++) {
+            name = "attach:" + String.join(",", attachment.getAddresses()) + "#" + n;
+        }
+        attachment.setName(name);
         attachment.setCredit(options.attachCredit());
         attachment.setRequestUser(options.attachRequestUser());
         if (attachment.isTls() && options.tlsTrustStore() != null) {
@@ -235,6 +307,15 @@ public final class Gateway {
         }
         server.addConnector(attachment);
         return attachment;
+    }
+
+    private boolean named(String name) {
+        for (Connector c : server.getConnectors()) {
+            if (name.equals(c.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The attachments to brokers ({@code --attach}), in the order given. */
@@ -264,7 +345,8 @@ public final class Gateway {
         }
         factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
         applyLimits(factory);
-        return connector(options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
+        listeners.put("amqps", factory);
+        return connector("amqps", options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
     }
 
     /**
@@ -275,8 +357,8 @@ public final class Gateway {
         HttpConfiguration httpsConfig = new HttpConfiguration(httpConfig);
         httpsConfig.addCustomizer(new SecureRequestCustomizer());
         HttpConnectionFactory http11 = new HttpConnectionFactory(httpsConfig);
-        return connector(options.httpsPort(), new SslConnectionFactory(tls("--https-port"), http11.getProtocol()),
-                http11);
+        return connector("https", options.httpsPort(),
+                new SslConnectionFactory(tls("--https-port"), http11.getProtocol()), http11);
     }
 
     /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */
@@ -296,8 +378,13 @@ public final class Gateway {
         return tls;
     }
 
-    private ServerConnector connector(int port, ConnectionFactory... factories) {
+    /**
+     * A port named {@code name}: the name tags its meters ({@code connector.name} of Micrometer's connection meters,
+     * {@code connector} of the AMQP ones) and keys its counters in the stats.
+     */
+    private ServerConnector connector(String name, int port, ConnectionFactory... factories) {
         ServerConnector c = new ServerConnector(server, 1, 1, factories);
+        c.setName(name);
         c.setHost(options.bind());
         c.setAcceptQueueSize(options.acceptBacklog());
         c.setPort(port);
@@ -341,6 +428,16 @@ public final class Gateway {
         if (https != null) {
             LOG.info("HTTP/1.1 over TLS on https://{}:{} ({})", options.bind(), https.getLocalPort(), httpAuth);
         }
+        if (metrics != null) {
+            LOG.info("Prometheus metrics at {} ({})", metricsPort == null ? GatewayMetrics.PATH + " on the HTTP ports"
+                    : "http://" + options.bind() + ":" + metricsPort.getLocalPort() + GatewayMetrics.PATH, httpAuth);
+        }
+        if (options.requestLog() != null) {
+            LOG.info("request log: {}", options.requestLog());
+        }
+        if (options.benchFloor()) {
+            LOG.warn("--bench-floor: the benchmark's floor runs at {} for loopback clients", FloorHandler.PATH);
+        }
         LOG.info("serving {}", options.demo() ? "the demo app" : options.war() != null
                 ? "war " + options.war() + (options.servlets().isEmpty() ? "" : " and " + options.servlets())
                 : options.servlets().toString());
@@ -348,7 +445,18 @@ public final class Gateway {
 
     /** Stops accepting, lets requests in flight finish (up to the stop timeout), then stops. */
     public void stop() throws Exception {
-        server.stop();
+        try {
+            server.stop();
+        } finally {
+            if (metrics != null) {
+                metrics.close();
+            }
+        }
+    }
+
+    /** The bound port of {@code --metrics-port}, or -1 when off or not started. */
+    public int metricsPort() {
+        return metricsPort == null ? -1 : metricsPort.getLocalPort();
     }
 
     /** The bound AMQP port, or -1 when off or not started. */

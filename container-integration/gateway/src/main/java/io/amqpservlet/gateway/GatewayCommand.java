@@ -173,33 +173,57 @@ final class GatewayCommand {
     }
 
     @Option(order = 17, names = "--stats",
-            description = "serve CPU, allocation and GC counters at /.amqp-servlet/stats and the floor run at "
-                    + "/.amqp-servlet/floor (benchmarks)")
+            description = "serve the AMQP counters (connections, requests, budget, attachments) and the process's "
+                    + "(CPU, allocation, GC) as JSON at /.amqp-servlet/stats")
     void stats(boolean on) {
         o.stats = on;
     }
 
-    @Option(order = 19, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
+    @Option(order = 18, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
+            + "(Micrometer: AMQP, Jetty and JVM meters)")
+    void metrics(boolean on) {
+        o.metrics = on;
+    }
+
+    @Option(order = 19, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
+            + "only, not on the HTTP ports (implies --metrics; 0 = ephemeral)")
+    void metricsPort(String port) {
+        set("metrics-port", port);
+    }
+
+    @Option(order = 20, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
+            + "HTTP, to FILE in Jetty's extended NCSA format (yyyy_mm_dd in the name rolls it over daily)")
+    void requestLog(String file) {
+        set("request-log", file);
+    }
+
+    @Option(order = 21, names = "--bench-floor", description = "benchmarks only: run the floor at "
+            + "/.amqp-servlet/floor for loopback clients (load-tests/bench gateway)")
+    void benchFloor(boolean on) {
+        o.benchFloor = on;
+    }
+
+    @Option(order = 23, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
             + "broker queue, amqp[s]://[user:password@]host[:port][,host[:port]...]/queue (repeatable; the hosts are a "
             + "failover list); responses go to each request's reply-to through the broker")
     void attach(String uri) {
         set("attach", uri);
     }
 
-    @Option(order = 20, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
+    @Option(order = 24, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
             + "in flight here, being served or awaiting the broker's outcome for their response (default: half the "
             + "thread pool, 100)")
     void attachCredit(String n) {
         set("attach-credit", n);
     }
 
-    @Option(order = 21, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
+    @Option(order = 25, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
             + "attached requests (default: none)")
     void attachRequestUser(String name) {
         set("attach-request-user", name);
     }
 
-    @Option(order = 18, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
+    @Option(order = 22, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {
         try {

@@ -73,7 +73,8 @@ public final class GatewayMain {
         }, "gateway-shutdown"));
         out.println("amqp-servlet listening amqp=" + gateway.amqpPort() + " http=" + gateway.httpPort()
                 + (gateway.amqpsPort() < 0 ? "" : " amqps=" + gateway.amqpsPort())
-                + (gateway.httpsPort() < 0 ? "" : " https=" + gateway.httpsPort()));
+                + (gateway.httpsPort() < 0 ? "" : " https=" + gateway.httpsPort())
+                + (gateway.metricsPort() < 0 ? "" : " metrics=" + gateway.metricsPort()));
         out.flush();
         return 0;
     }

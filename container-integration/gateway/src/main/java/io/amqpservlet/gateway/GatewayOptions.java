@@ -81,6 +81,13 @@ public final class GatewayOptions {
     boolean help;
     boolean version;
     boolean stats;
+    /** Prometheus text at /metrics: on the HTTP ports, or only on {@link #metricsPort} when that is given. */
+    boolean metrics;
+    int metricsPort = -1;
+    /** Jetty's request log (every request, AMQP and HTTP) to this file, or null for none. */
+    String requestLog;
+    /** The benchmark's floor endpoint (loopback peers only); never on unless asked for. */
+    boolean benchFloor;
 
     /**
      * Parses the command line (picocli, {@link GatewayCommand}): options apply in the order given.
@@ -191,6 +198,19 @@ public final class GatewayOptions {
                 break;
             case "stats":
                 stats = Boolean.parseBoolean(value);
+                break;
+            case "metrics":
+                metrics = Boolean.parseBoolean(value);
+                break;
+            case "metrics-port":
+                metricsPort = port(name, value);
+                metrics |= metricsPort >= 0;
+                break;
+            case "request-log":
+                requestLog = value.isBlank() ? null : value;
+                break;
+            case "bench-floor":
+                benchFloor = Boolean.parseBoolean(value);
                 break;
             case "max-connections":
                 maxConnections = (int) positive(name, value, Integer.MAX_VALUE, "a number of connections");
@@ -427,9 +447,29 @@ public final class GatewayOptions {
         return servlets.isEmpty() && war == null;
     }
 
-    /** Whether {@code --stats} was given: serve the process counters at {@code /.amqp-servlet/stats}. */
+    /** Whether {@code --stats} was given: serve the process and AMQP counters at {@code /.amqp-servlet/stats}. */
     public boolean stats() {
         return stats;
+    }
+
+    /** Whether {@code --metrics} (or {@code --metrics-port}) was given: serve Prometheus text at {@code /metrics}. */
+    public boolean metrics() {
+        return metrics;
+    }
+
+    /** The port of its own {@code /metrics} is served on, 0 for an ephemeral one, -1 (the default) for the HTTP ports. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
+    /** The file Jetty's request log writes to, or null for no request log. */
+    public String requestLog() {
+        return requestLog;
+    }
+
+    /** Whether {@code --bench-floor} was given: run the benchmark's floor for loopback peers. */
+    public boolean benchFloor() {
+        return benchFloor;
     }
 
     /** Whether {@code --help} was asked for. */

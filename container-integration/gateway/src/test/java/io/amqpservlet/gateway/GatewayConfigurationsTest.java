@@ -362,6 +362,30 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void theOperatorOptionsAreOffUnlessGivenOnTheCommandLineOrInAConfigFile() throws Exception {
+        GatewayOptions defaults = GatewayOptions.parse(new String[0]);
+        assertTrue(!defaults.stats() && !defaults.metrics() && !defaults.benchFloor());
+        assertEquals(-1, defaults.metricsPort());
+        assertEquals(null, defaults.requestLog());
+
+        GatewayOptions port = GatewayOptions.parse(new String[] {"--metrics-port", "0"});
+        assertTrue(port.metrics(), "a metrics port turns the metrics on");
+        assertEquals(0, port.metricsPort());
+
+        Path config = dir.resolve("ops.properties");
+        Files.writeString(config, "stats=true\nmetrics=true\nrequest-log=/var/log/gw/yyyy_mm_dd.log\n"
+                + "bench-floor=true\n");
+        GatewayOptions o = GatewayOptions.parse(new String[] {"--config", config.toString()});
+        assertTrue(o.stats() && o.metrics() && o.benchFloor());
+        assertEquals(-1, o.metricsPort(), "metrics on the HTTP ports");
+        assertEquals("/var/log/gw/yyyy_mm_dd.log", o.requestLog());
+
+        GatewayOptions.UsageException bad = assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--metrics-port", "x"}));
+        assertTrue(bad.getMessage().contains("--metrics-port"), bad.getMessage());
+    }
+
+    @Test
     void badOptionsAreUsageErrors() {
         assertThrows(GatewayOptions.UsageException.class, () -> GatewayOptions.parse(new String[] {"--nope", "1"}));
         assertThrows(GatewayOptions.UsageException.class, () -> GatewayOptions.parse(new String[] {"--amqp-port"}));

@@ -35,6 +35,49 @@ class GatewayJarIT {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * docs/gateway.md's log switch as written: {@code -Dio.amqpservlet.LEVEL=DEBUG} before {@code -jar} shows each
+     * connection's open and close; a wrong password is an INFO line without it.
+     */
+    @Test
+    void theLogLevelSwitchShowsConnectionsAndAFailedLoginIsLoggedWithoutIt() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
+        Process gateway = new ProcessBuilder(java(), "-Dio.amqpservlet.LEVEL=DEBUG", "-jar", JAR.toString(),
+                "--amqp-port", "0", "--http-port", "-1", "--user", "alice:secret")
+                .redirectError(dir.resolve("gateway.err").toFile()).start();
+        try {
+            int amqpPort = -1;
+            BufferedReader out = new BufferedReader(new InputStreamReader(gateway.getInputStream(),
+                    StandardCharsets.UTF_8));
+            for (String line; (line = out.readLine()) != null; ) {
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    amqpPort = Integer.parseInt(m.group(1));
+                    break;
+                }
+            }
+            assertTrue(amqpPort > 0, "no ports printed; stderr: " + Files.readString(dir.resolve("gateway.err")));
+            for (String user : new String[] {"alice:wrong", "alice:secret"}) {
+                Process cli = new ProcessBuilder(java(), "-jar", JAR.toString(), "request",
+                        "amqp://127.0.0.1:" + amqpPort + "/echo", "-u", user, "-d", "x")
+                        .redirectErrorStream(true).start();
+                cli.getInputStream().readAllBytes();
+                assertTrue(cli.waitFor(30, TimeUnit.SECONDS), "the CLI did not exit");
+            }
+            gateway.destroy();
+            assertTrue(gateway.waitFor(30, TimeUnit.SECONDS), "the gateway did not exit after SIGTERM");
+            String err = Files.readString(dir.resolve("gateway.err"));
+            assertTrue(err.lines().anyMatch(l -> l.contains(":INFO :") && l.contains("AMQP login from 127.0.0.1:")
+                    && l.endsWith("failed: invalid credentials for alice (PLAIN)")), err);
+            assertTrue(err.lines().anyMatch(l -> l.contains(":DEBUG:") && l.contains("AMQP connection from 127.0.0.1:")
+                    && l.contains(" open: container-id amqp-servlet-request") && l.contains("user alice")), err);
+            assertTrue(err.lines().anyMatch(l -> l.contains(":DEBUG:") && l.contains(" closed: container-id "
+                    + "amqp-servlet-request, requests: 1")), err);
+        } finally {
+            gateway.destroyForcibly();
+        }
+    }
+
     @Test
     void jarServesTheDemoAndStopsOnSigterm() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");

@@ -1,6 +1,12 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.gateway.metrics.GatewayMetrics;
+import io.amqpservlet.gateway.stats.AmqpCounter;
+import io.amqpservlet.gateway.stats.FloorHandler;
 import io.amqpservlet.gateway.stats.GatewayStatsHandler;
+import io.amqpservlet.jetty.AmqpServerBudget;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.util.ajax.JSON;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -8,13 +14,20 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code --stats}: the counters the benchmark suite reads, served only when asked for. */
+/**
+ * {@code --stats}: the process's counters the benchmark suite reads and the AMQP counters an operator reads, served
+ * only when asked for; {@code --bench-floor}: the benchmark's floor, only when asked for and only to clients on this
+ * machine.
+ */
 @Timeout(60)
 class GatewayStatsTest {
     private static final Pattern ALLOCATED = Pattern.compile("\"allocatedBytes\":(\\d+)");
@@ -42,19 +55,20 @@ class GatewayStatsTest {
 
     @Test
     void floorServesTheEchoServletWithNoWireClosedLoopAndPaced() throws Exception {
-        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0", "--stats"}));
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0",
+            "--bench-floor"}));
         try {
             g.start();
-            HttpResponse<String> r = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.5&threads=2");
+            HttpResponse<String> r = get(g, FloorHandler.PATH + "?seconds=0.5&threads=2");
             assertEquals(200, r.statusCode(), r.body());
             assertTrue(r.body().matches("\\{\"responses\":[1-9]\\d*,.*\"errors\":\\{},.*"), r.body());
             assertTrue(r.body().contains("\"percentilesMicros\":{\"0.0\":"), r.body());
-            HttpResponse<String> paced = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.5&threads=1&rate=200");
+            HttpResponse<String> paced = get(g, FloorHandler.PATH + "?seconds=0.5&threads=1&rate=200");
             assertTrue(paced.body().matches("\\{\"responses\":[1-9]\\d*,.*\"errors\":\\{},.*"), paced.body());
             // A path that does not answer 200 with the body echoed is counted as an error, not a response served.
-            HttpResponse<String> missing = get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=0.2&threads=1&path=/nope");
+            HttpResponse<String> missing = get(g, FloorHandler.PATH + "?seconds=0.2&threads=1&path=/nope");
             assertTrue(missing.body().matches(".*\"errors\":\\{\"status 40[45]\":[1-9].*"), missing.body());
-            assertEquals(400, get(g, GatewayStatsHandler.FLOOR_PATH + "?seconds=x").statusCode());
+            assertEquals(400, get(g, FloorHandler.PATH + "?seconds=x").statusCode());
         } finally {
             g.stop();
         }
@@ -69,6 +83,98 @@ class GatewayStatsTest {
         } finally {
             g.stop();
         }
+    }
+
+    @Test
+    void statsReportTheAmqpPortsCounters() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0", "--stats"}));
+        try {
+            g.start();
+            for (int i = 0; i < 3; i++) {
+                Cli echo = Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/echo", "-d", "x");
+                assertEquals(0, echo.exit, echo.toString());
+            }
+            Cli missing = Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/status/404");
+            assertEquals(0, missing.exit, missing.toString());
+
+            Map<?, ?> stats = (Map<?, ?>) new JSON().fromJSON(get(g, GatewayStatsHandler.PATH).body());
+            Map<?, ?> amqp = (Map<?, ?>) ((Map<?, ?>) stats.get("amqp")).get("amqp");
+            for (AmqpCounter c : AmqpCounter.values()) {
+                assertTrue(amqp.containsKey(c.jsonName()), c + " in " + amqp);
+            }
+            assertEquals(4L, amqp.get("requestsServed"), amqp.toString());
+            assertEquals(0L, amqp.get("requestsRefused"), amqp.toString());
+            assertEquals(0L, amqp.get("connectionsRefused"), amqp.toString());
+            assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, amqp.get("maxBufferedBytes"));
+            assertEquals(0, ((Object[]) stats.get("attachments")).length, "no --attach");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void theFloorIsNotServedWithoutTheBenchmarkFlag() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0", "--stats"}));
+        try {
+            g.start();
+            HttpResponse<String> r = get(g, FloorHandler.PATH + "?seconds=600&threads=64");
+            assertEquals(404, r.statusCode(), "the path is the app's, and the demo app has none: " + r.body());
+            assertEquals(200, get(g, GatewayStatsHandler.PATH).statusCode(), "the counters are served");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void theFloorAnswersOnlyClientsOnThisMachine() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0",
+            "--bench-floor"}));
+        try {
+            g.start();
+            // A connector whose connections have no loopback address (Jetty's in-memory one, 0.0.0.0 at both ends):
+            // what a client elsewhere looks like, without sending a byte off this machine.
+            LocalConnector elsewhere = new LocalConnector(g.server());
+            g.server().addConnector(elsewhere);
+            elsewhere.start();
+            String answer = elsewhere.getResponse("GET " + FloorHandler.PATH + "?seconds=0.2 HTTP/1.1\r\n"
+                    + "Host: gateway\r\nConnection: close\r\n\r\n");
+            assertTrue(answer.startsWith("HTTP/1.1 403 "), answer);
+            assertTrue(answer.contains("clients on this machine only"), answer);
+            assertEquals(200, get(g, FloorHandler.PATH + "?seconds=0.2&threads=1").statusCode(), "over loopback");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void withUsersTheOperatorPathsNeedTheServletsCredentials() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0", "--stats",
+            "--metrics", "--user", "alice:secret"}));
+        try {
+            g.start();
+            String basic = "Basic " + Base64.getEncoder().encodeToString("alice:secret".getBytes(StandardCharsets.UTF_8));
+            String wrong = "Basic " + Base64.getEncoder().encodeToString("alice:wrong".getBytes(StandardCharsets.UTF_8));
+            for (String path : new String[] {GatewayStatsHandler.PATH, GatewayMetrics.PATH}) {
+                HttpResponse<String> anonymous = get(g, path);
+                assertEquals(401, anonymous.statusCode(), path + ": " + anonymous.body());
+                assertTrue(anonymous.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"), path);
+                assertEquals(401, get(g, path, wrong).statusCode(), path);
+                assertEquals(200, get(g, path, basic).statusCode(), path);
+            }
+            // Over AMQP the SASL login is the credential, as for the servlets.
+            Cli amqp = Cli.request("amqp://127.0.0.1:" + g.amqpPort() + GatewayStatsHandler.PATH, "-u", "alice:secret");
+            assertEquals(0, amqp.exit, amqp.toString());
+            assertTrue(amqp.text().startsWith("{\"allocatedBytes\":"), amqp.text());
+            assertEquals(401, get(g, "/echo").statusCode(), "the servlets as before");
+        } finally {
+            g.stop();
+        }
+    }
+
+    private static HttpResponse<String> get(Gateway g, String path, String authorization) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + g.httpPort() + path)).header("Authorization", authorization).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(Gateway g, String path) throws Exception {

@@ -11,6 +11,7 @@ import io.amqpservlet.jetty.internal.exchange.RequestAttributesCustomizer;
 import io.amqpservlet.jetty.internal.exchange.RequestCounters;
 import io.amqpservlet.jetty.internal.exchange.SaslUsers;
 import io.amqpservlet.jetty.internal.exchange.ServingSettings;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.security.LoginService;
@@ -72,6 +73,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private long qpidJmsHeartbeatMillis = DEFAULT_QPID_JMS_HEARTBEAT_MILLIS;
     private final AmqpServerBudget budget = new AmqpServerBudget(new ServerBudget());
     private final RequestCounters counters = new RequestCounters();
+    /** Log lines its peers cause, limited across all its connections. */
+    private final PeerLog peerLog = new PeerLog();
     /** The settings connections are made with now; null after a setter changed one (built again when next needed). */
     private volatile Settings settings;
 
@@ -719,6 +722,16 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
         return counters.lateResponses();
     }
 
+    /**
+     * How many requests this factory's connections are serving now: handed to a servlet and not yet ended.
+     *
+     * @return the number of requests in flight
+     */
+    @ManagedAttribute("Requests being served now")
+    public int getRequestsActive() {
+        return connections.activeRequests();
+    }
+
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
         Settings s = settings();
@@ -752,7 +765,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /** How requests are served, now: for this factory's connections and for its attachments'. */
     ServingSettings servingSettings() {
         return new ServingSettings(serverName, linkCredit, requestTimeoutMillis, responseBufferBytes,
-                qpidJmsHeartbeatMillis, counters, saslUsers());
+                qpidJmsHeartbeatMillis, counters, saslUsers(), peerLog);
     }
 
     /**

@@ -79,6 +79,15 @@ public final class GracefulAmqpConnections implements Graceful, Connection.Liste
         return shutdown != null;
     }
 
+    /** {@return the requests the open connections are serving now, summed (a statistic: walks the connections)} */
+    public int activeRequests() {
+        int active = 0;
+        for (AmqpConnection c : open) {
+            active += c.getActiveRequests();
+        }
+        return active;
+    }
+
     /** {@return the number of open connections, for tests and statistics} */
     @ManagedAttribute("AMQP connections open now, handshakes included")
     public int size() {

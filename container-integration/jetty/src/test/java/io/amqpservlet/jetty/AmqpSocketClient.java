@@ -143,6 +143,11 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
         replies.flow(credit);
     }
 
+    /** The client's own port, as the server sees it in the peer's address. */
+    int localPort() {
+        return socket.getLocalPort();
+    }
+
     /** The address of the dynamic reply node the server generated. */
     String replyAddress() {
         return replies.source().address().toString();

@@ -107,7 +107,8 @@ class AmqpStatisticsTest {
         assertTrue(attributes.containsAll(Set.of("linkCredit", "maxConnections", "maxHandshakingConnections",
                 "maxBufferedBytes", "maxFrameSize", "maxMessageSize", "requestTimeout", "connectionsOpen",
                 "connectionsHandshaking", "bufferedBytes", "freeBytes", "requestsServed", "requestsRefused",
-                "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses")), attributes.toString());
+                "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive")),
+                attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
         assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));
 
@@ -115,6 +116,12 @@ class AmqpStatisticsTest {
             client.send(post(client.replyAddress(), 10));
             client.awaitResponses(1);
             assertEquals(1L, mbeans.getAttribute(factoryName, "requestsServed"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((int) mbeans.getAttribute(factoryName, "requestsActive") != 0) {
+                // The response is on the wire before Jetty's end of the request runs on the servlet's thread.
+                assertTrue(System.nanoTime() < deadline, "the one request never ended");
+                Thread.sleep(10);
+            }
             assertEquals(1, mbeans.getAttribute(factoryName, "connectionsOpen"));
             ObjectName budget = only("io.amqpservlet.jetty:type=amqpserverbudget,*");
             assertEquals(1, mbeans.getAttribute(budget, "connections"));

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The floor row: asks the gateway ({@code --stats}) to inject the same POST into its own server through Jetty's
+ * The floor row: asks the gateway ({@code --bench-floor}) to inject the same POST into its own server through Jetty's
  * {@code HttpChannel} with no wire ({@code GET /.amqp-servlet/floor}), closed loop or paced to the rate, for the
  * run's seconds, and reads what it measured (responses, errors, latency from the due time). The suite samples the
  * server's CPU and allocation around the call as for every other row; the call itself (one HTTP request and the

@@ -29,7 +29,7 @@ final class GatewayProcess implements AutoCloseable {
         this(jar, workDir, jvmOptions, List.of());
     }
 
-    /** As above, with more gateway options after the ports (e.g. its connection limits). */
+    /** As above, with more gateway options after the ports (e.g. its connection limits, the floor's flag). */
     GatewayProcess(Path jar, Path workDir, List<String> jvmOptions, List<String> gatewayOptions)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);
@@ -71,7 +71,10 @@ final class GatewayProcess implements AutoCloseable {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";
     }
 
-    /** The floor endpoint ({@code --stats}): requests injected into the gateway's server with no wire. */
+    /**
+     * The floor endpoint (served only when the gateway was given {@code --bench-floor}): requests injected into the
+     * gateway's server with no wire.
+     */
     String floorUrl() {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/floor";
     }

@@ -12,10 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code load-tests/bench gateway}: one gateway process ({@code --stats}) serves the demo {@code /echo} servlet over
- * AMQP, HTTP/1.1 and h2c, and runs the floor (the same requests injected through Jetty's {@code HttpChannel} with
- * no wire); each is measured at saturation, then at 25, 50 and 75% of the AMQP maximum, with the same 100-byte POST
- * body. Every load is measured in three alternating rounds (each round takes the protocols in turn, starting one
+ * {@code load-tests/bench gateway}: one gateway process ({@code --stats --bench-floor}) serves the demo {@code /echo}
+ * servlet over AMQP, HTTP/1.1 and h2c, and runs the floor (the same requests injected through Jetty's
+ * {@code HttpChannel} with no wire); each is measured at saturation, then at 25, 50 and 75% of the AMQP maximum,
+ * with the same 100-byte POST body. Every load is measured in three alternating rounds (each round takes the protocols in turn, starting one
  * further along each time), so drift falls on all of them alike; the report gives medians and spreads. Server CPU
  * comes from {@code /proc/<pid>/stat}, allocation and GC from the gateway's counters, latency from the clients.
  * Then the brokered baselines: the same generator through an embedded Artemis broker and a responder, and through
@@ -91,7 +91,8 @@ public final class GatewaySuite {
                         + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at "
                         + "saturation and %.0f s per fixed rate", bodyBytes, connections, window, inFlight, connections,
                 window, threads, rounds, saturationSeconds, rateSeconds);
-        try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm)) {
+        // --bench-floor: the floor row's endpoint, which a gateway serves only when asked (and to loopback only).
+        try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm, List.of("--bench-floor"))) {
             log.println("bench gateway: gateway pid " + gw.pid() + ", amqp=" + gw.amqpPort + " http=" + gw.httpPort);
             Map<String, LoadClient> byProtocol = new LinkedHashMap<>();
             byProtocol.put("floor", new FloorClient(gw.floorUrl(), threads, bodyBytes));

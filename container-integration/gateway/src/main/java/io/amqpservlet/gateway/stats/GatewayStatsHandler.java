@@ -1,67 +1,58 @@
 package io.amqpservlet.gateway.stats;
 
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.ajax.JSON;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * With {@code --stats}: the benchmark suite's two endpoints. {@code GET /.amqp-servlet/stats} (over HTTP or AMQP)
- * answers with the process's counters as JSON, for the suite to read before and after a measured run: heap bytes
- * allocated by all threads, ended ones included ({@link ThreadAllocation}), CPU time of the JVM, GC collections and
- * their time, and the live thread count. {@code GET /.amqp-servlet/floor?seconds=S&rate=R&threads=T} runs the floor
- * ({@link FloorRun}: the same POST injected through Jetty's {@code HttpChannel} with no wire) for S seconds and
- * answers with what it measured once it is over. Every other request goes to the application. Off by default: the
- * paths are not part of any app.
- *
- * <p>This package is the benchmark suite's instrumentation, kept out of the gateway's own package: the gateway names
- * it only where {@code --stats} is given (this handler, and {@link ThreadAllocation#counted} for its pool threads),
- * so without the flag none of it is loaded.
+ * With {@code --stats}: {@code GET /.amqp-servlet/stats} (over HTTP or AMQP) answers with the gateway's counters as
+ * JSON, read when asked (nothing is counted for it):
+ * <ul>
+ *   <li>the process's: heap bytes allocated by all threads, ended ones included ({@link ThreadAllocation}), CPU
+ *       time of the JVM, GC collections and their time, the live thread count (the benchmark suite reads them
+ *       before and after a measured run);</li>
+ *   <li>{@code amqp}: each AMQP port's factory counters by port name ({@code amqp}, {@code amqps}), the
+ *       {@link AmqpCounter}s: connections open, in their handshake and refused, requests being served, served,
+ *       refused, released, expired, timed out, late responses, and the byte budget used and its limit;</li>
+ *   <li>{@code attachments}: each broker attachment's queues, brokers, state and connection count, with its
+ *       factory's counters.</li>
+ * </ul>
+ * Reading the counters runs no work in the server: they are the factories' own getters (their JMX attributes).
  */
-public final class GatewayStatsHandler extends Handler.Wrapper {
+public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
     /** The path the counters are served at. */
     public static final String PATH = "/.amqp-servlet/stats";
-    /** The path the floor is run at. */
-    public static final String FLOOR_PATH = "/.amqp-servlet/floor";
-    /** The longest floor run one call may ask for. */
-    private static final double MAX_FLOOR_SECONDS = 600;
 
-    private final Connector floorConnector;
-    private final HttpConfiguration floorConfig;
+    private final Map<String, AmqpConnectionFactory> listeners;
+    private final List<AmqpBrokerAttachment> attachments;
 
     /**
-     * @param handler        the application, which serves every other request
-     * @param floorConnector the connector the floor's requests say they came through (its server, executor and
-     *                       buffer pool), or null for no floor
-     * @param floorConfig    the {@code HttpConfiguration} of the floor's requests: the one the real connectors have
+     * @param listeners   the AMQP ports' factories by port name, in the order to report them
+     * @param attachments the broker attachments
      */
-    public GatewayStatsHandler(Handler handler, Connector floorConnector, HttpConfiguration floorConfig) {
-        super(handler);
-        this.floorConnector = floorConnector;
-        this.floorConfig = floorConfig;
+    public GatewayStatsHandler(Map<String, AmqpConnectionFactory> listeners, List<AmqpBrokerAttachment> attachments) {
+        this.listeners = new LinkedHashMap<>(listeners);
+        this.attachments = List.copyOf(attachments);
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        String path = Request.getPathInContext(request);
-        if (FLOOR_PATH.equals(path)) {
-            floor(request, response, callback);
-            return true;
-        }
-        if (!PATH.equals(path)) {
-            return super.handle(request, response, callback);
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (!PATH.equals(Request.getPathInContext(request))) {
+            return false;
         }
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
@@ -69,49 +60,8 @@ public final class GatewayStatsHandler extends Handler.Wrapper {
         return true;
     }
 
-    /** Runs the floor on this thread (it blocks for the run's seconds) and answers with its figures. */
-    private void floor(Request request, Response response, Callback callback) throws InterruptedException {
-        Fields query = Request.extractQueryParameters(request);
-        double seconds;
-        double rate;
-        int threads;
-        int bodyBytes;
-        try {
-            seconds = Double.parseDouble(value(query, "seconds", "1"));
-            rate = Double.parseDouble(value(query, "rate", "0"));
-            threads = Integer.parseInt(value(query, "threads", "2"));
-            bodyBytes = Integer.parseInt(value(query, "body", "100"));
-        } catch (NumberFormatException e) {
-            answer(response, callback, 400, "{\"error\":\"" + e.getMessage() + "\"}");
-            return;
-        }
-        if (!(seconds > 0 && seconds <= MAX_FLOOR_SECONDS) || rate < 0 || threads < 1 || threads > 64
-                || bodyBytes < 0 || bodyBytes > 1 << 20) {
-            answer(response, callback, 400, "{\"error\":\"seconds in (0, 600], rate >= 0, threads 1-64, "
-                    + "body 0-1048576\"}");
-            return;
-        }
-        if (floorConnector == null) {
-            answer(response, callback, 503, "{\"error\":\"no connector to run the floor on\"}");
-            return;
-        }
-        FloorRun run = new FloorRun(floorConnector, floorConfig, value(query, "path", "/echo"), bodyBytes);
-        answer(response, callback, 200, new JSON().toJSON(run.run(threads, rate, seconds)));
-    }
-
-    private static String value(Fields query, String name, String otherwise) {
-        String v = query.getValue(name);
-        return v == null ? otherwise : v;
-    }
-
-    private static void answer(Response response, Callback callback, int status, String json) {
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.write(true, StandardCharsets.UTF_8.encode(json), callback);
-    }
-
     /** The counters as a JSON object. */
-    static String snapshot() {
+    String snapshot() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long allocated = Math.max(0, ThreadAllocation.totalBytes());
         long gcCount = 0;
@@ -130,6 +80,34 @@ public final class GatewayStatsHandler extends Handler.Wrapper {
         counters.put("gcCount", gcCount);
         counters.put("gcMillis", gcMillis);
         counters.put("threads", threads.getThreadCount());
+        Map<String, Object> amqp = new LinkedHashMap<>();
+        for (Map.Entry<String, AmqpConnectionFactory> e : listeners.entrySet()) {
+            amqp.put(e.getKey(), factoryCounters(e.getValue(), new LinkedHashMap<>()));
+        }
+        counters.put("amqp", amqp);
+        List<Object> attached = new ArrayList<>();
+        for (AmqpBrokerAttachment a : attachments) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", a.getName());
+            m.put("addresses", a.getAddresses());
+            m.put("brokers", a.getBrokers());
+            m.put("state", a.getState());
+            m.put("attached", a.isAttached());
+            m.put("broker", a.getBroker());
+            m.put("connectCount", a.getConnectCount());
+            m.put("failures", a.getFailures());
+            m.put("reconnectDelay", a.getReconnectDelay());
+            m.put("activeRequests", a.getActiveRequests());
+            attached.add(factoryCounters(a.getConnectionFactory(), m));
+        }
+        counters.put("attachments", attached);
         return new JSON().toJSON(counters);
+    }
+
+    private static Map<String, Object> factoryCounters(AmqpConnectionFactory factory, Map<String, Object> into) {
+        for (AmqpCounter c : AmqpCounter.values()) {
+            into.put(c.jsonName(), c.read(factory));
+        }
+        return into;
     }
 }

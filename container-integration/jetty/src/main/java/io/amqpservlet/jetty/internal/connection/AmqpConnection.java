@@ -89,7 +89,7 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
     public void onClose(Throwable cause) {
         super.onClose(cause);
         pass.closed();
-        pass.handler().failActive(cause); // requests still being served have no connection to answer on
+        pass.handler().transportClosed(cause); // requests still being served have no connection to answer on
     }
 
     /**

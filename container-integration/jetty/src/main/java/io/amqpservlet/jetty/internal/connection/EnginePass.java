@@ -8,6 +8,7 @@ import io.amqpservlet.jetty.internal.exchange.Exchange;
 import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.jetty.internal.exchange.ResponsePart;
 import io.amqpservlet.jetty.internal.exchange.ServingHandler;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.ssl.SslConnection;
 import org.eclipse.jetty.util.NanoTime;
@@ -152,6 +153,14 @@ final class EnginePass {
         if (!budget.startHandshake()) {
             // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
             // ends before any frame (the server budget).
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.serving().peerLog().permit(PeerLog.Kind.REFUSAL);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP connection from {} refused: the server has {} connections in their handshake, its "
+                            + "limit{}", PeerLog.address(connection.getEndPoint().getRemoteSocketAddress()),
+                            budget.budget().getMaxHandshakingConnections(), PeerLog.leftOut(leftOut));
+                }
+            }
             closeEndPoint(null);
             return;
         }

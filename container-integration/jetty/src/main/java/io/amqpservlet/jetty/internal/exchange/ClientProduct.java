@@ -20,30 +20,53 @@ final class ClientProduct {
 
     /** {@return whether the open's properties name the product Qpid JMS} Malformed properties name nothing. */
     static boolean isQpidJms(Open open) {
+        AmqpReader product = product(open);
+        try {
+            return product != null && product.contentEquals(QPID_JMS);
+        } catch (DecodeException | IllegalStateException notText) {
+            return false;
+        }
+    }
+
+    /**
+     * {@return the product the open's properties name, or null when they name none (or are malformed)} Decodes a
+     * string: for the connection's log line, read only when that line is written.
+     */
+    static String of(Open open) {
+        AmqpReader product = product(open);
+        try {
+            return product == null ? null : product.getStringOrNull();
+        } catch (DecodeException | IllegalStateException notText) {
+            return null;
+        }
+    }
+
+    /** A reader on the value of the {@code product} entry, or null when there is none. */
+    private static AmqpReader product(Open open) {
         EncodedValue properties = open.properties();
         if (properties.isNull()) {
-            return false;
+            return null;
         }
         try {
             AmqpReader reader = properties.reader(new AmqpReader());
             if (reader.isNull()) {
-                return false;
+                return null;
             }
             reader.enter();
             while (reader.hasNext()) {
                 reader.next();
                 boolean product = reader.contentEquals(PRODUCT);
                 if (!reader.hasNext()) {
-                    return false;
+                    return null;
                 }
                 reader.next();
                 if (product) {
-                    return reader.contentEquals(QPID_JMS);
+                    return reader;
                 }
             }
-            return false;
+            return null;
         } catch (DecodeException | IllegalStateException e) {
-            return false; // the properties are not a map: no product named
+            return null; // the properties are not a map: no product named
         }
     }
 }

@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
@@ -19,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * they send requests on, answers each request on the reply node its reply-to names on the connection, and settles
  * the request once its response is on its way. A connection over the server's connection limit is opened and closed
  * at once (AMQP 1.0 §2.4.2).
+ *
+ * <p>What an operator reads of its clients (docs/jetty.md, "Logs"): each connection's open and close at DEBUG, with
+ * the peer's address and container-id (and at the open its product and user); a failed login, a refusal by the
+ * connection limit and a connection we closed for what the peer did at INFO, one line each, within the factory's
+ * {@link PeerLog} allowance.
  */
 public final class ListenerHandler extends ServingHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerHandler.class);
@@ -26,6 +32,12 @@ public final class ListenerHandler extends ServingHandler {
     /** The identity TLS established for SASL EXTERNAL (the certificate's subject), or null. */
     private String externalIdentity;
     private String openHostname;
+    /** The client's container-id, read for the log lines only when DEBUG is on; read again at the close. */
+    private volatile String containerId;
+    /** The AMQP error the connection ended with (its close's), or null: read at the close, on Jetty's thread. */
+    private volatile String closeError;
+    /** This connection's end has a line of its own already (a refusal, a failed login): no peer-error line then. */
+    private boolean explained;
 
     public ListenerHandler(ServingSettings settings, ConnectionMetaData connection, EngineInbox inbox,
                            BudgetShare budget, boolean secure) {
@@ -47,10 +59,35 @@ public final class ListenerHandler extends ServingHandler {
         }
         if (!budget.opened()) {
             // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason.
-            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(
-                    "the server has " + budget.budget().getMaxConnections() + " AMQP connections open, its limit");
+            String why = "the server has " + budget.budget().getMaxConnections() + " AMQP connections open, its limit";
+            explained = true;
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP connection from {} refused: {}{}", peerAddress(), why, PeerLog.leftOut(leftOut));
+                }
+            }
+            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(why);
+        }
+        if (LOG.isDebugEnabled()) {
+            containerId = remoteOpen.containerId().toString();
+            String product = ClientProduct.of(remoteOpen);
+            LOG.debug("AMQP connection from {} open: container-id {}, product {}, user {}", peerAddress(),
+                    containerId, product != null ? product : "(none)", engine.identity());
         }
         return null;
+    }
+
+    @Override
+    public void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
+        explained = true;
+        if (LOG.isInfoEnabled()) {
+            long leftOut = settings.peerLog().permit(PeerLog.Kind.FAILED_LOGIN);
+            if (leftOut >= 0) {
+                LOG.info("AMQP login from {} failed: {}{}{}", peerAddress(), reason,
+                        mechanism == null ? "" : " (" + mechanism + ")", PeerLog.leftOut(leftOut));
+            }
+        }
     }
 
     @Override
@@ -69,10 +106,36 @@ public final class ListenerHandler extends ServingHandler {
         return null; // sending links are reply links; the engine has resolved their nodes
     }
 
+    /**
+     * The AMQP connection ended. When we ended it for something the peer did (a protocol violation, a handshake or
+     * idle timeout), that is one INFO line, within the peer-error allowance; a close the peer sent with an error,
+     * our graceful stop's, a refusal and a failed login (logged already) are not.
+     */
     @Override
     public void onClosed(Engine engine, ErrorCondition error) {
-        if (error != null && LOG.isDebugEnabled()) {
-            LOG.debug("AMQP connection {} ended: {}", engine, error);
+        if (error == null) {
+            return;
+        }
+        String why = error.condition() + " " + error.description();
+        closeError = why;
+        boolean peerSent = error == engine.remoteError();
+        if (!explained && !peerSent && !error.is(ErrorConditions.CONNECTION_FORCED) && LOG.isInfoEnabled()) {
+            long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+            if (leftOut >= 0) {
+                LOG.info("AMQP connection from {} closed: {}{}", peerAddress(), why, PeerLog.leftOut(leftOut));
+            }
+        }
+    }
+
+    @Override
+    public void transportClosed(Throwable cause) {
+        super.transportClosed(cause);
+        if (LOG.isDebugEnabled()) {
+            String error = closeError;
+            String id = containerId;
+            LOG.debug("AMQP connection from {} closed: container-id {}, requests: {}, {}", peerAddress(),
+                    id != null ? id : "(no open)", messagesIn(),
+                    error != null ? error : cause != null ? cause.toString() : "no error");
         }
     }
 

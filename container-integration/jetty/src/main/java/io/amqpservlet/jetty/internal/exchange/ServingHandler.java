@@ -5,14 +5,18 @@ import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineHandler;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.message.MessageView;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
+import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.NanoTime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 
@@ -29,6 +33,7 @@ import java.util.ArrayList;
  * completed by the driving thread once it has let go of the engine.
  */
 public abstract class ServingHandler implements EngineHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ServingHandler.class);
     final ServingSettings settings;
     final EngineInbox inbox;
     final BudgetShare budget;
@@ -192,8 +197,11 @@ public abstract class ServingHandler implements EngineHandler {
         }
     }
 
-    /** Any thread, once the connection closed: requests still being served have no connection to answer on. */
-    public void failActive(Throwable cause) {
+    /**
+     * Any thread, once: Jetty closed the connection (whichever way it ended); requests still being served have no
+     * connection to answer on.
+     */
+    public void transportClosed(Throwable cause) {
         ExchangeDispatcher d = dispatcher;
         if (d != null) {
             d.connectionClosed(cause);
@@ -268,6 +276,31 @@ public abstract class ServingHandler implements EngineHandler {
     final void map(MessageView message, Link link, Exchange exchange, boolean streamed) {
         PassScratch.get().mapper(secure).map(message, link, openHostname(), settings.serverName(), NanoTime.now(),
                 streamed, exchange.request);
+    }
+
+    /**
+     * The response to {@code exchange} is larger than the client's max-message-size ({@code tooLarge} says how
+     * large): the client's doing, so one INFO line within the peer-error allowance and no stack trace, or a client
+     * asking for large responses could fill the log. {@return what the servlet's write and Jetty's end of the request
+     * fail with: quiet to Jetty}
+     */
+    final ResponseTooLargeException responseTooLarge(Exchange exchange, IllegalArgumentException tooLarge) {
+        if (LOG.isInfoEnabled()) {
+            long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+            if (leftOut >= 0) {
+                MetaData.Request request = exchange.request.request();
+                LOG.info("AMQP response to {} for {} {} not sent: {}; its request is modified (undeliverable-here){}",
+                        peerAddress(), request == null ? "?" : request.getMethod(),
+                        request == null ? "?" : request.getHttpURI().getPathQuery(), tooLarge.getMessage(),
+                        PeerLog.leftOut(leftOut));
+            }
+        }
+        return new ResponseTooLargeException(tooLarge.getMessage());
+    }
+
+    /** {@return the peer's address as {@code host:port}, for log lines} */
+    final String peerAddress() {
+        return PeerLog.address(connection.getRemoteSocketAddress());
     }
 
     /** The hostname of the client's open as a request's Host when it names none, or null. */

@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty.internal.exchange;
 
+import io.amqpservlet.jetty.internal.log.PeerLog;
+
 /**
  * How the connections of one factory (or broker attachment) serve requests: made once from the factory's settings
  * and shared, never changed, by every connection made with them.
@@ -11,7 +13,9 @@ package io.amqpservlet.jetty.internal.exchange;
  * @param qpidJmsHeartbeatMillis the idle-time-out announced to Qpid JMS clients; 0 to announce the usual one
  * @param counters where the requests of these connections are counted
  * @param users how a SASL identity becomes the Jetty authentication of a connection's requests
+ * @param peerLog the allowance of log lines the peers of these connections cause
  */
 public record ServingSettings(String serverName, int linkCredit, long requestTimeoutMillis, int responseBufferBytes,
-                              long qpidJmsHeartbeatMillis, RequestCounters counters, SaslUsers users) {
+                              long qpidJmsHeartbeatMillis, RequestCounters counters, SaslUsers users,
+                              PeerLog peerLog) {
 }

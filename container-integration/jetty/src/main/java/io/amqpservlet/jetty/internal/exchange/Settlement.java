@@ -36,6 +36,11 @@ final class Settlement {
         this.reusables = reusables;
     }
 
+    /** The response to {@code exchange} is too large for its client: see {@link ServingHandler#responseTooLarge}. */
+    ResponseTooLargeException responseTooLarge(Exchange exchange, IllegalArgumentException tooLarge) {
+        return handler.responseTooLarge(exchange, tooLarge);
+    }
+
     /**
      * A request that cannot be served (docs/mapping.md): answered with {@code status} at once, without a servlet, as
      * a server answers a bad request line; a one-way one is settled by that status.
@@ -167,7 +172,7 @@ final class Settlement {
             if (request != null) {
                 engine.modified(request, true, true); // the response exceeds the client's max-message-size
             }
-            ServingHandler.fail(callback, tooLarge);
+            ServingHandler.fail(callback, handler.responseTooLarge(exchange, tooLarge));
             return;
         }
         if (sent == null) {

@@ -127,7 +127,7 @@ public final class StreamedResponse {
                     }
                 }
             } catch (IllegalArgumentException tooLarge) {
-                fail(tooLarge, false); // beyond the client's max-message-size
+                fail(settlement.responseTooLarge(exchange, tooLarge), false); // beyond the client's max-message-size
                 return;
             }
             if (link.unsentBytes(delivery) > UNSENT_LIMIT_BYTES) {

@@ -1,0 +1,246 @@
+package io.amqpservlet.gateway;
+
+import io.amqpservlet.gateway.metrics.GatewayMetrics;
+import io.amqpservlet.gateway.stats.AmqpCounter;
+import io.amqpservlet.jetty.AmqpServerBudget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --metrics}: the gateway's Prometheus endpoint, scraped and parsed as Prometheus would (docs/gateway.md,
+ * "Metrics"): requests by status class and protocol with a duration histogram from Micrometer's Jetty timer, the
+ * AMQP meters from the connector's counters, Jetty's connection and thread-pool meters, the attachment's state; and
+ * {@code --metrics-port}, which serves them on a port of its own and nowhere else.
+ */
+@Timeout(60)
+class GatewayMetricsTest {
+    /** One sample line of the text format: name, labels in braces (optional), value. */
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /** A sample: the metric's name, its labels and its value. */
+    record Sample(String name, Map<String, String> labels, double value) {
+    }
+
+    /** Parses Prometheus' text format, failing on any line that is neither a comment nor a sample. */
+    static List<Sample> parse(String text) {
+        List<Sample> samples = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            Matcher m = SAMPLE.matcher(line);
+            assertTrue(m.matches(), "not a Prometheus sample: " + line);
+            Map<String, String> labels = new LinkedHashMap<>();
+            if (m.group(3) != null) {
+                Matcher l = LABEL.matcher(m.group(3));
+                while (l.find()) {
+                    labels.put(l.group(1), l.group(2));
+                }
+            }
+            samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(4))));
+        }
+        return samples;
+    }
+
+    /** The sum of the samples named {@code name} whose labels include {@code labels}; fails when there is none. */
+    static double value(List<Sample> samples, String name, Map<String, String> labels) {
+        double sum = 0;
+        boolean found = false;
+        for (Sample s : samples) {
+            if (s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())) {
+                sum += s.value;
+                found = true;
+            }
+        }
+        assertTrue(found, "no " + name + labels + " among " + names(samples));
+        return sum;
+    }
+
+    private static List<String> names(List<Sample> samples) {
+        List<String> names = new ArrayList<>();
+        for (Sample s : samples) {
+            if (!names.contains(s.name)) {
+                names.add(s.name);
+            }
+        }
+        return names;
+    }
+
+    /** The sum of the samples named {@code name} whose labels include {@code labels}; 0 when there is none. */
+    static double sum(List<Sample> samples, String name, Map<String, String> labels) {
+        double sum = 0;
+        for (Sample s : samples) {
+            if (s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())) {
+                sum += s.value;
+            }
+        }
+        return sum;
+    }
+
+    /** Scrapes until {@code done} holds (up to 10 s) and returns that scrape. */
+    private static List<Sample> awaitScrape(int port, Predicate<List<Sample>> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<Sample> samples = scrape(port);
+        while (!done.test(samples)) {
+            assertTrue(System.nanoTime() < deadline, "the scrape never showed what was expected: " + samples);
+            Thread.sleep(20);
+            samples = scrape(port);
+        }
+        return samples;
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<Sample> scrape(int port) throws Exception {
+        HttpResponse<String> r = get(port, GatewayMetrics.PATH);
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
+                r.headers().toString());
+        return parse(r.body());
+    }
+
+    @Test
+    void aScrapeShowsRequestsByStatusClassAndProtocolTheirDurationsAndTheAmqpCounters() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0",
+            "--metrics"}));
+        try {
+            g.start();
+            String amqp = "amqp://127.0.0.1:" + g.amqpPort();
+            for (int i = 0; i < 3; i++) {
+                assertEquals(0, Cli.request(amqp + "/echo", "-d", "x").exit);
+            }
+            assertEquals(0, Cli.request(amqp + "/status/404").exit);
+            assertEquals(0, Cli.request(amqp + "/status/503").exit);
+            assertEquals(200, get(g.httpPort(), "/echo").statusCode());
+
+            String requests = "jetty_server_requests_seconds_count";
+            // A request is timed when Jetty ends it, and a connection's messages counted when it closes: both can
+            // be after the client has its answer.
+            List<Sample> samples = awaitScrape(g.httpPort(), s -> sum(s, requests, Map.of()) >= 6
+                    && sum(s, "jetty_connections_messages_in_messages_total", Map.of("connector_name", "amqp")) >= 5);
+            assertEquals(3, value(samples, requests, Map.of("protocol", "amqp", "method", "POST", "status", "200",
+                    "outcome", "SUCCESS")));
+            assertEquals(1, value(samples, requests, Map.of("protocol", "amqp", "outcome", "CLIENT_ERROR")));
+            assertEquals(1, value(samples, requests, Map.of("protocol", "amqp", "outcome", "SERVER_ERROR")));
+            assertEquals(1, value(samples, requests, Map.of("protocol", "http", "method", "GET", "outcome",
+                    "SUCCESS")));
+            // The duration histogram: cumulative buckets, the last (+Inf) holding every request.
+            assertEquals(3, value(samples, "jetty_server_requests_seconds_bucket", Map.of("protocol", "amqp",
+                    "status", "200", "le", "+Inf")));
+            assertTrue(samples.stream().filter(s -> s.name.equals("jetty_server_requests_seconds_bucket")
+                    && "amqp".equals(s.labels.get("protocol")) && "200".equals(s.labels.get("status"))).count() > 10,
+                    "a histogram has many buckets");
+            assertTrue(value(samples, "jetty_server_requests_seconds_sum", Map.of("protocol", "amqp")) > 0);
+
+            Map<String, String> port = Map.of("connector", "amqp");
+            for (AmqpCounter c : AmqpCounter.values()) {
+                String name = c.meterName().replace('.', '_') + (c.baseUnit() == null ? "" : "_" + c.baseUnit())
+                        + (c.kind() == AmqpCounter.Kind.COUNTER ? "_total" : "");
+                value(samples, name, port);
+            }
+            assertEquals(5, value(samples, "amqp_requests_served_total", port));
+            assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, value(samples, "amqp_budget_limit_bytes", port));
+            assertEquals(0, value(samples, "amqp_connections_refused_total", port));
+            // Micrometer's Jetty binders: AMQP connections are Jetty connections, and the thread pool.
+            assertTrue(value(samples, "jetty_connections_messages_in_messages_total",
+                    Map.of("connector_name", "amqp")) >= 5);
+            assertTrue(value(samples, "jetty_threads_config_max", Map.of()) > 0);
+            assertTrue(value(samples, "jvm_memory_used_bytes", Map.of()) > 0);
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void requestsInFlightShowWhileTheyAreServed() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0",
+            "--metrics"}));
+        try {
+            g.start();
+            CompletableFuture<Cli> slow = CompletableFuture.supplyAsync(() ->
+                    Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/slow?ms=3000"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            double active = 0;
+            while (active < 1) {
+                assertTrue(System.nanoTime() < deadline, "the slow request never showed in flight");
+                active = value(scrape(g.httpPort()), "amqp_requests_active", Map.of("connector", "amqp"));
+                Thread.sleep(20);
+            }
+            assertEquals(1, active);
+            assertEquals(0, slow.get(20, TimeUnit.SECONDS).exit);
+            awaitScrape(g.httpPort(), s -> value(s, "amqp_requests_active", Map.of("connector", "amqp")) == 0);
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void aPortOfItsOwnServesTheMetricsAndNothingElse() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0",
+            "--metrics-port", "0"}));
+        try {
+            g.start();
+            assertTrue(g.metricsPort() > 0);
+            List<Sample> samples = scrape(g.metricsPort());
+            value(samples, "amqp_connections_open", Map.of("connector", "amqp"));
+            assertEquals(404, get(g.metricsPort(), "/echo").statusCode(), "no application on the metrics port");
+            assertEquals(404, get(g.httpPort(), GatewayMetrics.PATH).statusCode(), "the HTTP port's /metrics is the "
+                    + "application's");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void anAttachmentShowsItsStateAndItsFailedConnectionAttempts() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort(); // nothing listens there once the socket is closed
+        }
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0",
+            "--metrics", "--attach", "amqp://127.0.0.1:" + closedPort + "/orders"}));
+        try {
+            g.start();
+            Map<String, String> attachment = Map.of("connector", "attach:orders");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            List<Sample> samples = scrape(g.httpPort());
+            while (value(samples, "amqp_attach_failures", attachment) < 2) {
+                assertTrue(System.nanoTime() < deadline, "the attachment never tried again");
+                Thread.sleep(50);
+                samples = scrape(g.httpPort());
+            }
+            assertEquals(0, value(samples, "amqp_attach_connects_total", attachment), "no connection was made");
+            assertEquals(0, value(samples, "amqp_attach_attached", attachment));
+            assertEquals(0, value(samples, "amqp_attach_state", Map.of("connector", "attach:orders", "state",
+                    "ATTACHED")));
+            assertEquals(1, value(samples, "amqp_attach_state", attachment), "exactly one state at a time");
+            value(samples, "amqp_requests_served_total", attachment);
+            assertFalse(samples.stream().anyMatch(s -> "amqp".equals(s.labels.get("connector"))), "no AMQP port");
+        } finally {
+            g.stop();
+        }
+    }
+}
