@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.budget.Limit;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
@@ -17,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the clients that connect to a listener (an {@code AmqpConnectionFactory}): keeps credit open on the links
  * they send requests on, answers each request on the reply node its reply-to names on the connection, and settles
- * the request once its response is on its way. A connection over the server's connection limit is opened and closed
- * at once (AMQP 1.0 §2.4.2).
+ * the request once its response is on its way. A connection over a connection limit (server-wide or of its source
+ * address) is opened and closed at once (AMQP 1.0 §2.4.2).
  */
 public final class ListenerHandler extends ServingHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerHandler.class);
@@ -45,10 +46,12 @@ public final class ListenerHandler extends ServingHandler {
         if (qpidJmsHeartbeat > 0 && ClientProduct.isQpidJms(remoteOpen)) {
             engine.advertiseIdleTimeoutMillis(qpidJmsHeartbeat); // its unflushed writes wait for a heartbeat
         }
-        if (!budget.opened()) {
-            // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason.
-            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(
-                    "the server has " + budget.budget().getMaxConnections() + " AMQP connections open, its limit");
+        Limit refused = budget.opened();
+        if (refused != null) {
+            // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason, which names
+            // the limit (server-wide or of the client's source address).
+            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED)
+                    .description(budget.refusal(refused));
         }
         return null;
     }
