@@ -39,6 +39,7 @@ class OneAddressFloodIT {
     private static final int OWN_DESCRIPTORS = 1_000;
     private static final long MAX_PROBE_MILLIS = 1_000;
     private static final String FLOOD_ADDRESS = "127.0.0.2";
+    private static final String WARM_UP = "warm-up";
 
     @Test
     void aClientFromAnotherAddressIsServedWithinASecondWhileOneAddressFloodsTheGateway() throws Exception {
@@ -68,6 +69,7 @@ class OneAddressFloodIT {
         try (GatewayProcess gateway = new GatewayProcess(jar, work, List.of("-Xmx256m"));
              SourceFlood flood = new SourceFlood(FLOOD_ADDRESS, gateway.amqpPort);
              Prober prober = new Prober(gateway.amqpPort)) {
+            warmUp(gateway, prober);
             prober.phase("no flood");
             prober.probeNow(3);
             rows.add(run("10,000 idle connections", idle, 0, gateway, flood, prober));
@@ -82,8 +84,23 @@ class OneAddressFloodIT {
             System.out.println("|---|---:|---:|---|---:|---:|---|");
             rows.forEach(System.out::println);
             System.out.println(prober.summary());
+
             List<String> slow = prober.failures();
             assertTrue(slow.isEmpty(), "probes slower than " + MAX_PROBE_MILLIS + " ms or failed: " + slow);
+        }
+    }
+
+    /**
+     * Compiles what is measured before it is measured: the probe's client and the gateway's paths for serving it,
+     * refusing and ending handshakes (a small flood from another address, 127.0.0.3). On a busy machine a cold JVM
+     * takes more than a second for a request on its own, flood or not (612 ms for the first two probes of an
+     * otherwise idle gateway with two CPU hogs on two cores), and that is not what this test is about.
+     */
+    private static void warmUp(GatewayProcess gateway, Prober prober) throws Exception {
+        prober.phase(WARM_UP);
+        try (SourceFlood other = new SourceFlood("127.0.0.3", gateway.amqpPort)) {
+            other.flood(1_000, 1_000, 60_000);
+            prober.probeNow(20);
         }
     }
 
@@ -176,6 +193,18 @@ class OneAddressFloodIT {
             }
         }
 
+        String timings(String name) {
+            StringBuilder sb = new StringBuilder(name).append(':');
+            synchronized (results) {
+                for (String[] r : results) {
+                    if (r[0].equals(name)) {
+                        sb.append(' ').append(r[1]);
+                    }
+                }
+            }
+            return sb.toString();
+        }
+
         String phaseSummary(String name) {
             int n = 0;
             long slowest = 0;
@@ -191,14 +220,14 @@ class OneAddressFloodIT {
         }
 
         String summary() {
-            return "probes before any flood: " + phaseSummary("no flood");
+            return "probes before any flood: " + phaseSummary("no flood") + " (" + timings(WARM_UP) + ")";
         }
 
         List<String> failures() {
             List<String> slow = new ArrayList<>();
             synchronized (results) {
                 for (String[] r : results) {
-                    if (r[2] != null || Long.parseLong(r[1]) > MAX_PROBE_MILLIS) {
+                    if (!r[0].equals(WARM_UP) && (r[2] != null || Long.parseLong(r[1]) > MAX_PROBE_MILLIS)) {
                         slow.add(r[0] + ": " + r[1] + " ms" + (r[2] == null ? "" : " " + r[2]));
                     }
                 }
