@@ -73,7 +73,7 @@ class SourceAddressLimitsTest {
         }
     }
 
-    /** A peer on {@code localAddress} that sends SASL ANONYMOUS and open, pipelined, then reads to the server's open. */
+    /** A peer on {@code localAddress}: SASL ANONYMOUS and open, pipelined, then it reads up to the server's open. */
     private RawAmqpPeer open(String localAddress, String proxyLine) throws IOException {
         RawAmqpPeer peer = new RawAmqpPeer(localAddress, connector.getLocalPort());
         if (proxyLine != null) {

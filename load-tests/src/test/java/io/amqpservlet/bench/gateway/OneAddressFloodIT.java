@@ -79,8 +79,8 @@ class OneAddressFloodIT {
             prober.stop();
             System.out.println();
             System.out.println("| flood from " + FLOOD_ADDRESS + " | sockets opened | flood took | kept by the "
-                    + "gateway: open / refused, not yet dropped / handshaking | closed by the gateway (before any byte) "
-                    + "| live heap after | probes from 127.0.0.1: n, slowest |");
+                    + "gateway: open / refused, not yet dropped / handshaking | closed by the gateway (before any "
+                    + "byte) | live heap after | probes from 127.0.0.1: n, slowest |");
             System.out.println("|---|---:|---:|---|---:|---:|---|");
             rows.forEach(System.out::println);
             System.out.println(prober.summary());

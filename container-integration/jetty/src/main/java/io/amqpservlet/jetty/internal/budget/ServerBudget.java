@@ -56,7 +56,7 @@ public final class ServerBudget {
      * login service's answer), well within the handshake timeout (10 s by default).
      */
     public static final long HANDSHAKE_STALLED_MILLIS = 2_000;
-    /** At most one log line per this many nanoseconds about refusals and ended handshakes: a flood must not flood the log. */
+    /** At most one log line per this many nanoseconds about refusals and ended handshakes: a flood floods no log. */
     private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
 
     private final AutoLock lock = new AutoLock();
@@ -287,7 +287,8 @@ public final class ServerBudget {
         refusedConnections.incrementAndGet();
         refusedBy.incrementAndGet(limit.ordinal());
         if (mayLog()) {
-            String from = source != null ? " from " + source : address != null ? " from " + address.getHostAddress() : "";
+            String from = source != null ? " from " + source
+                    : address != null ? " from " + address.getHostAddress() : "";
             LOG.info("refused an AMQP connection{}: {} ({}) reached{}", from, limit.setting(), limitValue(limit),
                     notLogged());
         }

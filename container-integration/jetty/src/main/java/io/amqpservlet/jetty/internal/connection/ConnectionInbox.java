@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The events other threads bring to one connection's engine pass: input to read, a write finished or failed, a
- * graceful stop, the budget ending a stalled handshake, Jetty closing the connection, and what the servlet side hands back (finished exchanges, parts of
- * streamed responses, bodies whose reader caught up). Each is recorded here, then the pass runs
- * ({@link EnginePass#drive}), on the calling thread or on the one already running it, which takes it.
+ * graceful stop, the budget ending a stalled handshake, Jetty closing the connection, and what the servlet side hands
+ * back (finished exchanges, parts of streamed responses, bodies whose reader caught up). Each is recorded here, then
+ * the pass runs ({@link EnginePass#drive}), on the calling thread or on the one already running it, which takes it.
  *
  * <p>The queues are made with the first request ({@link #open()}, engine thread), before any other thread can offer
  * to them: a connection that never served a request does not hold them (docs/design.md §2). The executor's hand-off
