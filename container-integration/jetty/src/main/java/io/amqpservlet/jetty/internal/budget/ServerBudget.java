@@ -52,11 +52,11 @@ public final class ServerBudget {
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
     /**
      * How long a handshake lasts before it counts as stalled and may end to make room for a newer one when a
-     * handshake limit is full: 2 seconds, many round trips of any network (a handshake is three or fewer, and a
-     * login service's answer), well within the handshake timeout (10 s by default).
+     * handshake limit is full: 2 seconds, many round trips of any network (a handshake takes three round trips or
+     * fewer, and a login service's answer), well within the handshake timeout (10 s by default).
      */
     public static final long HANDSHAKE_STALLED_MILLIS = 2_000;
-    /** At most one log line per this many nanoseconds about refusals and ended handshakes: a flood floods no log. */
+    /** At most one log line about refusals and ended handshakes per this many nanoseconds, whatever a flood does. */
     private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
 
     private final AutoLock lock = new AutoLock();
