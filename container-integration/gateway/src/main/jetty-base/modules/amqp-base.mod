@@ -65,8 +65,20 @@ etc/jetty-amqp-base.xml
 ## The most AMQP connections open at once; one more is opened, then closed with amqp:resource-limit-exceeded.
 # amqp.maxConnections=4096
 
-## The most connections between accept and the client's open (header, SASL, open); one more is closed at once.
+## The most connections between accept and the client's open (header, SASL, open). When full, the oldest
+## handshake stalled 2 s or more ends to make room for a new connection; when none has, the new one is closed.
 # amqp.maxHandshakingConnections=256
+
+## Limits per source address (an IPv4 address, an IPv6 /64), so one machine cannot fill the server-wide ones
+## (docs/jetty.md, "Limits per source address"); 0 turns one off. Behind a load balancer every client has its
+## address: enable amqp-proxy-protocol (the balancer sends the PROXY protocol), or set both to 0.
+## The most AMQP connections one address keeps open; one more is opened, then closed with
+## amqp:resource-limit-exceeded naming the limit.
+# amqp.maxConnectionsPerAddress=512
+
+## The most connections of one address between accept and open. When full, its oldest handshake stalled 2 s or
+## more ends to make room; when none has, its new connection is closed at once.
+# amqp.maxHandshakesPerAddress=32
 
 ## The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
 ## while they are used up, no credit is granted, no session window reopened, and new requests are released.

@@ -145,15 +145,35 @@ final class OutboundTransfers {
         if (openProgressed && !applicationPump && link.isOpen()) {
             engine.handler.onSendable(link); // the application may give the open message more bytes
         }
-        if (!sending.hasQueued() && link.isOpen()) {
-            if (link.credit().drainIfIdle(false)) {
-                // AMQP 1.0 §2.6.7: a drain is answered with a flow even when nothing was sent, echoing drain=true.
-                session.writeLinkFlow(link, false, true);
-            }
-            if (link.credit().canSend()) {
-                engine.handler.onSendable(link);
-            }
+        if (!link.isOpen()) {
+            return;
         }
+        // AMQP 1.0 §2.6.7: once no message can use the credit left, a drain uses it up (delivery-count advances by
+        // it) and is answered with a flow, drain=true, even when nothing was sent; at no credit that is at once,
+        // whatever is queued. Clients wait for this answer (a receiver's drain that never ends is a hang).
+        if (link.credit().drain() && link.credit().drainIfIdle(canUseCredit(link, sending))) {
+            session.writeLinkFlow(link, false, true);
+        }
+        if (!sending.hasQueued() && link.credit().canSend()) {
+            engine.handler.onSendable(link);
+        }
+    }
+
+    /**
+     * Whether a queued message can start on the credit left, now or as soon as the session window or the socket
+     * lets it: not when there is no credit, and not when the only message queued has begun (it took its credit
+     * with its first frame) or the head is an open message waiting for the application's next bytes.
+     */
+    private static boolean canUseCredit(Link link, SenderState sending) {
+        if (!sending.hasQueued() || !link.credit().canSend()) {
+            return false;
+        }
+        if (!sending.headStarted()) {
+            return true;
+        }
+        boolean waitsForApplication = sending.headDelivery() == sending.openMessage
+                && sending.sentOfHead() == sending.headLength();
+        return sending.queued() > 1 && !waitsForApplication;
     }
 
     /** Pumps every sending link of the session that has messages queued. */

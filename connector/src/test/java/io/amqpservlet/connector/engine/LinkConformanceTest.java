@@ -167,6 +167,54 @@ class LinkConformanceTest {
     }
 
     @Test
+    void aDrainWithCreditLeftIsAnsweredWhileTheOnlyQueuedMessageWaitsForItsNextBytes() {
+        // A streamed response took its credit with its first frame and waits for the application: no queued message
+        // can use the credit left, so the drain uses it up now (§2.6.7) instead of waiting for the response's end.
+        RawPeer peer = session(RawPeer.noSasl());
+        peer.attachReceiver(0, 0, "out", "/events");
+        Link sender = handler.link("out");
+        peer.frame(0, linkFlow(peer, 0, 0, 5)).flush();
+        peer.take();
+        byte[] head = RawPeer.message("200", 10);
+        assertNotNull(sender.beginMessage(head, 0, head.length, true));
+        peer.collect();
+        assertEquals(1, peer.allOf(Transfer.class).size(), "the first part went");
+        peer.take();
+        peer.frame(0, linkFlow(peer, 0, 0, 5).drain(true)).flush();
+        Flow answer = peer.next(Flow.class);
+        assertTrue(answer.drain());
+        assertEquals(5, answer.deliveryCount(), "the started message's credit and the 4 left");
+        assertEquals(0, answer.linkCredit());
+        assertEquals(1, sender.queued(), "the open message goes on as its bytes come");
+    }
+
+    @Test
+    void aDrainWithMessagesQueuedBehindAStalledWindowWaitsUntilTheyAreSent() {
+        // Messages that credit allows but the session window holds are still available (§2.6.7: the drain is
+        // answered after sending all available messages): the answer comes once the window lets them go.
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), handler);
+        peer.open();
+        peer.begin(0, 0, 1000);
+        peer.attachReceiver(0, 0, "out", "/events");
+        Link sender = handler.link("out");
+        byte[] m = RawPeer.message("200", 10);
+        for (int i = 0; i < 3; i++) {
+            assertNotNull(sender.send(m, 0, m.length, true));
+        }
+        peer.frame(0, peer.p().flow().clear().nextIncomingId(0).incomingWindow(1).nextOutgoingId(0)
+                .outgoingWindow(1000).handle(0).deliveryCount(0).linkCredit(5).drain(true)).flush();
+        assertEquals(1, peer.allOf(Transfer.class).size(), "one frame of session window");
+        assertTrue(peer.allOf(Flow.class).stream().noneMatch(Flow::drain), "two messages can still use the credit");
+        peer.frame(0, peer.p().flow().clear().nextIncomingId(1).incomingWindow(10).nextOutgoingId(0)
+                .outgoingWindow(1000).handle(0).deliveryCount(0).linkCredit(5).drain(true)).flush();
+        assertEquals(3, peer.allOf(Transfer.class).size(), "the other two, then the answer");
+        Flow answer = peer.last(Flow.class);
+        assertTrue(answer.drain());
+        assertEquals(5, answer.deliveryCount());
+        assertEquals(0, answer.linkCredit());
+    }
+
+    @Test
     void aLinkFlowWithEchoIsAnsweredWithTheLinksState() {
         RawPeer peer = session(RawPeer.noSasl());
         peer.attachReceiver(0, 0, "out", "/events");

@@ -6,6 +6,7 @@ import org.apache.qpid.protonj2.test.driver.codec.transport.ReceiverSettleMode;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -164,6 +165,81 @@ class ScriptedPeerConformanceTest {
             s.peer.remoteFlow().withHandle(0).withDeliveryCount(5).withLinkCredit(3).withEcho(true)
                     .withIncomingWindow(100).withNextIncomingId(0).withOutgoingWindow(100).withNextOutgoingId(0).now();
             s.complete();
+        }
+    }
+
+    /** The peer attaches a receiver on {@code /events} (we send on it) and grants {@code credit}. */
+    private ScriptedPeer sendingTo(int credit) {
+        ScriptedPeer s = opened(RawPeer.noSasl().idleTimeoutMillis(0));
+        s.peer.expectBegin();
+        s.peer.expectAttach().ofSender().withInitialDeliveryCount(0);
+        s.peer.remoteBegin().now();
+        s.peer.remoteAttach().ofReceiver().withName("events").withHandle(0).withSource().withAddress("/events")
+                .also().withTarget().also().now();
+        if (credit > 0) {
+            s.peer.remoteFlow().withHandle(0).withDeliveryCount(0).withLinkCredit(credit)
+                    .withIncomingWindow(100).withNextIncomingId(0).withOutgoingWindow(100).withNextOutgoingId(0).now();
+        }
+        s.complete();
+        return s;
+    }
+
+    private static void flow(ScriptedPeer s, int deliveryCount, int credit, boolean drain) {
+        s.peer.remoteFlow().withHandle(0).withDeliveryCount(deliveryCount).withLinkCredit(credit).withDrain(drain)
+                .withIncomingWindow(100).withNextIncomingId(deliveryCount).withOutgoingWindow(100)
+                .withNextOutgoingId(0).now();
+    }
+
+    @Test
+    void aDrainAtZeroCreditIsAnsweredAtOnceWhileMessagesAreQueued() {
+        // AMQP 1.0 §2.6.7: with no credit the sender has nothing it may send, so it answers the drain at once (the
+        // frame a client waiting for its drain, such as go-amqp's Receiver.DrainCredit, needs), and the queued
+        // messages stay queued for the next credit.
+        try (ScriptedPeer s = sendingTo(1)) {
+            Link events = handler.link("events");
+            byte[] m = RawPeer.message("200", 10);
+            s.peer.expectTransfer().withHandle(0).withDeliveryId(0);
+            assertNotNull(events.send(m, 0, m.length, true));
+            assertNotNull(events.send(m, 0, m.length, true), "queued: no credit left");
+            assertNotNull(events.send(m, 0, m.length, true), "queued: no credit left");
+            s.complete();
+            assertEquals(2, events.queued());
+            s.peer.expectFlow().withHandle(0).withDeliveryCount(1).withLinkCredit(0).withDrain(true);
+            flow(s, 1, 0, true);
+            s.complete();
+            assertEquals(2, events.queued(), "a drain gives no credit to send them on");
+            s.peer.expectTransfer().withHandle(0).withDeliveryId(1);
+            flow(s, 1, 1, false);
+            s.complete();
+            assertEquals(1, events.queued());
+        }
+    }
+
+    @Test
+    void aDrainSendsWhatCreditAllowsThenUsesUpTheRestAndIsAnswered() {
+        try (ScriptedPeer s = sendingTo(0)) {
+            Link events = handler.link("events");
+            byte[] m = RawPeer.message("200", 10);
+            for (int i = 0; i < 5; i++) {
+                assertNotNull(events.send(m, 0, m.length, true));
+            }
+            s.complete();
+            // Credit for 3 of the 5 queued: all 3 go, and with the credit used the drain is answered (§2.6.7).
+            for (int i = 0; i < 3; i++) {
+                s.peer.expectTransfer().withHandle(0).withDeliveryId(i);
+            }
+            s.peer.expectFlow().withHandle(0).withDeliveryCount(3).withLinkCredit(0).withDrain(true);
+            flow(s, 0, 3, true);
+            s.complete();
+            assertEquals(2, events.queued());
+            // Credit for 4 with 2 queued: both go, then delivery-count advances by the 2 left over.
+            s.peer.expectTransfer().withHandle(0).withDeliveryId(3);
+            s.peer.expectTransfer().withHandle(0).withDeliveryId(4);
+            s.peer.expectFlow().withHandle(0).withDeliveryCount(7).withLinkCredit(0).withDrain(true);
+            flow(s, 3, 4, true);
+            s.complete();
+            assertEquals(0, events.queued());
+            assertFalse(events.canSend());
         }
     }
 

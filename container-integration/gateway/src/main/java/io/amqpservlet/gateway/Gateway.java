@@ -30,6 +30,7 @@ import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ProxyConnectionFactory;
 import org.eclipse.jetty.server.RequestLogWriter;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -117,7 +118,8 @@ public final class Gateway {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         }
         applyLimits(amqpFactory);
-        amqp = options.amqpPort() < 0 ? null : connector("amqp", options.amqpPort(), amqpFactory);
+        amqp = options.amqpPort() < 0 ? null
+                : connector("amqp", options.amqpPort(), proxied(amqpFactory, amqpFactory));
         if (amqp != null) {
             listeners.put("amqp", amqpFactory);
         }
@@ -331,8 +333,25 @@ public final class Gateway {
         factory.setConnectionProperties(options.connectionProperties());
         factory.setMaxConnections(options.maxConnections());
         factory.setMaxHandshakingConnections(options.maxHandshakes());
+        factory.setMaxConnectionsPerAddress(options.maxConnectionsPerAddress());
+        factory.setMaxHandshakesPerAddress(options.maxHandshakesPerAddress());
         factory.setMaxBufferedBytes(options.maxBufferedBytes());
         factory.setCloseTimeout(options.closeTimeoutMillis());
+    }
+
+    /**
+     * The factories of an AMQP port, behind Jetty's {@code ProxyConnectionFactory} with {@code --proxy-protocol}:
+     * it reads the PROXY header (v1 or v2) and names the client behind the load balancer as the connection's remote
+     * address, which the per-address limits count. {@code first} is the factory the PROXY header leads to.
+     */
+    private ConnectionFactory[] proxied(ConnectionFactory first, ConnectionFactory... factories) {
+        if (!options.proxyProtocol()) {
+            return factories;
+        }
+        ConnectionFactory[] all = new ConnectionFactory[factories.length + 1];
+        all[0] = new ProxyConnectionFactory(first.getProtocol());
+        System.arraycopy(factories, 0, all, 1, factories.length);
+        return all;
     }
 
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
@@ -346,7 +365,8 @@ public final class Gateway {
         factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
         applyLimits(factory);
         listeners.put("amqps", factory);
-        return connector("amqps", options.amqpsPort(), new SslConnectionFactory(tls, factory.getProtocol()), factory);
+        SslConnectionFactory ssl = new SslConnectionFactory(tls, factory.getProtocol());
+        return connector("amqps", options.amqpsPort(), proxied(ssl, ssl, factory));
     }
 
     /**

@@ -140,10 +140,35 @@ final class GatewayCommand {
     }
 
     @Option(order = 15, names = "--max-handshakes", paramLabel = "N", description = "connections each AMQP port holds between "
-            + "accept and the client's open; one more is closed at once (default "
-            + AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS + ")")
+            + "accept and the client's open; when full, the oldest handshake stalled "
+            + AmqpServerBudget.HANDSHAKE_STALLED_MILLIS / 1000 + " s or more makes room, else the new one is closed at "
+            + "once (default " + AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS + ")")
     void maxHandshakes(String n) {
         set("max-handshakes", n);
+    }
+
+    @Option(order = 15, names = "--max-connections-per-address", paramLabel = "N", description = "AMQP connections one "
+            + "source address (IPv4 address, IPv6 /64) keeps open at once per AMQP port; one more from it is closed "
+            + "with amqp:resource-limit-exceeded (default " + AmqpServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+            + "; 0: no limit, as behind a load balancer without --proxy-protocol)")
+    void maxConnectionsPerAddress(String n) {
+        set("max-connections-per-address", n);
+    }
+
+    @Option(order = 15, names = "--max-handshakes-per-address", paramLabel = "N", description = "connections of one "
+            + "source address each AMQP port holds between accept and the client's open; when full, its oldest "
+            + "handshake stalled " + AmqpServerBudget.HANDSHAKE_STALLED_MILLIS / 1000 + " s or more makes room, "
+            + "else the new one is closed at once (default " + AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS
+            + "; 0: no limit)")
+    void maxHandshakesPerAddress(String n) {
+        set("max-handshakes-per-address", n);
+    }
+
+    @Option(order = 15, names = "--proxy-protocol", description = "every AMQP port reads a PROXY protocol header "
+            + "(v1 or v2, as HAProxy and cloud load balancers send) before AMQP or TLS: the per-address limits and "
+            + "the logs see the client's address, not the load balancer's")
+    void proxyProtocol(boolean on) {
+        o.proxyProtocol = on;
     }
 
     @Option(order = 15, names = "--max-buffered-bytes", paramLabel = "SIZE", description = "request bodies not yet read and "

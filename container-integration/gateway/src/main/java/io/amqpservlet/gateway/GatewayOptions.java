@@ -69,6 +69,10 @@ public final class GatewayOptions {
     /** Per AMQP port: the server budget of its connection factory (see AmqpConnectionFactory). */
     int maxConnections = AmqpServerBudget.DEFAULT_MAX_CONNECTIONS;
     int maxHandshakes = AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
+    int maxConnectionsPerAddress = AmqpServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    int maxHandshakesPerAddress = AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
+    /** Whether every AMQP port reads a PROXY protocol header (a load balancer's) before AMQP or TLS. */
+    boolean proxyProtocol;
     long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
     long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
     /** Attach mode: the broker URIs whose queues the gateway consumes (AmqpBrokerAttachment). */
@@ -218,6 +222,15 @@ public final class GatewayOptions {
             case "max-handshakes":
                 maxHandshakes = (int) positive(name, value, Integer.MAX_VALUE, "a number of connections");
                 break;
+            case "max-connections-per-address":
+                maxConnectionsPerAddress = (int) nonNegative(name, value, "a number of connections (0: no limit)");
+                break;
+            case "max-handshakes-per-address":
+                maxHandshakesPerAddress = (int) nonNegative(name, value, "a number of connections (0: no limit)");
+                break;
+            case "proxy-protocol":
+                proxyProtocol = bool(name, value);
+                break;
             case "max-buffered-bytes":
                 maxBufferedBytes = positive(name, sizeBytes(name, value), Long.MAX_VALUE, "a size");
                 break;
@@ -355,6 +368,21 @@ public final class GatewayOptions {
         return maxHandshakes;
     }
 
+    /** {@return the most AMQP connections one source address keeps open per AMQP port; 0 for no limit} */
+    public int maxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    /** {@return the most connections of one source address in their handshake per AMQP port; 0 for no limit} */
+    public int maxHandshakesPerAddress() {
+        return maxHandshakesPerAddress;
+    }
+
+    /** {@return whether every AMQP port reads a PROXY protocol header (v1 or v2) before AMQP or TLS} */
+    public boolean proxyProtocol() {
+        return proxyProtocol;
+    }
+
     /** The bytes each AMQP port's connections together may buffer (unread request bodies, unwritten responses). */
     public long maxBufferedBytes() {
         return maxBufferedBytes;
@@ -382,6 +410,30 @@ public final class GatewayOptions {
             throw new UsageException("--" + name + " must be from 1 to " + max + ", got " + value);
         }
         return n;
+    }
+
+    private static long nonNegative(String name, String value, String what) throws UsageException {
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " wants " + what + ", got " + value);
+        }
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new UsageException("--" + name + " must be from 0 to " + Integer.MAX_VALUE + ", got " + value);
+        }
+        return n;
+    }
+
+    private static boolean bool(String name, String value) throws UsageException {
+        String v = value.trim();
+        if ("true".equalsIgnoreCase(v)) {
+            return true;
+        }
+        if ("false".equalsIgnoreCase(v)) {
+            return false;
+        }
+        throw new UsageException("--" + name + " is true or false, got " + value);
     }
 
     /** "65536", "64k", "64m" or "1g" (binary multiples) as a decimal string of bytes. */

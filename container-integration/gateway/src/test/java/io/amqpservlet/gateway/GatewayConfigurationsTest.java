@@ -123,6 +123,44 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void perAddressLimitsCountTheClientAddressTheProxyProtocolNames() throws Exception {
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--proxy-protocol",
+                "--max-connections-per-address", "1", "--close-timeout", "1000");
+        // Every socket comes from 127.0.0.1, as from a load balancer; its PROXY header names the client.
+        try (ProxiedAmqpPeer first = ProxiedAmqpPeer.open(g.amqpPort(), "198.51.100.7").awaitOpen();
+             ProxiedAmqpPeer again = ProxiedAmqpPeer.open(g.amqpPort(), "198.51.100.7");
+             ProxiedAmqpPeer other = ProxiedAmqpPeer.open(g.amqpPort(), "198.51.100.8")) {
+            String refused = again.readUntilClosed();
+            assertTrue(refused.contains("amqp:resource-limit-exceeded")
+                    && refused.contains("198.51.100.7 has 1 AMQP connections open"), refused);
+            assertTrue(first.stillOpenAfter(500) && other.stillOpenAfter(0), "the other clients are served");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void perAddressOptionsTakeZeroForNoLimit() throws Exception {
+        GatewayOptions o = GatewayOptions.parse(new String[] {"--max-connections-per-address", "0",
+            "--max-handshakes-per-address", "8", "--proxy-protocol"});
+        assertEquals(0, o.maxConnectionsPerAddress());
+        assertEquals(8, o.maxHandshakesPerAddress());
+        assertTrue(o.proxyProtocol());
+        GatewayOptions defaults = GatewayOptions.parse(new String[0]);
+        assertEquals(512, defaults.maxConnectionsPerAddress());
+        assertEquals(32, defaults.maxHandshakesPerAddress());
+        assertTrue(!defaults.proxyProtocol());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--max-handshakes-per-address", "-1"})).getMessage()
+                .contains("--max-handshakes-per-address must be from 0"));
+        Path config = dir.resolve("proxy.properties");
+        Files.writeString(config, "proxy-protocol=yes\n");
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--config", config.toString()})).getMessage()
+                .contains("--proxy-protocol is true or false"));
+    }
+
+    @Test
     void unknownServletClassFailsToBuild() {
         assertThrows(ClassNotFoundException.class, () -> new Gateway(GatewayOptions.parse(new String[] {
             "--amqp-port", "0", "--servlet", "/x=no.such.Servlet"})));

@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.client.ClientTls;
+import io.amqpservlet.gateway.ProxiedAmqpPeer;
 import io.amqpservlet.testwar.HelloWarServlet;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
@@ -218,6 +219,22 @@ class JettyHomeModuleIT {
     }
 
     @Test
+    void amqpProxyProtocolHasThePerAddressLimitsCountTheClientTheBalancerNames() throws Exception {
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqp,amqp-proxy-protocol,ee11-deploy");
+            int amqp = JettyBase.port(base.start("amqp.port=0", "amqp.maxConnectionsPerAddress=1",
+                    "amqp.closeTimeout=1000"), "amqp");
+            try (ProxiedAmqpPeer first = ProxiedAmqpPeer.open(amqp, "198.51.100.7").awaitOpen();
+                 ProxiedAmqpPeer again = ProxiedAmqpPeer.open(amqp, "198.51.100.7");
+                 ProxiedAmqpPeer other = ProxiedAmqpPeer.open(amqp, "198.51.100.8")) {
+                String refused = again.readUntilClosed();
+                assertTrue(refused.contains("198.51.100.7 has 1 AMQP connections open"), refused + base.serverLog());
+                assertTrue(first.stillOpenAfter(500) && other.stillOpenAfter(0), base.serverLog());
+            }
+        }
+    }
+
+    @Test
     void theJmxModuleShowsTheAmqpConnectorsLimitsAndCounts() throws Exception {
         int registryPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
@@ -239,6 +256,8 @@ class JettyHomeModuleIT {
                 javax.management.ObjectName factory = factories.iterator().next();
                 assertEquals(1L, mbeans.getAttribute(factory, "requestsServed"));
                 assertEquals(4096, mbeans.getAttribute(factory, "maxConnections"));
+                assertEquals(512, mbeans.getAttribute(factory, "maxConnectionsPerAddress"));
+                assertEquals(32, mbeans.getAttribute(factory, "maxHandshakesPerAddress"));
                 assertEquals(1, mbeans.queryNames(
                         new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpserverbudget,*"), null).size());
             }

@@ -91,7 +91,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private int maxReplyLinks = DEFAULT_MAX_REPLY_LINKS;
     private long replyLinkIdleTimeoutMillis = DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS;
     /** The attachment's own limits: counted, never refused (the broker's credit bounds what comes in). */
-    private final ServerBudget budget = new ServerBudget();
+    private final ServerBudget budget = ServerBudget.withoutAddressLimits();
     /** The connection over time; made at start from the settings above (null before). */
     private volatile Reconnection reconnection;
 

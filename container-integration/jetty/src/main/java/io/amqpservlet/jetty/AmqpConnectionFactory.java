@@ -71,10 +71,10 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private long requestTimeoutMillis = DEFAULT_REQUEST_TIMEOUT_MILLIS;
     private long closeTimeoutMillis = DEFAULT_CLOSE_TIMEOUT_MILLIS;
     private long qpidJmsHeartbeatMillis = DEFAULT_QPID_JMS_HEARTBEAT_MILLIS;
-    private final AmqpServerBudget budget = new AmqpServerBudget(new ServerBudget());
-    private final RequestCounters counters = new RequestCounters();
-    /** Log lines its peers cause, limited across all its connections. */
+    /** Log lines its peers cause, limited across all its connections (the budget's refusals among them). */
     private final PeerLog peerLog = new PeerLog();
+    private final AmqpServerBudget budget = new AmqpServerBudget(new ServerBudget(peerLog));
+    private final RequestCounters counters = new RequestCounters();
     /** The settings connections are made with now; null after a setter changed one (built again when next needed). */
     private volatile Settings settings;
 
@@ -483,14 +483,70 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     /**
      * The most connections between accept and the client's open (protocol header, SASL, open) at once (default
-     * {@value AmqpServerBudget#DEFAULT_MAX_HANDSHAKING_CONNECTIONS}); one more is closed before any frame. Each
-     * handshake still ends within the engine's {@code saslTimeoutMillis}.
+     * {@value AmqpServerBudget#DEFAULT_MAX_HANDSHAKING_CONNECTIONS}). When there are this many, the oldest handshake
+     * that has stalled ({@value AmqpServerBudget#HANDSHAKE_STALLED_MILLIS} ms or more) ends to make room for a new
+     * connection, so a flood of sockets that stop talking cannot keep new clients out; when none has stalled, the
+     * new connection is closed before any frame. Each handshake still ends within the engine's
+     * {@code saslTimeoutMillis}.
      *
      * @param max the most connections in the handshake at once, at least 1
      * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxHandshakingConnections(int max) {
         budget.setMaxHandshakingConnections(max);
+    }
+
+    /**
+     * The most AMQP connections one source address keeps open at once; see {@link #setMaxConnectionsPerAddress}.
+     *
+     * @return the per-address connection limit of this factory's server budget; 0 for none
+     */
+    @ManagedAttribute("The most AMQP connections one source address keeps open at once (0: no limit)")
+    public int getMaxConnectionsPerAddress() {
+        return budget.getMaxConnectionsPerAddress();
+    }
+
+    /**
+     * The most AMQP connections one source address keeps open at once (default
+     * {@value AmqpServerBudget#DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}, an eighth of the server-wide default): one more
+     * from that address is answered with open and closed with {@code amqp:resource-limit-exceeded}, whatever room
+     * the server has, so that idle connections from one machine cannot fill the server-wide limit. An IPv4 address
+     * counts alone, an IPv6 address with its /64. Behind a load balancer every client has the balancer's address
+     * unless Jetty's {@code ProxyConnectionFactory} (PROXY protocol) in front of this factory gives the real one;
+     * without it, set 0 (docs/jetty.md, "Limits per source address").
+     *
+     * @param max the most open connections per source address, or 0 for no per-address limit
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxConnectionsPerAddress(int max) {
+        budget.setMaxConnectionsPerAddress(max);
+    }
+
+    /**
+     * The most connections of one source address between accept and the client's open at once; see
+     * {@link #setMaxHandshakesPerAddress}.
+     *
+     * @return the per-address handshake limit of this factory's server budget; 0 for none
+     */
+    @ManagedAttribute("The most connections of one source address between accept and open at once (0: no limit)")
+    public int getMaxHandshakesPerAddress() {
+        return budget.getMaxHandshakesPerAddress();
+    }
+
+    /**
+     * The most connections of one source address between accept and the client's open at once (default
+     * {@value AmqpServerBudget#DEFAULT_MAX_HANDSHAKES_PER_ADDRESS}, an eighth of the server-wide default), so that
+     * sockets from one machine that stop in their handshake cannot fill the server-wide handshake limit. When the
+     * address has this many, its oldest handshake that has stalled
+     * ({@value AmqpServerBudget#HANDSHAKE_STALLED_MILLIS} ms or more) ends to make room for its new connection;
+     * when none has, the new connection is closed before any frame. See {@link #setMaxConnectionsPerAddress} for
+     * what an address is, and for load balancers.
+     *
+     * @param max the most handshakes per source address, or 0 for no per-address limit
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxHandshakesPerAddress(int max) {
+        budget.setMaxHandshakesPerAddress(max);
     }
 
     /**
@@ -623,7 +679,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      *
      * @return the number of connections in the handshake
      */
-    @ManagedAttribute("Connections between accept and the client's open now")
+    @ManagedAttribute("Connections between accept and the client's open now (refused ones until they close too)")
     public int getConnectionsHandshaking() {
         return budget.getHandshakingConnections();
     }
@@ -656,6 +712,38 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     @ManagedAttribute("Connections refused by a limit since the start")
     public long getConnectionsRefused() {
         return budget.getRefusedConnections();
+    }
+
+    /**
+     * Connections refused by a per-address limit (connections or handshakes of one source address) since the
+     * factory was made; {@link #getServerBudget()} has the count of each limit.
+     *
+     * @return the number of connections refused by a per-address limit
+     */
+    @ManagedAttribute("Connections refused by a per-address limit since the start")
+    public long getConnectionsRefusedPerAddress() {
+        return budget.getRefusedByMaxConnectionsPerAddress() + budget.getRefusedByMaxHandshakesPerAddress();
+    }
+
+    /**
+     * Stalled handshakes ended to make room for a new connection (a handshake limit, server-wide or of an address,
+     * was full) since the factory was made.
+     *
+     * @return the number of handshakes so ended
+     */
+    @ManagedAttribute("Stalled handshakes ended to make room for new connections since the start")
+    public long getHandshakesEvicted() {
+        return budget.getEvictedByMaxHandshakingConnections() + budget.getEvictedByMaxHandshakesPerAddress();
+    }
+
+    /**
+     * Source addresses with a connection now (IPv4 addresses, IPv6 /64s).
+     *
+     * @return the number of source addresses counted now
+     */
+    @ManagedAttribute("Source addresses with a connection now")
+    public int getSourceAddresses() {
+        return budget.getSourceAddresses();
     }
 
     /**

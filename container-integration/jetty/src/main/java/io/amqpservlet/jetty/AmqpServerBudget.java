@@ -1,20 +1,25 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.budget.Limit;
 import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 
 /**
  * The limits every connection of one {@link AmqpConnectionFactory} shares, so that many peers together cannot take
- * the server past its heap, and their counts now: open connections, connections still in their handshake (before
- * the peer's open), and bytes buffered across all connections (request bodies received and not yet read by their
- * servlets, response bytes encoded or queued and not yet written to the socket).
+ * the server past its heap and one source address cannot take what everyone shares, and their counts now: open
+ * connections and connections still in their handshake (before the peer's open), server-wide and per source address
+ * (an IPv4 address, or an IPv6 /64), and bytes buffered across all connections (request bodies received and not yet
+ * read by their servlets, response bytes encoded or queued and not yet written to the socket).
  *
- * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits"): a connection
- * over the connection limit is opened and at once closed with {@code amqp:resource-limit-exceeded}; one over the
- * handshake limit is closed before any AMQP frame; while the byte budget is used up, no credit is granted, no
- * session window is reopened and new requests are released. Every connection gives back what it counted when it
- * closes, whichever way.
+ * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits" and "Limits per
+ * source address"): a connection over a connection limit is opened and at once closed with
+ * {@code amqp:resource-limit-exceeded}, its description naming the limit; when a handshake limit is full, the oldest
+ * handshake that has stalled ({@value #HANDSHAKE_STALLED_MILLIS} ms or more; of the address, else server-wide)
+ * ends to make room, and only when none has is the new connection closed before any AMQP frame; while the byte
+ * budget is used up, no credit is granted, no session window is reopened and new requests are released. Every
+ * connection gives back what it counted when it closes, whichever way. Each refusal and each ended handshake is
+ * counted by its limit, and logged at INFO with the peer's address (one line a second at most).
  *
  * <p>A bean of its factory, so Jetty's {@code MBeanContainer} shows it. Thread-safe; limits may be changed while the
  * server runs.
@@ -25,8 +30,23 @@ public final class AmqpServerBudget {
     public static final int DEFAULT_MAX_CONNECTIONS = ServerBudget.DEFAULT_MAX_CONNECTIONS;
     /** Default {@link #setMaxHandshakingConnections max connections in handshake}: 256. */
     public static final int DEFAULT_MAX_HANDSHAKING_CONNECTIONS = ServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
+    /**
+     * Default {@link #setMaxConnectionsPerAddress max connections per source address}: 512, an eighth of the
+     * server-wide default.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = ServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    /**
+     * Default {@link #setMaxHandshakesPerAddress max handshakes per source address}: 32, an eighth of the
+     * server-wide default.
+     */
+    public static final int DEFAULT_MAX_HANDSHAKES_PER_ADDRESS = ServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
     /** Default {@link #setMaxBufferedBytes byte budget}: 64 MiB, a quarter of a 256 MiB heap. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = ServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
+    /**
+     * How long a handshake lasts before it counts as stalled: when a handshake limit is full, the oldest stalled
+     * handshake ends to make room for a new connection. 2 seconds.
+     */
+    public static final long HANDSHAKE_STALLED_MILLIS = ServerBudget.HANDSHAKE_STALLED_MILLIS;
 
     private final ServerBudget budget;
 
@@ -61,13 +81,34 @@ public final class AmqpServerBudget {
     }
 
     /**
-     * Connections between accept and the peer's open.
+     * Connections between accept and the peer's open, and connections refused at their open that have not closed
+     * yet.
      *
      * @return the number of connections in the handshake now
      */
-    @ManagedAttribute("Connections between accept and the client's open now")
+    @ManagedAttribute("Connections between accept and the client's open now (refused ones until they close too)")
     public int getHandshakingConnections() {
         return budget.getHandshakingConnections();
+    }
+
+    /**
+     * Source addresses with a connection counted now (IPv4 addresses, IPv6 /64s).
+     *
+     * @return the number of source addresses the per-address limits count now
+     */
+    @ManagedAttribute("Source addresses with a connection now (IPv4 addresses, IPv6 /64s)")
+    public int getSourceAddresses() {
+        return budget.getSourceAddresses();
+    }
+
+    /**
+     * The source address with the most connections now (open ones, then handshakes).
+     *
+     * @return {@code address: N open, M in handshake}, or an empty string when no address is counted
+     */
+    @ManagedAttribute("The source address with the most connections now")
+    public String getBusiestSourceAddress() {
+        return budget.getBusiestSourceAddress();
     }
 
     /**
@@ -105,9 +146,74 @@ public final class AmqpServerBudget {
      *
      * @return the number of connections refused since this budget was made
      */
-    @ManagedAttribute("Connections refused by the connection or handshake limit since the start")
+    @ManagedAttribute("Connections refused by any connection or handshake limit since the start")
     public long getRefusedConnections() {
         return budget.getRefusedConnections();
+    }
+
+    /**
+     * Connections refused at their open because {@link #getMaxConnections()} were open (a statistic).
+     *
+     * @return the number of such refusals since this budget was made
+     */
+    @ManagedAttribute("Connections refused at their open by maxConnections since the start")
+    public long getRefusedByMaxConnections() {
+        return budget.getRefusedConnections(Limit.CONNECTIONS);
+    }
+
+    /**
+     * Connections closed before any frame because {@link #getMaxHandshakingConnections()} were in their handshake and
+     * none had stalled (a statistic).
+     *
+     * @return the number of such refusals since this budget was made
+     */
+    @ManagedAttribute("Connections closed before any frame by maxHandshakingConnections since the start")
+    public long getRefusedByMaxHandshakingConnections() {
+        return budget.getRefusedConnections(Limit.HANDSHAKES);
+    }
+
+    /**
+     * Connections refused at their open because their source address had {@link #getMaxConnectionsPerAddress()}
+     * open (a statistic).
+     *
+     * @return the number of such refusals since this budget was made
+     */
+    @ManagedAttribute("Connections refused at their open by maxConnectionsPerAddress since the start")
+    public long getRefusedByMaxConnectionsPerAddress() {
+        return budget.getRefusedConnections(Limit.CONNECTIONS_PER_ADDRESS);
+    }
+
+    /**
+     * Connections closed before any frame because their source address had {@link #getMaxHandshakesPerAddress()}
+     * in their handshake and none had stalled (a statistic).
+     *
+     * @return the number of such refusals since this budget was made
+     */
+    @ManagedAttribute("Connections closed before any frame by maxHandshakesPerAddress since the start")
+    public long getRefusedByMaxHandshakesPerAddress() {
+        return budget.getRefusedConnections(Limit.HANDSHAKES_PER_ADDRESS);
+    }
+
+    /**
+     * Stalled handshakes ended to make room for a new connection when {@link #getMaxHandshakingConnections()} were
+     * in their handshake (a statistic).
+     *
+     * @return the number of handshakes so ended since this budget was made
+     */
+    @ManagedAttribute("Stalled handshakes ended to make room by maxHandshakingConnections since the start")
+    public long getEvictedByMaxHandshakingConnections() {
+        return budget.getEvictedHandshakes(Limit.HANDSHAKES);
+    }
+
+    /**
+     * Stalled handshakes ended to make room for a new connection of the same source address when it had
+     * {@link #getMaxHandshakesPerAddress()} in their handshake (a statistic).
+     *
+     * @return the number of handshakes so ended since this budget was made
+     */
+    @ManagedAttribute("Stalled handshakes ended to make room by maxHandshakesPerAddress since the start")
+    public long getEvictedByMaxHandshakesPerAddress() {
+        return budget.getEvictedHandshakes(Limit.HANDSHAKES_PER_ADDRESS);
     }
 
     /**
@@ -142,14 +248,62 @@ public final class AmqpServerBudget {
     }
 
     /**
-     * The most connections between accept and the peer's open (protocol header, SASL, open); one more is closed
-     * at once, before any frame, as no AMQP connection exists yet to refuse.
+     * The most connections between accept and the peer's open (protocol header, SASL, open) at once. When there
+     * are this many, the oldest handshake that has stalled ({@value #HANDSHAKE_STALLED_MILLIS} ms or more) ends to
+     * make room for the new connection; when none has, the new one is closed at once, before any frame, as no AMQP
+     * connection exists yet to refuse.
      *
      * @param max the most connections in the handshake at once, at least 1
      * @throws IllegalArgumentException when {@code max} is less than 1
      */
     public void setMaxHandshakingConnections(int max) {
         budget.setMaxHandshakingConnections(max);
+    }
+
+    /**
+     * The most AMQP connections one source address keeps open at once; see {@link #setMaxConnectionsPerAddress}.
+     *
+     * @return the limit, {@value #DEFAULT_MAX_CONNECTIONS_PER_ADDRESS} unless set; 0 for none
+     */
+    @ManagedAttribute("The most AMQP connections one source address keeps open at once (0: no limit)")
+    public int getMaxConnectionsPerAddress() {
+        return budget.getMaxConnectionsPerAddress();
+    }
+
+    /**
+     * The most AMQP connections one source address (an IPv4 address, or an IPv6 /64) keeps open at once; one more
+     * from it is opened and closed with {@code amqp:resource-limit-exceeded}, whatever room the server has. Behind
+     * a load balancer every client has the balancer's address unless the PROXY protocol gives the real one
+     * (docs/jetty.md, "Limits per source address").
+     *
+     * @param max the most open connections per address, or 0 for no limit per address
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxConnectionsPerAddress(int max) {
+        budget.setMaxConnectionsPerAddress(max);
+    }
+
+    /**
+     * The most connections of one source address between accept and the peer's open at once; see
+     * {@link #setMaxHandshakesPerAddress}.
+     *
+     * @return the limit, {@value #DEFAULT_MAX_HANDSHAKES_PER_ADDRESS} unless set; 0 for none
+     */
+    @ManagedAttribute("The most connections of one source address between accept and open at once (0: no limit)")
+    public int getMaxHandshakesPerAddress() {
+        return budget.getMaxHandshakesPerAddress();
+    }
+
+    /**
+     * The most connections of one source address between accept and the peer's open at once. When an address has
+     * this many, its oldest handshake that has stalled ({@value #HANDSHAKE_STALLED_MILLIS} ms or more) ends to make
+     * room for its new connection; when none has, the new connection is closed before any frame.
+     *
+     * @param max the most handshakes per address, or 0 for no limit per address
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxHandshakesPerAddress(int max) {
+        budget.setMaxHandshakesPerAddress(max);
     }
 
     /**
@@ -175,8 +329,9 @@ public final class AmqpServerBudget {
 
     @Override
     public String toString() {
-        return "AmqpServerBudget[connections " + getConnections() + "/" + getMaxConnections() + ", handshaking "
-                + getHandshakingConnections() + "/" + getMaxHandshakingConnections() + ", bytes "
-                + getBufferedBytes() + "/" + getMaxBufferedBytes() + "]";
+        return "AmqpServerBudget[connections " + getConnections() + "/" + getMaxConnections() + " ("
+                + getMaxConnectionsPerAddress() + " per address), handshaking " + getHandshakingConnections() + "/"
+                + getMaxHandshakingConnections() + " (" + getMaxHandshakesPerAddress() + " per address), addresses "
+                + getSourceAddresses() + ", bytes " + getBufferedBytes() + "/" + getMaxBufferedBytes() + "]";
     }
 }

@@ -137,6 +137,9 @@ class IdleConnectionMemoryTest {
         // All the sockets wait in the handshake at once: above the default handshake limit, which is not under test.
         factory.setMaxHandshakingConnections(4 * n); // three batches of n are open at the end
         factory.setMaxConnections(4 * n);
+        // All from 127.0.0.1: counted per address (one table entry), above the per-address limits too.
+        factory.setMaxHandshakesPerAddress(4 * n);
+        factory.setMaxConnectionsPerAddress(4 * n);
         ServerConnector connector = new ServerConnector(server, 1, 1, factory);
         connector.setHost("127.0.0.1");
         connector.setPort(0);

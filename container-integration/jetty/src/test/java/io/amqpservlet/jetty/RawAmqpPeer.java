@@ -44,7 +44,15 @@ final class RawAmqpPeer implements AutoCloseable {
     private boolean eof;
 
     RawAmqpPeer(int port) throws IOException {
+        this(null, port);
+    }
+
+    /** A peer whose socket is bound to {@code localAddress} (a loopback address such as 127.0.0.2), or any. */
+    RawAmqpPeer(String localAddress, int port) throws IOException {
         socket = new Socket();
+        if (localAddress != null) {
+            socket.bind(new InetSocketAddress(localAddress, 0));
+        }
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(50);

@@ -77,10 +77,12 @@ public final class CapacityMain {
         List<String> jvm = new ArrayList<>(List.of(gatewayJvm.trim().split("\\s+")));
         List<String> rows = new ArrayList<>();
         StringBuilder json = new StringBuilder("{\n");
-        // The gateway's connection and handshake limits (4,096 and 256 by default) would refuse most of what this
-        // run opens: it measures what each peer costs, so the limits are raised above the run's own numbers.
+        // The gateway's connection and handshake limits (4,096 and 256 by default, 512 and 32 per address) would
+        // refuse most of what this run opens, all from 127.0.0.1: it measures what each peer costs, so the limits
+        // are raised above the run's own numbers and those per address are off.
         List<String> limits = List.of("--max-connections", Integer.toString(connections + 1_000),
-                "--max-handshakes", Integer.toString(Math.max(halfOpen, connections) + 1_000));
+                "--max-handshakes", Integer.toString(Math.max(halfOpen, connections) + 1_000),
+                "--max-connections-per-address", "0", "--max-handshakes-per-address", "0");
         try (GatewayProcess gateway = new GatewayProcess(jar, out.resolve("capacity-work"), jvm, limits)) {
             long pid = gateway.pid();
             json.append("  \"gatewayJvm\": \"").append(gatewayJvm).append("\",\n");

@@ -67,6 +67,11 @@ final class GatewayProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Whether the gateway is still running (an OutOfMemoryError ends it: -XX:+ExitOnOutOfMemoryError). */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     String statsUrl() {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";
     }

@@ -1,26 +1,73 @@
 package io.amqpservlet.jetty.internal.budget;
 
+import java.net.InetAddress;
+
 /**
- * One connection's part of its factory's {@link ServerBudget}: whether it counts as an open connection and as a
- * handshake, and the bytes it buffers (request bodies unread, output unwritten). {@link #close()} gives all of it
- * back, once, whichever way the connection ended; anything counted after that is given back at once, so nothing
- * leaks and no counter goes negative.
+ * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
+ * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
+ * unwritten). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
+ * after that is given back at once, so nothing leaks and no counter goes negative.
+ *
+ * <p>What it is counted as ({@link Counted}), guarded by the budget's lock:
+ * <pre>
+ *          startHandshake                 opened (within the limits)
+ *   NEW ───────────────────▶ HANDSHAKE ─────────────────────────────▶ OPEN
+ *    │ refused                 │   ▲ opened, refused: still counted      │
+ *    │                         │   └── as a handshake until it closes    │
+ *    │                         │ close, or evicted (stalled, to make     │ close
+ *    ▼                         ▼   room for a newer handshake)           ▼
+ *  ENDED ◀─────────────────────────────────────────────────────────────ENDED
+ * </pre>
+ * A connection refused at its open stays a handshake until it closes: it costs what a handshake costs until the peer
+ * answers our close, so a flood of refused connections is bounded by the handshake limits (and the oldest of them
+ * goes first when those are full), not only by the close timeout.
  *
  * <p>Request bytes are added on the engine thread and taken away on servlet threads; output bytes are set on the
- * engine thread; close runs on Jetty's. A monitor guards the counts (uncontended in practice: one small
+ * engine thread; close runs on Jetty's. A monitor guards the byte counts (uncontended in practice: one small
  * critical section per frame of a streamed body and per engine pass).
  */
 public final class BudgetShare {
+    /** What a share is counted as; see the diagram above. */
+    enum Counted {
+        /** Nothing yet: the connection has not started. */
+        NEW,
+        /** Between accept and the peer's open (or refused at its open and not closed yet). */
+        HANDSHAKE,
+        /** An open AMQP connection. */
+        OPEN,
+        /** Nothing any more: closed, refused before its handshake, or its stalled handshake ended. */
+        ENDED
+    }
+
+    /** The connection a share belongs to: told when the budget ends its stalled handshake to make room. */
+    public interface Owner {
+        /** Any thread, no lock held: end the connection now, as a handshake timeout would. */
+        void evicted();
+    }
+
     private final ServerBudget budget;
-    private boolean connectionCounted;
-    private boolean handshakeCounted;
+    final Owner owner;
+    // Guarded by the budget's lock.
+    Counted counted = Counted.NEW;
+    /** The limit that ended this share's handshake, when it was evicted. */
+    Limit evictedBy;
+    /** Its source address's record while counted, or null (no IP address, or no per-address limit then). */
+    SourceAddress source;
+    /** Its place in the handshake queue while {@link Counted#HANDSHAKE}: an idle open connection holds none. */
+    HandshakeQueue.Handshake handshake;
+    // Guarded by this.
     private long requestBytes;
     private long outputBytes;
     private long maxOutputBytes;
     private boolean closed;
 
-    public BudgetShare(ServerBudget budget) {
+    /**
+     * @param budget the budget this share counts into
+     * @param owner told when the budget ends this connection's stalled handshake to make room for a newer one
+     */
+    public BudgetShare(ServerBudget budget, Owner owner) {
         this.budget = budget;
+        this.owner = owner;
     }
 
     public ServerBudget budget() {
@@ -28,38 +75,37 @@ public final class BudgetShare {
     }
 
     /**
-     * The connection opened: counts it in as a handshake. False when too many are under way (the connection
-     * should end at once).
+     * The connection opened: counts it in as a handshake, for its source address too. When a handshake limit is
+     * full, the oldest handshake that has stalled (of this address, or server-wide) ends to make room; when none
+     * has, this connection is refused.
+     *
+     * @param address the peer's address (behind a PROXY protocol connection factory, the one the proxy names);
+     *                null when there is none (it then counts server-wide only)
+     * @param nowMillis the time now, in milliseconds of a monotonic clock
+     * @return null when counted; else the limit that refuses it (the connection should end at once)
      */
-    public synchronized boolean startHandshake() {
-        if (closed) {
-            return false;
-        }
-        handshakeCounted = budget.tryStartHandshake();
-        if (!handshakeCounted) {
-            budget.refused();
-        }
-        return handshakeCounted;
+    public Limit startHandshake(InetAddress address, long nowMillis) {
+        return budget.startHandshake(this, address, nowMillis);
     }
 
-    /** The peer's open arrived: counts the connection in. False when over the connection limit (refuse it). */
-    public synchronized boolean opened() {
-        endHandshake();
-        if (closed) {
-            return false;
-        }
-        connectionCounted = budget.tryOpenConnection();
-        if (!connectionCounted) {
-            budget.refused();
-        }
-        return connectionCounted;
+    /**
+     * The peer's open arrived: counts the connection in as open, for its source address too.
+     *
+     * @return null when counted; else the limit that refuses it (answer with open, then close with the reason)
+     */
+    public Limit opened() {
+        return budget.open(this);
     }
 
-    private void endHandshake() {
-        if (handshakeCounted) {
-            handshakeCounted = false;
-            budget.handshakeEnded();
-        }
+    /**
+     * What a refused connection is told (the description of its close's {@code amqp:resource-limit-exceeded}):
+     * which limit, its value, and for a per-address limit the address.
+     *
+     * @param limit what {@link #opened()} returned
+     * @return the description
+     */
+    public String refusal(Limit limit) {
+        return budget.describe(limit, this);
     }
 
     /** Request body bytes received ({@code delta > 0}) or read or dropped ({@code delta < 0}). */
@@ -89,18 +135,16 @@ public final class BudgetShare {
     }
 
     /** Gives back everything this connection counted; later counts are ignored. */
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            budget.add(-(requestBytes + outputBytes));
+            requestBytes = 0;
+            outputBytes = 0;
         }
-        closed = true;
-        endHandshake();
-        if (connectionCounted) {
-            connectionCounted = false;
-            budget.connectionClosed();
-        }
-        budget.add(-(requestBytes + outputBytes));
-        requestBytes = 0;
-        outputBytes = 0;
+        budget.close(this);
     }
 }

@@ -1,64 +1,332 @@
 package io.amqpservlet.jetty.internal.budget;
 
+import io.amqpservlet.jetty.internal.log.PeerLog;
+import org.eclipse.jetty.util.thread.AutoLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.util.HashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The limits every connection of one factory shares, and their counts (the factory's {@code AmqpServerBudget} is the
- * view of it that users configure and read), so that many peers together cannot
- * take the server past its heap: open connections, connections still in their handshake (before the peer's open),
- * and bytes buffered across all connections (request bodies received and not yet read by their servlets, response
- * bytes encoded or queued and not yet written to the socket).
+ * view of it that users configure and read), so that many peers together cannot take the server past its heap, and
+ * one source address cannot take what everyone shares: open connections and connections still in their handshake
+ * (before the peer's open), server-wide and per source address, and bytes buffered across all connections (request
+ * bodies received and not yet read by their servlets, response bytes encoded or queued and not yet written).
  *
- * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits"): a connection
- * over the connection limit is opened and at once closed with {@code amqp:resource-limit-exceeded}; one over the
- * handshake limit is closed before any AMQP frame; while the byte budget is used up, no credit is granted, no
- * session window is reopened and new requests are released. Counts are reserved and released by each
+ * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits" and "Limits per
+ * source address"): a connection over a connection limit is opened and at once closed with
+ * {@code amqp:resource-limit-exceeded}, the description naming the limit; when a handshake limit is full, the oldest
+ * handshake that has stalled (of the address, or server-wide) ends to make room ({@link HandshakeQueue}), and only
+ * when none has is the newcomer closed before any AMQP frame; while the byte budget is used up, no credit is
+ * granted, no session window is reopened and new requests are released. Counts are reserved and released by each
  * connection's {@link BudgetShare}, which gives everything back when the connection closes, whichever way.
  *
- * <p>Thread-safe: counters are atomic; limits are read on every check and may be changed while the server runs.
+ * <p>Source addresses are kept in a table only while they have a connection counted, so it holds at most as many
+ * addresses as there are connections counted (each limited), and forgets an address with its last connection.
+ *
+ * <p>Thread-safe: the connection counts, the table and the handshake queue are guarded by one lock (taken once per
+ * accept, open and close); bytes are atomic. Limits are read on every check and may be changed while the server
+ * runs; a connection accepted while both per-address limits were 0 is not counted per address.
  */
 public final class ServerBudget {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerBudget.class);
     /** Default {@link #setMaxConnections max connections}: 4,096. */
     public static final int DEFAULT_MAX_CONNECTIONS = 4_096;
     /** Default {@link #setMaxHandshakingConnections max connections in handshake}: 256. */
     public static final int DEFAULT_MAX_HANDSHAKING_CONNECTIONS = 256;
+    /**
+     * Default {@link #setMaxConnectionsPerAddress max connections per source address}: 512, an eighth of the
+     * server-wide default, so that eight addresses are needed to fill the server, where one laptop would do.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 512;
+    /**
+     * Default {@link #setMaxHandshakesPerAddress max handshakes per source address}: 32, an eighth of the
+     * server-wide default.
+     */
+    public static final int DEFAULT_MAX_HANDSHAKES_PER_ADDRESS = 32;
     /** Default {@link #setMaxBufferedBytes byte budget}: 64 MiB, a quarter of a 256 MiB heap. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
+    /**
+     * How long a handshake lasts before it counts as stalled and may end to make room for a newer one when a
+     * handshake limit is full: 2 seconds, many round trips of any network (a handshake takes three round trips or
+     * fewer, and a login service's answer), well within the handshake timeout (10 s by default).
+     */
+    public static final long HANDSHAKE_STALLED_MILLIS = 2_000;
+    /** At most one log line about refusals and ended handshakes per this many nanoseconds, whatever a flood does. */
 
-    private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicInteger handshakes = new AtomicInteger();
+    private final AutoLock lock = new AutoLock();
+    // Guarded by lock (volatile for readers of the counts that do not take it).
+    private volatile int connections;
+    private volatile int handshakes;
+    private final HashMap<SourceAddress, SourceAddress> sources = new HashMap<>();
+    private final SourceAddress probe = new SourceAddress();
+    private final HandshakeQueue handshakeQueue = new HandshakeQueue();
+    private volatile int sourceCount;
+
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicLong maxBufferedBytesSeen = new AtomicLong();
     private final AtomicLong refusedConnections = new AtomicLong();
+    private final AtomicLongArray refusedBy = new AtomicLongArray(Limit.values().length);
+    private final AtomicLongArray evictedBy = new AtomicLongArray(Limit.values().length);
+    /** The allowance of log lines the factory's peers may cause; refusals and ended handshakes use it. */
+    private final PeerLog peerLog;
     private volatile int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private volatile int maxHandshakingConnections = DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
+    private volatile int maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+    private volatile int maxHandshakesPerAddress = DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
     private volatile long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
     /** Tasks to run (each once) when the byte budget has room again: connections that paused credit or windows. */
     private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
 
-    /** Counts a connection in, unless {@link #getMaxConnections()} are open already (then it is refused). */
-    boolean tryOpenConnection() {
-        return tryIncrement(connections, maxConnections);
+    /** @param peerLog the allowance of log lines of the factory whose connections count here */
+    public ServerBudget(PeerLog peerLog) {
+        this.peerLog = peerLog;
     }
 
-    void connectionClosed() {
-        decrement(connections, "connections");
+    /**
+     * A budget that counts connections server-wide only: a broker attachment's, whose only peer is its broker.
+     *
+     * @return a budget with no per-address limits
+     */
+    public static ServerBudget withoutAddressLimits() {
+        ServerBudget budget = new ServerBudget(new PeerLog());
+        budget.setMaxConnectionsPerAddress(0);
+        budget.setMaxHandshakesPerAddress(0);
+        return budget;
     }
 
-    /** Counts a handshake in, unless {@link #getMaxHandshakingConnections()} are under way already. */
-    boolean tryStartHandshake() {
-        return tryIncrement(handshakes, maxHandshakingConnections);
+    // ------------------------------------------------------------------------------------------ connections
+
+    /**
+     * Counts {@code share} in as a handshake (see {@link BudgetShare#startHandshake}); ends the oldest stalled
+     * handshake of its address, then server-wide, when a handshake limit is full.
+     */
+    Limit startHandshake(BudgetShare share, InetAddress address, long nowMillis) {
+        HandshakeQueue.Handshake evictedHere = null;
+        HandshakeQueue.Handshake evictedAnywhere = null;
+        Limit refused = null;
+        SourceAddress source = null;
+        try (AutoLock l = lock.lock()) {
+            if (share.counted != BudgetShare.Counted.NEW) {
+                return null; // closed before it started: nothing to count
+            }
+            boolean perAddress = address != null && (maxConnectionsPerAddress > 0 || maxHandshakesPerAddress > 0)
+                    && probe.set(address);
+            if (perAddress) {
+                source = sources.get(probe);
+            }
+            int maxHere = maxHandshakesPerAddress;
+            if (source != null && maxHere > 0 && source.handshakes >= maxHere) {
+                evictedHere = HandshakeQueue.oldestStalledOf(source, nowMillis);
+                if (evictedHere == null) {
+                    refused = Limit.HANDSHAKES_PER_ADDRESS;
+                } else {
+                    evict(evictedHere, Limit.HANDSHAKES_PER_ADDRESS);
+                }
+            }
+            if (refused == null && handshakes >= maxHandshakingConnections) {
+                evictedAnywhere = handshakeQueue.oldestStalled(nowMillis);
+                if (evictedAnywhere == null) {
+                    refused = Limit.HANDSHAKES;
+                } else {
+                    evict(evictedAnywhere, Limit.HANDSHAKES);
+                }
+            }
+            if (refused != null) {
+                share.counted = BudgetShare.Counted.ENDED;
+                if (source != null) {
+                    forgetIfEmpty(source); // an eviction above may have left it empty
+                }
+            } else {
+                if (perAddress) {
+                    if (source == null) {
+                        source = new SourceAddress(probe);
+                    }
+                    if (source.isEmpty()) {
+                        // New, or forgotten when the eviction above took its last handshake: the table holds only
+                        // addresses with a connection counted, so it is not there now.
+                        sources.put(source, source);
+                        sourceCount = sources.size();
+                    }
+                }
+                share.source = source;
+                share.handshake = new HandshakeQueue.Handshake(share, source, nowMillis);
+                share.counted = BudgetShare.Counted.HANDSHAKE;
+                handshakeQueue.add(share.handshake);
+                handshakes++;
+                if (source != null) {
+                    source.handshakes++;
+                }
+            }
+        }
+        if (evictedHere != null) {
+            evicted(evictedHere, Limit.HANDSHAKES_PER_ADDRESS, nowMillis);
+        }
+        if (evictedAnywhere != null) {
+            evicted(evictedAnywhere, Limit.HANDSHAKES, nowMillis);
+        }
+        if (refused != null) {
+            refused(refused, source, address);
+        }
+        return refused;
     }
 
-    void handshakeEnded() {
-        decrement(handshakes, "handshakes");
+    /** Counts {@code share} in as open, unless a connection limit is reached (see {@link BudgetShare#opened}). */
+    Limit open(BudgetShare share) {
+        Limit refused;
+        SourceAddress source;
+        try (AutoLock l = lock.lock()) {
+            if (share.counted == BudgetShare.Counted.ENDED) {
+                return share.evictedBy != null ? share.evictedBy : Limit.CONNECTIONS; // it is closing anyway
+            }
+            if (share.counted == BudgetShare.Counted.OPEN) {
+                return null;
+            }
+            // HANDSHAKE, or NEW for a connection that counted no handshake: the connection limits alone decide.
+            source = share.source;
+            int maxHere = maxConnectionsPerAddress;
+            if (source != null && maxHere > 0 && source.connections >= maxHere) {
+                refused = Limit.CONNECTIONS_PER_ADDRESS;
+            } else if (connections >= maxConnections) {
+                refused = Limit.CONNECTIONS;
+            } else {
+                // Out of the handshake queue, into the open connections.
+                if (share.counted == BudgetShare.Counted.HANDSHAKE) {
+                    endHandshake(share);
+                }
+                share.counted = BudgetShare.Counted.OPEN;
+                connections++;
+                if (source != null) {
+                    source.connections++;
+                }
+                return null;
+            }
+            // Refused: a handshake stays one until it closes (BudgetShare), evictable once stalled.
+            if (share.counted == BudgetShare.Counted.NEW) {
+                share.counted = BudgetShare.Counted.ENDED;
+            }
+        }
+        refused(refused, source, null);
+        return refused;
     }
 
-    void refused() {
+    /** Gives back what {@code share} counted (see {@link BudgetShare#close}). */
+    void close(BudgetShare share) {
+        try (AutoLock l = lock.lock()) {
+            switch (share.counted) {
+                case HANDSHAKE -> endHandshake(share);
+                case OPEN -> {
+                    connections--;
+                    if (share.source != null) {
+                        share.source.connections--;
+                    }
+                }
+                default -> {
+                }
+            }
+            share.counted = BudgetShare.Counted.ENDED;
+            if (share.source != null) {
+                forgetIfEmpty(share.source);
+                share.source = null;
+            }
+            if (connections < 0 || handshakes < 0) {
+                throw new IllegalStateException("server budget released more connections than it counted");
+            }
+        }
+    }
+
+    /** Under the lock: {@code share} leaves the handshake queue and counts (not its source: see forgetIfEmpty). */
+    private void endHandshake(BudgetShare share) {
+        handshakeQueue.remove(share.handshake);
+        share.handshake = null;
+        handshakes--;
+        if (share.source != null) {
+            share.source.handshakes--;
+        }
+    }
+
+    /** Under the lock: a stalled handshake ends to make room; its connection is told after. */
+    private void evict(HandshakeQueue.Handshake handshake, Limit limit) {
+        BudgetShare victim = handshake.share;
+        endHandshake(victim);
+        victim.counted = BudgetShare.Counted.ENDED;
+        victim.evictedBy = limit;
+        SourceAddress source = victim.source;
+        if (source != null) {
+            forgetIfEmpty(source);
+        }
+        evictedBy.incrementAndGet(limit.ordinal());
+    }
+
+    /** Under the lock: the table keeps an address only while it has a connection counted. */
+    private void forgetIfEmpty(SourceAddress source) {
+        if (source.isEmpty() && sources.get(source) == source) {
+            sources.remove(source);
+            sourceCount = sources.size();
+        }
+    }
+
+    /**
+     * No lock held (a handshake's source and start never change): the evicted connection ends; one log line within the factory's allowance.
+     */
+    private void evicted(HandshakeQueue.Handshake victim, Limit limit, long nowMillis) {
+        victim.share.owner.evicted();
+        long leftOut = LOG.isInfoEnabled() ? peerLog.permit(PeerLog.Kind.REFUSAL) : -1;
+        if (leftOut >= 0) {
+            LOG.info("ended a stalled AMQP handshake{} after {} ms to make room for a new connection: {} ({}) "
+                    + "reached{}", victim.source == null ? "" : " from " + victim.source,
+                    nowMillis - victim.startMillis, limit.setting(), limitValue(limit), PeerLog.leftOut(leftOut));
+        }
+    }
+
+    /**
+     * No lock held: counts a refusal; one log line within the factory's allowance, with the peer's address (its record in the
+     * table when it has one, else {@code address}, else none).
+     */
+    private void refused(Limit limit, SourceAddress source, InetAddress address) {
         refusedConnections.incrementAndGet();
+        refusedBy.incrementAndGet(limit.ordinal());
+        long leftOut = LOG.isInfoEnabled() ? peerLog.permit(PeerLog.Kind.REFUSAL) : -1;
+        if (leftOut >= 0) {
+            String from = source != null ? " from " + source
+                    : address != null ? " from " + address.getHostAddress() : "";
+            LOG.info("refused an AMQP connection{}: {} ({}) reached{}", from, limit.setting(), limitValue(limit),
+                    PeerLog.leftOut(leftOut));
+        }
     }
+
+    /** The text of a refusal's close (see {@link BudgetShare#refusal}). */
+    String describe(Limit limit, BudgetShare share) {
+        SourceAddress source;
+        try (AutoLock l = lock.lock()) {
+            source = share.source;
+        }
+        return switch (limit) {
+            case CONNECTIONS -> "the server has " + maxConnections + " AMQP connections open, its limit ("
+                    + limit.setting() + ")";
+            case CONNECTIONS_PER_ADDRESS -> (source == null ? "your address" : source.toString()) + " has "
+                    + maxConnectionsPerAddress + " AMQP connections open, the limit per source address ("
+                    + limit.setting() + ")";
+            case HANDSHAKES, HANDSHAKES_PER_ADDRESS -> "the handshake stalled and was ended to make room for a new "
+                    + "connection (" + limit.setting() + ")";
+        };
+    }
+
+    private long limitValue(Limit limit) {
+        return switch (limit) {
+            case CONNECTIONS -> maxConnections;
+            case HANDSHAKES -> maxHandshakingConnections;
+            case CONNECTIONS_PER_ADDRESS -> maxConnectionsPerAddress;
+            case HANDSHAKES_PER_ADDRESS -> maxHandshakesPerAddress;
+        };
+    }
+
+    // ------------------------------------------------------------------------------------------ bytes
 
     /**
      * Adds {@code deltaBytes} (negative to give back) to the bytes buffered across the factory's connections.
@@ -108,40 +376,55 @@ public final class ServerBudget {
         return bufferedBytes.get() >= maxBufferedBytes;
     }
 
-    private static boolean tryIncrement(AtomicInteger counter, int max) {
-        while (true) {
-            int n = counter.get();
-            if (n >= max) {
-                return false;
-            }
-            if (counter.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-    }
-
-    private static void decrement(AtomicInteger counter, String what) {
-        if (counter.decrementAndGet() < 0) {
-            throw new IllegalStateException("server budget released more " + what + " than it counted");
-        }
-    }
-
     /**
      * Open AMQP connections counted against {@link #getMaxConnections()}.
      *
      * @return the number of open connections counted now
      */
     public int getConnections() {
-        return connections.get();
+        return connections;
     }
 
     /**
-     * Connections between accept and the peer's open.
+     * Connections between accept and the peer's open, and connections refused at their open that have not closed
+     * yet (they cost what a handshake costs until the peer answers our close).
      *
      * @return the number of connections in the handshake now
      */
     public int getHandshakingConnections() {
-        return handshakes.get();
+        return handshakes;
+    }
+
+    /**
+     * Source addresses with a connection counted now (IPv4 addresses, IPv6 /64s): the size of the table per-address
+     * limits keep.
+     *
+     * @return the number of source addresses counted now
+     */
+    public int getSourceAddresses() {
+        return sourceCount;
+    }
+
+    /**
+     * The source address with the most connections now (open ones, then handshakes), for an operator who wonders
+     * who fills the server. Looks at every address counted (at most one per connection), under the lock.
+     *
+     * @return {@code address: N open, M in handshake}, or an empty string when no address is counted
+     */
+    public String getBusiestSourceAddress() {
+        SourceAddress busiest = null;
+        int open = 0;
+        int handshaking = 0;
+        try (AutoLock l = lock.lock()) {
+            for (SourceAddress a : sources.keySet()) {
+                if (busiest == null || a.connections > open || a.connections == open && a.handshakes > handshaking) {
+                    busiest = a;
+                    open = a.connections;
+                    handshaking = a.handshakes;
+                }
+            }
+        }
+        return busiest == null ? "" : busiest + ": " + open + " open, " + handshaking + " in handshake";
     }
 
     /**
@@ -163,12 +446,34 @@ public final class ServerBudget {
     }
 
     /**
-     * Connections refused by the connection or handshake limit since the start (a statistic).
+     * Connections refused by any connection or handshake limit, server-wide or per address, since the start (a
+     * statistic).
      *
      * @return the number of connections refused since this budget was made
      */
     public long getRefusedConnections() {
         return refusedConnections.get();
+    }
+
+    /**
+     * Connections refused by one limit since the start: at their open (a connection limit) or before any frame (a
+     * handshake limit with no stalled handshake to end).
+     *
+     * @param limit the limit
+     * @return the number of connections it refused since this budget was made
+     */
+    public long getRefusedConnections(Limit limit) {
+        return refusedBy.get(limit.ordinal());
+    }
+
+    /**
+     * Stalled handshakes ended to make room for a new connection when a handshake limit was full, since the start.
+     *
+     * @param limit {@link Limit#HANDSHAKES} or {@link Limit#HANDSHAKES_PER_ADDRESS}
+     * @return the number of handshakes that limit ended since this budget was made
+     */
+    public long getEvictedHandshakes(Limit limit) {
+        return evictedBy.get(limit.ordinal());
     }
 
     /**
@@ -204,8 +509,10 @@ public final class ServerBudget {
     }
 
     /**
-     * The most connections between accept and the peer's open (protocol header, SASL, open); one more is closed
-     * at once, before any frame, as no AMQP connection exists yet to refuse.
+     * The most connections between accept and the peer's open (protocol header, SASL, open) at once. When there
+     * are this many, the oldest handshake that has stalled ({@value #HANDSHAKE_STALLED_MILLIS} ms or more) ends to
+     * make room for the new connection; when none has, the new one is closed at once, before any frame, as no AMQP
+     * connection exists yet to refuse.
      *
      * @param max the most connections in the handshake at once, at least 1
      * @throws IllegalArgumentException when {@code max} is less than 1
@@ -215,6 +522,54 @@ public final class ServerBudget {
             throw new IllegalArgumentException("max handshaking connections must be at least 1: " + max);
         }
         this.maxHandshakingConnections = max;
+    }
+
+    /**
+     * The most AMQP connections one source address keeps open at once; see {@link #setMaxConnectionsPerAddress}.
+     *
+     * @return the limit, {@value #DEFAULT_MAX_CONNECTIONS_PER_ADDRESS} unless set; 0 for none
+     */
+    public int getMaxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    /**
+     * The most AMQP connections one source address (an IPv4 address, or an IPv6 /64) keeps open at once; one more
+     * from it is opened and closed with {@code amqp:resource-limit-exceeded}, whatever room the server has.
+     *
+     * @param max the most open connections per address, or 0 for no limit per address
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxConnectionsPerAddress(int max) {
+        if (max < 0) {
+            throw new IllegalArgumentException("max connections per address must not be negative: " + max);
+        }
+        this.maxConnectionsPerAddress = max;
+    }
+
+    /**
+     * The most connections of one source address between accept and the peer's open at once; see
+     * {@link #setMaxHandshakesPerAddress}.
+     *
+     * @return the limit, {@value #DEFAULT_MAX_HANDSHAKES_PER_ADDRESS} unless set; 0 for none
+     */
+    public int getMaxHandshakesPerAddress() {
+        return maxHandshakesPerAddress;
+    }
+
+    /**
+     * The most connections of one source address between accept and the peer's open at once. When an address has
+     * this many, its oldest handshake that has stalled ({@value #HANDSHAKE_STALLED_MILLIS} ms or more) ends to make
+     * room for its new connection; when none has, the new connection is closed before any frame.
+     *
+     * @param max the most handshakes per address, or 0 for no limit per address
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxHandshakesPerAddress(int max) {
+        if (max < 0) {
+            throw new IllegalArgumentException("max handshakes per address must not be negative: " + max);
+        }
+        this.maxHandshakesPerAddress = max;
     }
 
     /**

@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The events other threads bring to one connection's engine pass: input to read, a write finished or failed, a
- * graceful stop, Jetty closing the connection, and what the servlet side hands back (finished exchanges, parts of
- * streamed responses, bodies whose reader caught up). Each is recorded here, then the pass runs
- * ({@link EnginePass#drive}), on the calling thread or on the one already running it, which takes it.
+ * graceful stop, the budget ending a stalled handshake, Jetty closing the connection, and what the servlet side hands
+ * back (finished exchanges, parts of streamed responses, bodies whose reader caught up). Each is recorded here, then
+ * the pass runs ({@link EnginePass#drive}), on the calling thread or on the one already running it, which takes it.
  *
  * <p>The queues are made with the first request ({@link #open()}, engine thread), before any other thread can offer
  * to them: a connection that never served a request does not hold them (docs/design.md §2). The executor's hand-off
@@ -23,6 +23,7 @@ final class ConnectionInbox implements EngineInbox {
     private volatile boolean writeCompleted;
     private volatile Throwable writeFailure;
     private volatile boolean stopRequested;
+    private volatile boolean evicted;
     private volatile boolean closed;
     private ConcurrentLinkedQueue<Exchange> completed;
     private ConcurrentLinkedQueue<RequestBody> resumed;
@@ -64,6 +65,12 @@ final class ConnectionInbox implements EngineInbox {
     void stop() {
         stopRequested = true;
         pass.drive(false);
+    }
+
+    /** The budget ended this connection's stalled handshake: the pass closes it. */
+    void evict() {
+        evicted = true;
+        pass.drive(true); // the caller may be the selector's thread, admitting a newer connection
     }
 
     /** Jetty closed the connection. */
@@ -132,6 +139,10 @@ final class ConnectionInbox implements EngineInbox {
 
     boolean closed() {
         return closed;
+    }
+
+    boolean evicted() {
+        return evicted;
     }
 
     /** Whether the servlet side may have handed something back (the queues exist). */

@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -35,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * against the budget, trim what an idle connection kept, schedule the next tick, give scratch back when quiet, and
  * close when the engine is done ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
  */
-final class EnginePass {
+final class EnginePass implements BudgetShare.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
     private static final VarHandle WORK;
 
@@ -83,7 +86,7 @@ final class EnginePass {
         this.inbox = new ConnectionInbox(this);
         this.io = new EndPointIo(connection, inbox);
         this.stop = new ConnectionStop(settings.closeTimeoutMillis());
-        this.budget = new BudgetShare(settings.budget());
+        this.budget = new BudgetShare(settings.budget(), this);
         EndPoint endPoint = connection.getEndPoint();
         // Not endPoint.isSecure() alone on a TLS end point: before the handshake it would compute and cache the end
         // point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
@@ -150,17 +153,9 @@ final class EnginePass {
 
     /** Jetty opened the connection (before any event can reach the engine). */
     void open() {
-        if (!budget.startHandshake()) {
-            // Too many connections between accept and open: no AMQP connection exists yet to refuse, so the transport
-            // ends before any frame (the server budget).
-            if (LOG.isInfoEnabled()) {
-                long leftOut = settings.serving().peerLog().permit(PeerLog.Kind.REFUSAL);
-                if (leftOut >= 0) {
-                    LOG.info("AMQP connection from {} refused: the server has {} connections in their handshake, its "
-                            + "limit{}", PeerLog.address(connection.getEndPoint().getRemoteSocketAddress()),
-                            budget.budget().getMaxHandshakingConnections(), PeerLog.leftOut(leftOut));
-                }
-            }
+        if (budget.startHandshake(peerAddress(connection.getEndPoint()), nowMillis()) != null) {
+            // Too many connections between accept and open (server-wide or from this address) and none of them
+            // stalled: no AMQP connection exists yet to refuse, so the transport ends before any frame.
             closeEndPoint(null);
             return;
         }
@@ -187,6 +182,24 @@ final class EnginePass {
     void stopGracefully() {
         handler.stopAdmitting();
         inbox.stop();
+    }
+
+    /**
+     * Any thread: the budget ended this connection's stalled handshake to make room for a newer connection; the
+     * next pass closes it, as the handshake timeout would have.
+     */
+    @Override
+    public void evicted() {
+        inbox.evict();
+    }
+
+    /**
+     * The peer's IP address: behind Jetty's {@code ProxyConnectionFactory} (PROXY protocol) the end point is the
+     * proxy's view and names the client the proxy serves, not the proxy. Null when the transport has none.
+     */
+    private static InetAddress peerAddress(EndPoint endPoint) {
+        SocketAddress remote = endPoint.getRemoteSocketAddress();
+        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
     }
 
     /** Jetty closed the connection (any thread). */
@@ -234,6 +247,12 @@ final class EnginePass {
         long now = nowMillis();
         if (inbox.closed()) {
             state = ConnectionState.CLOSED;
+        }
+        if (inbox.evicted() && !state.closing()) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: stalled handshake ended to make room for a new connection", connection);
+            }
+            closeEndPoint(null);
         }
         Engine engine = awaitTls(now);
         if (engine == null) {

@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.budget.Limit;
 import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
@@ -18,13 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the clients that connect to a listener (an {@code AmqpConnectionFactory}): keeps credit open on the links
  * they send requests on, answers each request on the reply node its reply-to names on the connection, and settles
- * the request once its response is on its way. A connection over the server's connection limit is opened and closed
- * at once (AMQP 1.0 §2.4.2).
+ * the request once its response is on its way. A connection over a connection limit (server-wide or of its source
+ * address) is opened and closed at once (AMQP 1.0 §2.4.2).
  *
  * <p>What an operator reads of its clients (docs/jetty.md, "Logs"): each connection's open and close at DEBUG, with
- * the peer's address and container-id (and at the open its product and user); a failed login, a refusal by the
- * connection limit and a connection we closed for what the peer did at INFO, one line each, within the factory's
- * {@link PeerLog} allowance.
+ * the peer's address and container-id (and at the open its product and user); a failed login and a connection we
+ * closed for what the peer did at INFO, one line each, within the factory's {@link PeerLog} allowance (the budget
+ * logs its refusals within the same allowance).
  */
 public final class ListenerHandler extends ServingHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerHandler.class);
@@ -57,17 +58,13 @@ public final class ListenerHandler extends ServingHandler {
         if (qpidJmsHeartbeat > 0 && ClientProduct.isQpidJms(remoteOpen)) {
             engine.advertiseIdleTimeoutMillis(qpidJmsHeartbeat); // its unflushed writes wait for a heartbeat
         }
-        if (!budget.opened()) {
-            // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason.
-            String why = "the server has " + budget.budget().getMaxConnections() + " AMQP connections open, its limit";
+        Limit refused = budget.opened();
+        if (refused != null) {
+            // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason, which names
+            // the limit (server-wide or of the client's source address); the budget has logged the refusal.
             explained = true;
-            if (LOG.isInfoEnabled()) {
-                long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
-                if (leftOut >= 0) {
-                    LOG.info("AMQP connection from {} refused: {}{}", peerAddress(), why, PeerLog.leftOut(leftOut));
-                }
-            }
-            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(why);
+            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED)
+                    .description(budget.refusal(refused));
         }
         if (LOG.isDebugEnabled()) {
             containerId = remoteOpen.containerId().toString();

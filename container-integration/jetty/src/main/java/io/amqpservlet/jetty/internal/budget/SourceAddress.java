@@ -1,0 +1,104 @@
+package io.amqpservlet.jetty.internal.budget;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+
+/**
+ * One source address and what it holds of its budget now: open connections, and handshakes with the oldest and
+ * newest of them (the ends of its list, which {@link HandshakeQueue} keeps). An
+ * IPv4 address counts alone; an IPv6 address counts with its /64, the smallest block a network hands one
+ * subscriber, since an IPv6 host can take a new address of its /64 for every connection.
+ *
+ * <p>Equal by address (or /64), so that a probe set from a peer's address finds the record in
+ * {@link ServerBudget}'s table. Guarded by the budget's lock, as are the counts.
+ */
+final class SourceAddress {
+    /** An IPv4 address in the low 32 bits, or the /64 of an IPv6 one. */
+    private long bits;
+    private boolean ipv6;
+    int connections;
+    int handshakes;
+    HandshakeQueue.Handshake oldestHandshake;
+    HandshakeQueue.Handshake newestHandshake;
+
+    /** A probe, set with {@link #set} before each look-up. */
+    SourceAddress() {
+    }
+
+    /** A record for the table, with the probe's address. */
+    SourceAddress(SourceAddress probe) {
+        this.bits = probe.bits;
+        this.ipv6 = probe.ipv6;
+    }
+
+    /**
+     * Takes {@code address} (an IPv4-mapped IPv6 address as the IPv4 address it carries).
+     *
+     * @return false when it is no IP address (nothing is counted per address then)
+     */
+    boolean set(InetAddress address) {
+        byte[] b;
+        if (address instanceof Inet4Address) {
+            b = address.getAddress();
+            bits = ipv4(b, 0);
+            ipv6 = false;
+            return true;
+        }
+        if (address instanceof Inet6Address) {
+            b = address.getAddress();
+            if (isIpv4Mapped(b)) {
+                bits = ipv4(b, 12);
+                ipv6 = false;
+            } else {
+                long prefix = 0;
+                for (int i = 0; i < 8; i++) {
+                    prefix = prefix << 8 | (b[i] & 0xFF);
+                }
+                bits = prefix;
+                ipv6 = true;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static long ipv4(byte[] b, int at) {
+        return (b[at] & 0xFFL) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+    }
+
+    /** {@code ::ffff:a.b.c.d} (RFC 4291 §2.5.5.2): an IPv4 client of a dual-stack socket. */
+    private static boolean isIpv4Mapped(byte[] b) {
+        for (int i = 0; i < 10; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return b[10] == (byte) 0xFF && b[11] == (byte) 0xFF;
+    }
+
+    /** Whether no connection of this address is counted any more: the table forgets it. */
+    boolean isEmpty() {
+        return connections == 0 && handshakes == 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SourceAddress s && s.bits == bits && s.ipv6 == ipv6;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(bits * 0x9E3779B97F4A7C15L) ^ (ipv6 ? 1 : 0);
+    }
+
+    /** {@return the address as text: {@code 192.0.2.7}, or an IPv6 /64 as {@code 2001:db8:0:1::/64}} */
+    @Override
+    public String toString() {
+        if (!ipv6) {
+            return (bits >>> 24 & 0xFF) + "." + (bits >>> 16 & 0xFF) + "." + (bits >>> 8 & 0xFF) + "." + (bits & 0xFF);
+        }
+        return Long.toHexString(bits >>> 48) + ":" + Long.toHexString(bits >>> 32 & 0xFFFF) + ":"
+                + Long.toHexString(bits >>> 16 & 0xFFFF) + ":" + Long.toHexString(bits & 0xFFFF) + "::/64";
+    }
+}
