@@ -140,19 +140,22 @@ class SourceAddressLimitsTest {
     void aFullHandshakeLimitEndsItsOldestStalledHandshakeToServeANewClient() throws Exception {
         start(false);
         factory.setMaxHandshakingConnections(2);
-        try (RawAmqpPeer oldest = new RawAmqpPeer("127.0.0.2", connector.getLocalPort());
-             RawAmqpPeer newer = new RawAmqpPeer("127.0.0.3", connector.getLocalPort())) {
+        try (RawAmqpPeer oldest = new RawAmqpPeer("127.0.0.2", connector.getLocalPort())) {
             oldest.writeHeader(ProtocolHeader.SASL); // and then nothing: a stalled handshake
+            await(factory::getConnectionsHandshaking, 1, "the first silent handshake");
+            // A handshake's age counts from its accept: the newer one connects later, not merely writes later.
             Thread.sleep(200);
-            newer.writeHeader(ProtocolHeader.SASL);
-            await(factory::getConnectionsHandshaking, 2, "two silent handshakes");
-            Thread.sleep(AmqpServerBudget.HANDSHAKE_STALLED_MILLIS + 100);
-            // The limit is full, and both have stalled: the oldest goes, not the client that comes now.
-            servedFromAnotherAddress();
-            oldest.awaitEof(5_000);
-            assertTrue(!newer.closedByServer(), "only the oldest made room");
-            assertEquals(1, factory.getServerBudget().getEvictedByMaxHandshakingConnections());
-            assertEquals(0, factory.getConnectionsRefused());
+            try (RawAmqpPeer newer = new RawAmqpPeer("127.0.0.3", connector.getLocalPort())) {
+                newer.writeHeader(ProtocolHeader.SASL);
+                await(factory::getConnectionsHandshaking, 2, "two silent handshakes");
+                Thread.sleep(AmqpServerBudget.HANDSHAKE_STALLED_MILLIS + 100);
+                // The limit is full, and both have stalled: the oldest goes, not the client that comes now.
+                servedFromAnotherAddress();
+                oldest.awaitEof(5_000);
+                assertTrue(!newer.closedByServer(), "only the oldest made room");
+                assertEquals(1, factory.getServerBudget().getEvictedByMaxHandshakingConnections());
+                assertEquals(0, factory.getConnectionsRefused());
+            }
         }
     }
 

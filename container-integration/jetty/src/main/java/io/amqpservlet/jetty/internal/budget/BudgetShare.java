@@ -108,6 +108,11 @@ public final class BudgetShare {
         return budget.describe(limit, this);
     }
 
+    /** Why {@link #startHandshake} refused this connection (with {@code limit}) from {@code address}. */
+    public String handshakeRefusal(Limit limit, InetAddress address) {
+        return budget.describeHandshakeRefusal(limit, address);
+    }
+
     /** Request body bytes received ({@code delta > 0}) or read or dropped ({@code delta < 0}). */
     public synchronized void addRequestBytes(long delta) {
         if (closed) {

@@ -171,7 +171,7 @@ public final class ServerBudget {
             evicted(evictedAnywhere, Limit.HANDSHAKES, nowMillis);
         }
         if (refused != null) {
-            refused(refused, source, address);
+            refused(refused);
         }
         return refused;
     }
@@ -211,7 +211,7 @@ public final class ServerBudget {
                 share.counted = BudgetShare.Counted.ENDED;
             }
         }
-        refused(refused, source, null);
+        refused(refused);
         return refused;
     }
 
@@ -285,19 +285,12 @@ public final class ServerBudget {
     }
 
     /**
-     * No lock held: counts a refusal; one log line within the factory's allowance, with the peer's address (its record in the
-     * table when it has one, else {@code address}, else none).
+     * No lock held: counts a refusal (the connection logs it, with what it knows of its peer, within the factory's
+     * allowance).
      */
-    private void refused(Limit limit, SourceAddress source, InetAddress address) {
+    private void refused(Limit limit) {
         refusedConnections.incrementAndGet();
         refusedBy.incrementAndGet(limit.ordinal());
-        long leftOut = LOG.isInfoEnabled() ? peerLog.permit(PeerLog.Kind.REFUSAL) : -1;
-        if (leftOut >= 0) {
-            String from = source != null ? " from " + source
-                    : address != null ? " from " + address.getHostAddress() : "";
-            LOG.info("refused an AMQP connection{}: {} ({}) reached{}", from, limit.setting(), limitValue(limit),
-                    PeerLog.leftOut(leftOut));
-        }
     }
 
     /** The text of a refusal's close (see {@link BudgetShare#refusal}). */
@@ -315,6 +308,16 @@ public final class ServerBudget {
             case HANDSHAKES, HANDSHAKES_PER_ADDRESS -> "the handshake stalled and was ended to make room for a new "
                     + "connection (" + limit.setting() + ")";
         };
+    }
+
+    /** Why a connection was refused at accept by a full handshake limit with no handshake stalled to end. */
+    String describeHandshakeRefusal(Limit limit, InetAddress address) {
+        return limit == Limit.HANDSHAKES_PER_ADDRESS
+                ? (address == null ? "its address" : address.getHostAddress()) + " has " + maxHandshakesPerAddress
+                        + " AMQP connections in their handshake, the limit per source address (" + limit.setting()
+                        + "), none stalled"
+                : "the server has " + maxHandshakingConnections + " AMQP connections in their handshake, its limit ("
+                        + limit.setting() + "), none stalled";
     }
 
     private long limitValue(Limit limit) {

@@ -2,6 +2,7 @@ package io.amqpservlet.jetty.internal.connection;
 
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.budget.Limit;
 import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import io.amqpservlet.jetty.internal.exchange.CompletedCallbacks;
 import io.amqpservlet.jetty.internal.exchange.Exchange;
@@ -153,9 +154,19 @@ final class EnginePass implements BudgetShare.Owner {
 
     /** Jetty opened the connection (before any event can reach the engine). */
     void open() {
-        if (budget.startHandshake(peerAddress(connection.getEndPoint()), nowMillis()) != null) {
+        InetAddress peer = peerAddress(connection.getEndPoint());
+        Limit refused = budget.startHandshake(peer, nowMillis());
+        if (refused != null) {
             // Too many connections between accept and open (server-wide or from this address) and none of them
             // stalled: no AMQP connection exists yet to refuse, so the transport ends before any frame.
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.serving().peerLog().permit(PeerLog.Kind.REFUSAL);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP connection from {} refused: {}{}",
+                            PeerLog.address(connection.getEndPoint().getRemoteSocketAddress()),
+                            budget.handshakeRefusal(refused, peer), PeerLog.leftOut(leftOut));
+                }
+            }
             closeEndPoint(null);
             return;
         }

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What an operator reads of its clients (docs/jetty.md, "Logs"): each connection's open and close at DEBUG, with
  * the peer's address and container-id (and at the open its product and user); a failed login and a connection we
- * closed for what the peer did at INFO, one line each, within the factory's {@link PeerLog} allowance (the budget
- * logs its refusals within the same allowance).
+ * closed for what the peer did, and a refusal by a connection limit, at INFO, one line each, within the factory's
+ * {@link PeerLog} allowance.
  */
 public final class ListenerHandler extends ServingHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerHandler.class);
@@ -61,10 +61,16 @@ public final class ListenerHandler extends ServingHandler {
         Limit refused = budget.opened();
         if (refused != null) {
             // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason, which names
-            // the limit (server-wide or of the client's source address); the budget has logged the refusal.
+            // the limit (server-wide or of the client's source address).
+            String why = budget.refusal(refused);
             explained = true;
-            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED)
-                    .description(budget.refusal(refused));
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP connection from {} refused: {}{}", peerAddress(), why, PeerLog.leftOut(leftOut));
+                }
+            }
+            return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(why);
         }
         if (LOG.isDebugEnabled()) {
             containerId = remoteOpen.containerId().toString();
