@@ -48,5 +48,6 @@ class BootManagedVersionsTest {
     void servletApiAndMicrometerAreBoots() throws IOException {
         assertEquals(bomProperty("jakarta-servlet.version"), resolvedVersion("jakarta.servlet:jakarta.servlet-api"));
         assertEquals(bomProperty("micrometer.version"), resolvedVersion("io.micrometer:micrometer-observation"));
+        assertEquals(bomProperty("micrometer.version"), resolvedVersion("io.micrometer:micrometer-core"));
     }
 }
