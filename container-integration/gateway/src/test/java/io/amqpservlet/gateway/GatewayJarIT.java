@@ -70,7 +70,8 @@ class GatewayJarIT {
         try {
             // A JVM started with SIGINT ignored (a background job of a non-interactive shell) keeps ignoring it.
             assumeTrue(!signalIgnored(gateway.pid(), 2), "SIGINT is ignored in this process tree");
-            Process kill = new ProcessBuilder("kill", "-INT", String.valueOf(gateway.pid())).inheritIO().start();
+            // The shell's own kill: a minimal Debian has no kill program (procps), but always a /bin/sh.
+            Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + gateway.pid()).inheritIO().start();
             assertEquals(0, kill.waitFor());
             assertTrue(gateway.waitFor(30, TimeUnit.SECONDS), "the gateway did not exit after SIGINT");
             assertTrue(Files.readString(dir.resolve("sigint.err")).contains("amqp-servlet: stopping"));
