@@ -26,6 +26,8 @@ public final class AmqpClientException extends IOException {
     public static final int TIMEOUT = 28;
     /** curl 56: failure receiving network data (the server closed the connection or refused the request). */
     public static final int PEER_FAILURE = 56;
+    /** curl 8: weird server reply (the server does not speak AMQP 1.0: an HTTP port, a TLS port, AMQP 0-9-1). */
+    public static final int NOT_AMQP = 8;
     /** curl 67: the login was denied (SASL outcome not ok). */
     public static final int LOGIN_DENIED = 67;
 

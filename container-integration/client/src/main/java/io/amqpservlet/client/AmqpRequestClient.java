@@ -57,9 +57,14 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     private StreamedResponse streamed;
     private boolean responseDone;
     private IOException listenerFailure;
+    /** The first bytes the server sent (a protocol header if it speaks AMQP), to tell what answered otherwise. */
+    private final byte[] firstBytes = new byte[8];
+    private int firstBytesRead;
+    private final String peer;
 
-    private AmqpRequestClient(Socket socket, EngineConfig config) throws IOException {
+    private AmqpRequestClient(Socket socket, EngineConfig config, String peer) throws IOException {
         this.socket = socket;
+        this.peer = peer;
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(20); // a read waits at most this long, so pumping also writes and checks deadlines
         in = socket.getInputStream();
@@ -75,7 +80,9 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      *
      * @param host the server's host name or address
      * @param port the server's AMQP port
-     * @param targetAddress the address requests are sent to (the request sender's target)
+     * @param targetAddress the address requests are sent to (the request sender's target; {@link AmqpAddress#node()}
+     *                      reads it from a URL), or null for the anonymous relay, where each message's {@code to}
+     *                      alone routes it
      * @param config SASL mechanism, hostname, limits and tracing; its role is set to initiator
      * @param deadlineMillis the {@link System#nanoTime()} based instant (in milliseconds) everything must be done by
      * @return a client with both links attached, ready for {@link #exchange}
@@ -93,7 +100,8 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      *
      * @param host the server's host name or address (also the name its certificate is checked against)
      * @param port the server's AMQP (or AMQPS) port
-     * @param targetAddress the address requests are sent to (the request sender's target)
+     * @param targetAddress the address requests are sent to (the request sender's target), or null for the
+     *                      anonymous relay
      * @param config SASL mechanism, hostname, limits and tracing; its role is set to initiator
      * @param deadlineMillis the {@link #now()} instant everything must be done by
      * @param tls the TLS settings, or null for clear-text AMQP
@@ -114,7 +122,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         }
         AmqpRequestClient c;
         try {
-            c = new AmqpRequestClient(socket, config);
+            c = new AmqpRequestClient(socket, config, host + ":" + port);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -172,7 +180,9 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     }
 
     /**
-     * Sends one request and waits for its response, body and all.
+     * Sends one request and waits for its response, body and all. The request expires at the deadline
+     * ({@link RequestMessageEncoder}: {@code ttl}, {@code absolute-expiry-time}), so a server that gets it after the
+     * client has given up does not run it.
      *
      * @param method the HTTP method ({@code subject})
      * @param target the request-target, path and query ({@code to})
@@ -193,7 +203,8 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
 
     /**
      * Sends one request and hands its response to {@code listener} as the transfer frames arrive: the head, then
-     * the body in pieces, so a large body is never held whole. Returns once the last frame was handed over.
+     * the body in pieces, so a large body is never held whole. Returns once the last frame was handed over. As with
+     * the other {@code exchange}, the request expires at the deadline.
      *
      * @param method the HTTP method ({@code subject})
      * @param target the request-target, path and query ({@code to})
@@ -207,8 +218,10 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
      */
     public void exchange(String method, String target, Map<String, String> headers, String contentType,
                          byte[] body, ResponseListener listener, long deadlineMillis) throws IOException {
+        // A request still queued (at a broker) or arriving after the deadline is one nobody waits for any more.
+        long ttlMillis = Math.max(1, deadlineMillis - now());
         encoder.encode(nextMessageId++, method, target, replies.source().address().toString(), contentType, headers,
-                body, 0, body == null ? 0 : body.length);
+                body, 0, body == null ? 0 : body.length, System.currentTimeMillis(), ttlMillis);
         responseListener = listener;
         streamed = null;
         responseDone = false;
@@ -254,6 +267,10 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
     }
 
     private AmqpClientException closedError(String what) {
+        String notAmqp = notAmqp();
+        if (notAmqp != null) {
+            return new AmqpClientException(AmqpClientException.NOT_AMQP, notAmqp);
+        }
         if (closedWith != null && "amqp:unauthorized-access".equals(closedWith.condition().toString())) {
             return new AmqpClientException(AmqpClientException.LOGIN_DENIED, "authentication failed"
                     + loginFailure(String.valueOf(closedWith.description())));
@@ -262,6 +279,44 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
                 + closedWith.condition() + ": " + closedWith.description();
         return new AmqpClientException(AmqpClientException.PEER_FAILURE, "the server " + why + " while waiting for "
                 + what);
+    }
+
+    /**
+     * What answered, when the server's first bytes are not an AMQP 1.0 protocol header (AMQP 1.0 §2.2: the server
+     * answers with a header of its own, or with the one it speaks); null when they are, or nothing came yet.
+     */
+    private String notAmqp() {
+        if (firstBytesRead == 0 || (firstBytesRead < 4 && startsWith("AMQP", firstBytesRead))) {
+            return null;
+        }
+        if (startsWith("AMQP", 4)) {
+            if (firstBytesRead < 8 || (firstBytes[5] == 1 && firstBytes[6] == 0 && firstBytes[7] == 0)) {
+                return null; // AMQP 1.0 (or not all of the header yet): the engine says what went wrong
+            }
+            return peer + " speaks AMQP " + firstBytes[5] + "-" + firstBytes[6] + "-" + firstBytes[7]
+                    + ", not AMQP 1.0 (is it a broker's AMQP 0-9-1 port?)";
+        }
+        String kind;
+        if (startsWith("HTTP/", Math.min(5, firstBytesRead))) {
+            kind = ": it answered in HTTP (is it an HTTP port?)";
+        } else if (firstBytes[0] == 0x15 && (firstBytesRead < 2 || firstBytes[1] == 3)) {
+            kind = ": it answered with a TLS alert (for AMQP over TLS, use amqps://)";
+        } else {
+            kind = "";
+        }
+        return peer + " is not an AMQP server" + kind;
+    }
+
+    private boolean startsWith(String ascii, int length) {
+        if (firstBytesRead < length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (firstBytes[i] != ascii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -279,8 +334,18 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
             return " (the server could not check the login now; try again later)";
         }
         if (description.startsWith("server does not offer ")) {
-            return ": the " + description
-                    + (description.contains("ANONYMOUS") ? " (give a user with -u NAME:PASSWORD)" : "");
+            // "server does not offer WANTED: [OFFERED, ...]", as the engine's handshake reports it
+            int colon = description.indexOf(':');
+            String wanted = colon < 0 ? "" : description.substring("server does not offer ".length(), colon);
+            String offered = colon < 0 ? "" : description.substring(colon + 1).trim();
+            if (wanted.equals("ANONYMOUS")) {
+                return ": the " + description + " (give a user with -u NAME:PASSWORD)";
+            }
+            if (offered.equals("[ANONYMOUS]")) {
+                return ": the server takes no user and password, it offers ANONYMOUS only (leave out -u"
+                        + (wanted.equals("EXTERNAL") ? " and the client certificate)" : ")");
+            }
+            return ": the " + description;
         }
         return ": " + description;
     }
@@ -315,6 +380,11 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         if (n < 0) {
             socketClosed = true;
             return;
+        }
+        if (n > 0 && firstBytesRead < firstBytes.length) {
+            int copied = Math.min(n, firstBytes.length - firstBytesRead);
+            System.arraycopy(readBuffer, readEnd, firstBytes, firstBytesRead, copied);
+            firstBytesRead += copied;
         }
         if (n > 0) {
             // process() takes whole frames and leaves a partial one to us (Engine.ingest would copy it).

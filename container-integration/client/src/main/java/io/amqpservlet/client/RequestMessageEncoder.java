@@ -2,6 +2,7 @@ package io.amqpservlet.client;
 
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;
+import io.amqpservlet.protocol.types.messaging.Header;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -26,6 +27,8 @@ import java.util.Map;
 public final class RequestMessageEncoder {
     /** A top byte for message-ids that keeps their ulong encoding at its full 8 bytes, so they can be patched. */
     public static final long ID_MARK = 0x5AL << 56;
+    /** The largest {@code header.ttl}, a uint (AMQP 1.0 §3.2.1): about 49 days. */
+    private static final long MAX_TTL_MILLIS = 0xFFFF_FFFFL;
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final AmqpWriter writer;
@@ -60,15 +63,50 @@ public final class RequestMessageEncoder {
     public RequestMessageEncoder encode(long messageId, String method, String target, String replyTo,
                                         String contentType, Map<String, String> headers, byte[] body, int bodyOffset,
                                         int bodyLength) {
+        return encode(messageId, method, target, replyTo, contentType, headers, body, bodyOffset, bodyLength, 0, 0);
+    }
+
+    /**
+     * Encodes one request message that expires {@code ttlMillis} after {@code creationTimeEpochMillis}, replacing
+     * the previous one. The expiry is written three ways, as Qpid JMS writes a time to live: {@code header.ttl}
+     * (which brokers apply while the message waits in a queue), {@code properties.creation-time} and
+     * {@code properties.absolute-expiry-time} (which a server that receives it applies: docs/mapping.md, Expiry).
+     * A server does not run a request whose expiry has passed, so a client that gives up at a deadline can say so.
+     *
+     * @param messageId as {@link #encode(long, String, String, String, String, Map, byte[], int, int)}
+     * @param method the HTTP method, sent as {@code subject}
+     * @param target the request-target (path and query), sent as {@code to}
+     * @param replyTo the address responses go to (the client's reply node)
+     * @param contentType the {@code content-type} property, or null (not sent when there is no body)
+     * @param headers header names and values, sent as application-properties with lowercased names; may be empty
+     * @param body the body bytes, or null for no data section; {@code bodyLength} 0 also sends none
+     * @param bodyOffset where the body starts in {@code body}
+     * @param bodyLength the body's length in bytes
+     * @param creationTimeEpochMillis when the request was made, milliseconds since the epoch (the client's clock)
+     * @param ttlMillis how long after that the request expires; 0 or less for a request that never does (no header
+     *                  and no times are written)
+     * @return this encoder, to read the encoding from
+     */
+    public RequestMessageEncoder encode(long messageId, String method, String target, String replyTo,
+                                        String contentType, Map<String, String> headers, byte[] body, int bodyOffset,
+                                        int bodyLength, long creationTimeEpochMillis, long ttlMillis) {
         writer.clear();
         boolean hasBody = body != null && bodyLength > 0;
-        message.wrap(writer).startProperties()
+        message.wrap(writer);
+        if (ttlMillis > 0) {
+            // AMQP 1.0 §3.2.1: ttl is a uint of milliseconds.
+            message.header(false, Header.DEFAULT_PRIORITY, Math.min(ttlMillis, MAX_TTL_MILLIS), false, 0);
+        }
+        message.startProperties()
                 .messageId(messageId)
                 .to(target)
                 .subject(method)
                 .replyTo(replyTo);
         if (contentType != null && hasBody) {
             message.contentType(contentType);
+        }
+        if (ttlMillis > 0) {
+            message.absoluteExpiryTime(creationTimeEpochMillis + ttlMillis).creationTime(creationTimeEpochMillis);
         }
         message.endProperties();
         if (!headers.isEmpty()) {

@@ -2,7 +2,9 @@ package io.amqpservlet.client;
 
 import io.amqpservlet.protocol.message.MapCursor;
 import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.types.messaging.Header;
 import io.amqpservlet.protocol.types.messaging.MessageId;
+import io.amqpservlet.protocol.types.messaging.Properties;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -53,5 +55,37 @@ class RequestMessageEncoderTest {
         assertFalse(view.openApplicationProperties(new MapCursor()));
         assertThrows(IllegalStateException.class, () -> encoder.messageId(RequestMessageEncoder.ID_MARK),
                 "a small id is encoded short and cannot be patched");
+    }
+
+    @Test
+    void anExpiringRequestCarriesItsTtlCreationAndAbsoluteExpiryTime() {
+        byte[] body = "late".getBytes(StandardCharsets.UTF_8);
+        RequestMessageEncoder encoder = new RequestMessageEncoder(64).encode(RequestMessageEncoder.ID_MARK | 9,
+                "POST", "/orders", "r", "text/plain", Map.of("x-a", "b"), body, 0, body.length, 1_700_000_000_000L,
+                1_500);
+        encoder.messageId(RequestMessageEncoder.ID_MARK | 10); // still patchable with a header before the id
+        MessageView view = new MessageView().wrap(encoder.array(), encoder.offset(), encoder.length());
+        Header header = new Header();
+        assertTrue(view.readHeader(header));
+        assertEquals(1_500, header.ttlMillis());
+        Properties properties = new Properties();
+        assertTrue(view.readProperties(properties));
+        assertEquals(1_700_000_000_000L, properties.creationTime());
+        assertEquals(1_700_000_001_500L, properties.absoluteExpiryTime());
+        assertEquals("text/plain", view.contentTypeAsString());
+        MessageId id = new MessageId();
+        assertTrue(view.messageId(id));
+        assertEquals(RequestMessageEncoder.ID_MARK | 10, id.ulongValue());
+    }
+
+    @Test
+    void aRequestWithoutTtlHasNoHeaderAndNoTimes() {
+        RequestMessageEncoder encoder = new RequestMessageEncoder(16).encode(1, "GET", "/", "r", null, Map.of(),
+                null, 0, 0);
+        MessageView view = new MessageView().wrap(encoder.array(), encoder.offset(), encoder.length());
+        assertFalse(view.readHeader(new Header()));
+        Properties properties = new Properties();
+        assertTrue(view.readProperties(properties));
+        assertEquals(0, properties.absoluteExpiryTime());
     }
 }

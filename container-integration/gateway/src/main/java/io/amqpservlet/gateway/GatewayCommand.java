@@ -24,8 +24,11 @@ import java.nio.file.Path;
             "/bytes/{n}, /whoami, /orders, and /queues, /exchanges, /bindings for RabbitMQ's AMQP 1.0 clients",
             "(see docs/gateway.md)."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:cannot start (port in use, class or war missing)",
-            "2:bad command line"})
+        exitCodeList = {"0:--help or --version", "1:cannot start (port in use, class or war missing)",
+            "2:bad command line (or an unreadable --config file)",
+            "3:out of memory (the JVM's -XX:+ExitOnOutOfMemoryError, as bin/amqp-servlet runs it)",
+            "130:stopped by Ctrl-C (SIGINT), after the graceful stop",
+            "143:stopped by SIGTERM, after the graceful stop (systemd: SuccessExitStatus=143)"})
 final class GatewayCommand {
     private final GatewayOptions o;
     @Spec

@@ -23,6 +23,12 @@ public final class GatewayMain {
 
     public static void main(String[] args) {
         if (args.length > 0 && "request".equals(args[0])) {
+            // The client's standard error is for its own messages: Jetty's TLS factory would add its warnings
+            // (trust-all with -k, no host name check) and INFO lines. Set before any logger exists; a user's own
+            // -Dorg.eclipse.jetty.LEVEL wins.
+            if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
+                System.setProperty("org.eclipse.jetty.LEVEL", "OFF");
+            }
             int status = RequestCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err);
             System.out.flush();
             System.exit(status);

@@ -122,10 +122,15 @@ public final class GatewayOptions {
     /** Reads a properties file whose keys are option names. */
     void load(Path file) throws UsageException {
         Properties p = new Properties();
+        if (Files.isDirectory(file)) {
+            throw new UsageException("cannot read config " + file + ": is a directory");
+        }
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);
         } catch (IOException e) {
-            throw new UsageException("cannot read config " + file + ": " + e.getMessage());
+            throw new UsageException("cannot read config " + file + ": " + IoMessage.of(e));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("cannot read config " + file + ": " + e.getMessage()); // a malformed unicode escape
         }
         // Sorted, so suffixed keys (user.1, user.2) apply in a predictable order.
         for (Map.Entry<String, String> e : new TreeMap<>(toStrings(p)).entrySet()) {

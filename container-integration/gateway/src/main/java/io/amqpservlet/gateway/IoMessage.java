@@ -1,6 +1,7 @@
 package io.amqpservlet.gateway;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 
@@ -15,6 +16,9 @@ final class IoMessage {
         }
         if (e instanceof AccessDeniedException) {
             return "permission denied";
+        }
+        if (e instanceof CharacterCodingException) {
+            return "not UTF-8 text";
         }
         return e.getMessage() == null ? "I/O error" : e.getMessage();
     }

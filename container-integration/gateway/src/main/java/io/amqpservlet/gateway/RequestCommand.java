@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.client.AmqpAddress;
 import io.amqpservlet.client.AmqpClientException;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
@@ -25,8 +26,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code amqp-servlet request [options] amqp[s]://host[:port]/path}: one HTTP request over AMQP 1.0 (over TLS for
- * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The body is streamed to standard output
+ * {@code amqp-servlet request [options] amqp[s]://host[:port]/node}: one HTTP request over AMQP 1.0 (over TLS for
+ * {@code amqps}, {@link ClientTls}), with curl's options and exit statuses. The URL's path names the node the
+ * request is sent to and, unless {@code --to} gives another, its request-target ({@link AmqpAddress}). The body is streamed to standard output
  * (or to {@code -o FILE}) as its frames arrive, so a large one is never held in memory; with {@code -i} the status
  * line and headers come first. Any HTTP status exits 0; transport and SASL failures exit with curl's codes (see
  * {@link AmqpClientException}), a bad command line with 2, a bad URL with 3, an unreadable data file with 26, an
@@ -38,7 +40,8 @@ import java.util.Map;
                 + "over HTTP.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:any HTTP status", "1:unsupported protocol (not amqp or amqps)", "2:bad options",
-            "3:bad URL", "6:could not resolve the host", "7:connect failed", "23:cannot write the output file",
+            "3:bad URL", "6:could not resolve the host", "7:connect failed",
+            "8:not an AMQP 1.0 server (an HTTP or TLS port, AMQP 0-9-1)", "23:cannot write the output file",
             "26:cannot read a --data-binary file", "28:timeout", "35:TLS handshake failed",
             "56:connection closed or request refused by the server", "58:bad --cert or --key",
             "60:server certificate not trusted", "67:login denied (wrong user or password)", "77:bad --cacert"})
@@ -72,8 +75,13 @@ public final class RequestCommand {
     @Option(order = 8, names = {"-v", "--verbose"}, description = "trace AMQP frames to standard error")
     private boolean verbose;
     private long maxTimeMillis = 30_000;
-    @Parameters(paramLabel = "URL", description = "amqp[s]://host[:port]/path[?query]")
+    @Parameters(paramLabel = "URL", description = "amqp[s]://host[:port]/node[?query]: the node the request is sent to "
+            + "(a queue, or the server's address: orders, or //orders for /orders); the request-target is "
+            + "/node?query unless --to gives one")
     private String url;
+    @Option(order = 9, names = "--to", paramLabel = "TARGET", description = "the request-target (to), such as "
+            + "/orders/42?x=1, apart from the URL's node: a resource under a queue's servlets")
+    private String to;
     @Option(order = 12, names = "--cacert", paramLabel = "FILE",
             description = "amqps: trust the certificates in FILE (PEM or DER), not the JDK's")
     private String caCertificates;
@@ -145,7 +153,7 @@ public final class RequestCommand {
     }
 
     @Option(order = 9, names = {"-m", "--max-time"}, paramLabel = "SECONDS", description = "give up after this long "
-            + "(default 30; exit 28)")
+            + "(default 30; exit 28); the request expires then, so a server that gets it later does not run it")
     void maxTime(String seconds) {
         try {
             double s = Double.parseDouble(seconds);
@@ -224,8 +232,12 @@ public final class RequestCommand {
         }
         String host = uri.getHost();
         int port = uri.getPort() >= 0 ? uri.getPort() : amqps ? DEFAULT_TLS_PORT : DEFAULT_PORT;
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+        if (to != null && !to.startsWith("/") && !to.contains("://") && !to.equals("*")) {
+            err.println("amqp-servlet request: --to wants a path such as /orders/42 (or an absolute URL), got " + to);
+            return USAGE;
+        }
+        AmqpAddress address = to == null ? AmqpAddress.of(uri) : AmqpAddress.of(uri, to);
+        String target = address.target();
         String requestMethod = method != null ? method : data == null ? "GET" : "POST";
         // Content type and encoding travel in the message properties (docs/design.md §3), not as headers.
         String contentType = headers.remove("content-type");
@@ -262,7 +274,11 @@ public final class RequestCommand {
                     + config.saslMechanism() + ")");
         }
         ResponseOutput output = new ResponseOutput(out, outputFile, include, verbose ? err : null);
-        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, path, config, deadline, tls)) {
+        if (verbose) {
+            err.println("* node " + (address.node() == null ? "(none: the anonymous relay)" : address.node()));
+        }
+        try (AmqpRequestClient client = AmqpRequestClient.connect(host, port, address.node(), config, deadline,
+                tls)) {
             if (verbose) {
                 err.println("> " + requestMethod + " " + target);
             }

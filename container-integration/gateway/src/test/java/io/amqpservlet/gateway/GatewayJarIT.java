@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.jetty.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -20,7 +22,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The shaded jar as users run it: the gateway in one process (ports 0, the printed ports read back), the CLI in
- * another, then SIGTERM ({@link Process#destroy()}) and the gateway exits. Runs in {@code integration-test}
+ * another, then SIGTERM ({@link Process#destroy()}) or SIGINT and the gateway exits with the status its help and
+ * docs/gateway.md give; the CLI's standard error carries its own messages only. Runs in {@code integration-test}
  * (failsafe), after {@code package} has built the jar.
  */
 @Timeout(120)
@@ -78,6 +81,100 @@ class GatewayJarIT {
         }
     }
 
+    /** Starts the jar's gateway on free ports; returns once it printed them. */
+    private Process startGateway(String name, String... options) throws Exception {
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
+        command.addAll(List.of(options));
+        Process gateway = new ProcessBuilder(command).redirectError(dir.resolve(name + ".err").toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(gateway.getInputStream(),
+                StandardCharsets.UTF_8));
+        for (String line; (line = out.readLine()) != null; ) {
+            if (line.startsWith("amqp-servlet listening")) {
+                listening = line;
+                return gateway;
+            }
+        }
+        gateway.destroyForcibly();
+        throw new AssertionError("no ports printed; stderr: " + Files.readString(dir.resolve(name + ".err")));
+    }
+
+    private String listening;
+
+    private int port(String name) {
+        Matcher m = Pattern.compile(" " + name + "=(-?\\d+)").matcher(listening);
+        assertTrue(m.find(), listening);
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void ctrlCStopsGracefullyWithStatus130() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
+        Process gateway = startGateway("sigint", "--amqp-port", "0", "--http-port", "-1");
+        try {
+            // A JVM started with SIGINT ignored (a background job of a non-interactive shell) keeps ignoring it.
+            assumeTrue(!signalIgnored(gateway.pid(), 2), "SIGINT is ignored in this process tree");
+            // The shell's own kill: a minimal Debian has no kill program (procps), but always a /bin/sh.
+            Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + gateway.pid()).inheritIO().start();
+            assertEquals(0, kill.waitFor());
+            assertTrue(gateway.waitFor(30, TimeUnit.SECONDS), "the gateway did not exit after SIGINT");
+            assertTrue(Files.readString(dir.resolve("sigint.err")).contains("amqp-servlet: stopping"));
+            assertEquals(130, gateway.exitValue());
+        } finally {
+            gateway.destroyForcibly();
+        }
+    }
+
+    /** Whether {@code signal} is ignored by process {@code pid} (Linux: the SigIgn mask in /proc). */
+    private static boolean signalIgnored(long pid, int signal) throws Exception {
+        Path status = Path.of("/proc", String.valueOf(pid), "status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (signal - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void theExitStatusesOfHelpAndTheSystemdUnitAreTheMeasuredOnes() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
+        Process help = new ProcessBuilder(java(), "-jar", JAR.toString(), "--help").start();
+        String text = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, help.waitFor());
+        assertTrue(text.contains("  143   stopped by SIGTERM"), text);
+        assertTrue(text.contains("  130   stopped by Ctrl-C"), text);
+        String doc = Files.readString(Path.of("..", "..", "docs", "gateway.md"));
+        String unit = doc.substring(doc.indexOf("[Service]"), doc.indexOf("```", doc.indexOf("[Service]")));
+        assertTrue(unit.contains("\nSuccessExitStatus=143\n"), unit);
+        assertTrue(unit.contains("\nRestart=on-failure\n"), unit);
+        assertTrue(unit.contains("-XX:+ExitOnOutOfMemoryError"), unit);
+    }
+
+    @Test
+    void theClientKeepsJettysTlsLinesOffItsStandardError() throws Exception {
+        assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
+        TestCertificates certificates = TestCertificates.create(dir);
+        Process gateway = startGateway("tls", "--amqp-port", "-1", "--http-port", "-1", "--amqps-port", "0",
+                "--tls-keystore", certificates.serverKeyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD);
+        try {
+            Process cli = new ProcessBuilder(java(), "-jar", JAR.toString(), "request", "-k", "-i",
+                    "amqps://localhost:" + port("amqps") + "/echo").redirectError(dir.resolve("tls-cli.err").toFile())
+                    .start();
+            String printed = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(cli.waitFor(30, TimeUnit.SECONDS), "the CLI did not exit");
+            String err = Files.readString(dir.resolve("tls-cli.err"));
+            assertEquals(0, cli.exitValue(), printed + err);
+            assertTrue(printed.startsWith("HTTP/1.1 200\r\n"), printed);
+            assertEquals("", err, "the client's standard error has its own messages only");
+        } finally {
+            gateway.destroyForcibly();
+        }
+    }
+
     @Test
     void jarServesTheDemoAndStopsOnSigterm() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
@@ -112,6 +209,8 @@ class GatewayJarIT {
             assertTrue(gateway.waitFor(30, TimeUnit.SECONDS), "the gateway did not exit after SIGTERM");
             List<String> err = Files.readAllLines(dir.resolve("gateway.err"));
             assertTrue(err.stream().anyMatch(l -> l.contains("amqp-servlet: stopping")), String.join("\n", err));
+            // 128 + SIGTERM, as --help and docs/gateway.md say (and the systemd unit there accepts as success).
+            assertEquals(143, gateway.exitValue());
         } finally {
             gateway.destroyForcibly();
         }

@@ -145,6 +145,21 @@ final class JettyBase implements AutoCloseable {
         }
     }
 
+    /** Writes {@code webapps/<name>.war} with the classes' files under WEB-INF/classes and no web.xml. */
+    void deployAnnotatedWar(String name, Class<?>... classes) throws IOException {
+        Path war = Files.createDirectories(base.resolve("webapps")).resolve(name + ".war");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(war))) {
+            for (Class<?> c : classes) {
+                String resource = c.getName().replace('.', '/') + ".class";
+                zip.putNextEntry(new ZipEntry("WEB-INF/classes/" + resource));
+                try (InputStream in = c.getClassLoader().getResourceAsStream(resource)) {
+                    in.transferTo(zip);
+                }
+                zip.closeEntry();
+            }
+        }
+    }
+
     /** Writes a file of the base (a realm file, a context XML), creating its directory. */
     Path write(String relative, byte[] bytes) throws IOException {
         Path file = base.resolve(relative);

@@ -5,6 +5,7 @@ import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.client.ClientTls;
 import io.amqpservlet.gateway.ProxiedAmqpPeer;
+import io.amqpservlet.testwar.AnnotatedWarServlet;
 import io.amqpservlet.testwar.HelloWarServlet;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
@@ -25,7 +26,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipFile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -95,6 +99,40 @@ class JettyHomeModuleIT {
             assertEquals("hello from war /hello/greet amqp=true user=-", r.bodyText());
             assertEquals(404, amqpGet(amqp, "/nowhere", new EngineConfig().saslAnonymous()).status());
         }
+    }
+
+    @Test
+    void anAnnotatedWarIsServedWithTheAnnotationsModule() throws Exception {
+        try (JettyBase base = base()) {
+            base.deployAnnotatedWar("annotated", AnnotatedWarServlet.class);
+            base.startJar("--add-module=amqp,ee11-deploy,ee11-annotations"); // as docs/jetty-module.md installs
+            int amqp = JettyBase.port(base.start("amqp.port=0"), "amqp");
+            AmqpResponse r = amqpGet(amqp, "/annotated/annotated/x", new EngineConfig().saslAnonymous());
+            assertEquals(200, r.status(), base.serverLog());
+            assertEquals("annotated /annotated/annotated/x", r.bodyText());
+        }
+    }
+
+    @Test
+    void theDocsListEveryFileOfTheArchive() throws IOException {
+        Path archive;
+        try (var found = Files.newDirectoryStream(Path.of("target"), "amqp-servlet-jetty-module-*.zip")) {
+            archive = found.iterator().next();
+        }
+        String name = archive.getFileName().toString();
+        String version = name.substring("amqp-servlet-jetty-module-".length(), name.length() - ".zip".length());
+        Set<String> files = new TreeSet<>();
+        try (ZipFile zip = new ZipFile(archive.toFile())) {
+            zip.stream().filter(e -> !e.isDirectory()).forEach(e -> files.add(e.getName()));
+        }
+        // The page's first block lists the archive, a path per line, a comment after two spaces.
+        String page = Files.readString(Path.of("..", "..", "docs", "jetty-module.md"));
+        int start = page.indexOf("```\n") + 4;
+        Set<String> listed = new TreeSet<>();
+        for (String line : page.substring(start, page.indexOf("```", start)).split("\n")) {
+            listed.add(line.split("  ", 2)[0].trim().replace("<version>", version));
+        }
+        assertEquals(files, listed);
     }
 
     @Test

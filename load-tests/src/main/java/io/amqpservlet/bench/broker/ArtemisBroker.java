@@ -19,8 +19,8 @@ import java.nio.file.Path;
  * ready and runs until killed.
  */
 public final class ArtemisBroker {
-    /** The request queue, also the address requests are sent to: a path, as the generator sends to a URL's path. */
-    public static final String QUEUE = "/requests";
+    /** The request queue, the node the generator sends to for {@code amqp://host:port/requests}. */
+    public static final String QUEUE = "requests";
 
     private ArtemisBroker() {
     }

@@ -27,7 +27,7 @@ final class BrokerProcess implements AutoCloseable {
         this(workDir, List.of());
     }
 
-    /** A broker started with {@link ArtemisBroker}'s arguments (e.g. {@code --queue /echo --no-responder}). */
+    /** A broker started with {@link ArtemisBroker}'s arguments (e.g. {@code --queue echo --no-responder}). */
     BrokerProcess(Path workDir, List<String> brokerArgs) throws IOException {
         Files.createDirectories(workDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -159,7 +159,7 @@ public final class GatewaySuite {
         }
         if (artemis) {
             try (BrokerProcess broker = new BrokerProcess(work)) {
-                LoadClient c = new GeneratorClient("amqp://127.0.0.1:" + broker.port + BrokerProcess.QUEUE,
+                LoadClient c = new GeneratorClient("amqp://127.0.0.1:" + broker.port + "/" + BrokerProcess.QUEUE,
                         threads, connections, window, bodyBytes);
                 clients.put("artemis", c.describe() + ", through Artemis " + BrokerProcess.VERSION
                         + " and a responder (" + BrokerProcess.RESPONDER + "); one round");
@@ -215,15 +215,15 @@ public final class GatewaySuite {
     }
 
     /**
-     * Attach mode: the same generator into an Artemis queue named {@code /echo}, consumed by a gateway in attach mode
+     * Attach mode: the same generator into an Artemis queue named {@code echo}, consumed by a gateway in attach mode
      * ({@code --attach}), which answers through the broker. Two rows: the gateway's CPU and heap per request, and
      * the broker's CPU per request, both over the same measured phase.
      */
     private void attachRow(Map<String, List<RoundSet>> runs, Map<String, String> clients) throws Exception {
         Path work = out.resolve("attach-work");
-        try (BrokerProcess broker = new BrokerProcess(work, List.of("--queue", "/echo", "--no-responder"));
+        try (BrokerProcess broker = new BrokerProcess(work, List.of("--queue", "echo", "--no-responder"));
              GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm,
-                     List.of("--attach", "amqp://127.0.0.1:" + broker.port + "//echo"))) {
+                     List.of("--attach", "amqp://127.0.0.1:" + broker.port + "/echo"))) {
             LoadClient c = new GeneratorClient("amqp://127.0.0.1:" + broker.port + "/echo", threads, connections,
                     window, bodyBytes);
             clients.put("attach", c.describe() + ", through Artemis " + BrokerProcess.VERSION

@@ -102,7 +102,7 @@ final class AmqpLoadConnection extends LoadConnection implements EngineHandler {
             var session = engine.beginSession();
             replies = session.attachDynamicReceiver("replies", true); // pre-settled responses, as our client
             replies.autoCredit(Math.max(16, 2 * window));
-            sender = session.attachSender("requests", endpoint.path());
+            sender = session.attachSender("requests", endpoint.node());
         }
         if (sender != null && !replies.source().address().isNull() && sender.canSend()) {
             byte[] body = options.body();

@@ -2,6 +2,8 @@ package io.amqpservlet.bench.load;
 
 import picocli.CommandLine;
 
+import io.amqpservlet.client.AmqpAddress;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -27,11 +29,15 @@ public final class LoadOptions {
     }
 
     /**
-     * One endpoint: a listener and the address (request-target) the requests go to; {@code scheme} is the protocol,
-     * {@code amqp} (AMQP 1.0), {@code http} (HTTP/1.1, one request per connection at a time unless the window
-     * pipelines more) or {@code h2c} (HTTP/2 without TLS, prior knowledge; the window is the streams in flight).
+     * One endpoint: a listener, the node AMQP requests are sent to and the request-target ({@code to}, or HTTP's
+     * path) they name; {@code scheme} is the protocol, {@code amqp} (AMQP 1.0), {@code http} (HTTP/1.1, one request
+     * per connection at a time unless the window pipelines more) or {@code h2c} (HTTP/2 without TLS, prior
+     * knowledge; the window is the streams in flight). An {@code amqp://} URL's path names the node as the
+     * {@code request} command and attach mode read it ({@link AmqpAddress}): {@code amqp://host/echo} is the node
+     * {@code echo} and the target {@code /echo}; the node is null for HTTP, and for an AMQP URL without a path
+     * (the anonymous relay).
      */
-    public record Endpoint(String scheme, String host, int port, String path) {
+    public record Endpoint(String scheme, String host, int port, String node, String path) {
         @Override
         public String toString() {
             return scheme + "://" + host + ":" + port + path;
@@ -123,12 +129,20 @@ public final class LoadOptions {
         if (!(http || "amqp".equals(uri.getScheme())) || uri.getHost() == null) {
             throw new UsageException("want amqp://, http:// or h2c://host:port/path, got " + url);
         }
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        if (uri.getRawQuery() != null) {
-            path += "?" + uri.getRawQuery();
+        String node = null;
+        String path;
+        if (http) {
+            path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            if (uri.getRawQuery() != null) {
+                path += "?" + uri.getRawQuery();
+            }
+        } else {
+            AmqpAddress address = AmqpAddress.of(uri);
+            node = address.node();
+            path = address.target();
         }
         endpoints.add(new Endpoint(uri.getScheme(), uri.getHost(), uri.getPort() < 0 ? http ? 80 : 5672
-                : uri.getPort(), path));
+                : uri.getPort(), node, path));
         return this;
     }
 

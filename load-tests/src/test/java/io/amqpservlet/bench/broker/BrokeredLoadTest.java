@@ -18,7 +18,7 @@ class BrokeredLoadTest {
     @Test
     void generatorGetsEveryAnswerThroughTheBroker() throws Exception {
         try (ArtemisBroker.Running broker = ArtemisBroker.start(0)) {
-            LoadOptions o = new LoadOptions().endpoint("amqp://127.0.0.1:" + broker.port() + ArtemisBroker.QUEUE)
+            LoadOptions o = new LoadOptions().endpoint("amqp://127.0.0.1:" + broker.port() + "/" + ArtemisBroker.QUEUE)
                     .connections(2).window(4).warmupMillis(300).durationMillis(1_500).progress(false);
             LoadResult r = new LoadRun(o, null).run();
             assertTrue(r.responses() > 0, r.describe());

@@ -13,8 +13,10 @@ import java.util.Objects;
 /**
  * A broker URI of attach mode, {@code amqp[s]://[user[:password]@]host[:port][,host[:port]...]/address}, taken apart
  * ({@link AmqpBrokerAttachment#setUri}): the hosts are the failover list, user and password are percent-decoded, the
- * path without its first {@code /} is the request address (percent-decoded, so {@code //queue/x} names
- * {@code /queue/x}). {@code amqps} means TLS, port 5671 by default; {@code amqp} port 5672.
+ * path without its first {@code /} is the request address (percent-decoded, so {@code //queue/x} and
+ * {@code /%2Fqueue/x} name {@code /queue/x}). That is how Proton and Qpid read a URL's path, and how the
+ * {@code request} command and the load generator read theirs, so a client and a gateway given the same URL meet at
+ * the same queue. {@code amqps} means TLS, port 5671 by default; {@code amqp} port 5672.
  *
  * @param secure whether the scheme is {@code amqps}
  * @param brokers the hosts in the order given
