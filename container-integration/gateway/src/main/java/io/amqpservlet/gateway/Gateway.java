@@ -399,8 +399,8 @@ public final class Gateway {
     }
 
     /**
-     * A port named {@code name}: the name tags its meters ({@code connector.name} of Micrometer's connection meters,
-     * {@code connector} of the AMQP ones) and keys its counters in the stats.
+     * A port named {@code name}: the name tags its meters ({@code connector.name}, of Micrometer's connection meters
+     * and of the AMQP ones alike) and keys its counters in the stats.
      */
     private ServerConnector connector(String name, int port, ConnectionFactory... factories) {
         ServerConnector c = new ServerConnector(server, 1, 1, factories);

@@ -1,7 +1,6 @@
 package io.amqpservlet.gateway;
 
 import io.amqpservlet.gateway.metrics.GatewayMetrics;
-import io.amqpservlet.gateway.stats.AmqpCounter;
 import io.amqpservlet.jetty.AmqpServerBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code --metrics}: the gateway's Prometheus endpoint, scraped and parsed as Prometheus would (docs/gateway.md,
  * "Metrics"): requests by status class and protocol with a duration histogram from Micrometer's Jetty timer, the
- * AMQP meters from the connector's counters, Jetty's connection and thread-pool meters, the attachment's state; and
+ * AMQP meters of amqp-servlet-micrometer ({@code amqp_servlet_*}, labelled {@code connector_name} as Jetty's
+ * connection meters are), Jetty's connection and thread-pool meters, the attachment's state; and
  * {@code --metrics-port}, which serves them on a port of its own and nowhere else.
  */
 @Timeout(60)
@@ -36,6 +36,13 @@ class GatewayMetricsTest {
     /** One sample line of the text format: name, labels in braces (optional), value. */
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    /** The Prometheus names of an AMQP port's meters (docs/jetty.md, "Micrometer meters"). */
+    private static final List<String> LISTENER_METERS = List.of("amqp_servlet_requests_total",
+            "amqp_servlet_requests_timed_out_total", "amqp_servlet_responses_late_total",
+            "amqp_servlet_requests_active", "amqp_servlet_connections", "amqp_servlet_connections_refused_total",
+            "amqp_servlet_handshakes_evicted_total", "amqp_servlet_source_addresses",
+            "amqp_servlet_budget_used_bytes", "amqp_servlet_budget_free_bytes", "amqp_servlet_budget_max_bytes",
+            "amqp_servlet_budget_peak_bytes");
 
     /** A sample: the metric's name, its labels and its value. */
     record Sample(String name, Map<String, String> labels, double value) {
@@ -155,15 +162,23 @@ class GatewayMetricsTest {
                     "a histogram has many buckets");
             assertTrue(value(samples, "jetty_server_requests_seconds_sum", Map.of("protocol", "amqp")) > 0);
 
-            Map<String, String> port = Map.of("connector", "amqp");
-            for (AmqpCounter c : AmqpCounter.values()) {
-                String name = c.meterName().replace('.', '_') + (c.baseUnit() == null ? "" : "_" + c.baseUnit())
-                        + (c.kind() == AmqpCounter.Kind.COUNTER ? "_total" : "");
+            // The AMQP meters, labelled with the port's connector name as Jetty's connection meters are.
+            Map<String, String> port = Map.of("connector_name", "amqp");
+            for (String name : LISTENER_METERS) {
                 value(samples, name, port);
             }
-            assertEquals(5, value(samples, "amqp_requests_served_total", port));
-            assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, value(samples, "amqp_budget_limit_bytes", port));
-            assertEquals(0, value(samples, "amqp_connections_refused_total", port));
+            assertEquals(5, value(samples, "amqp_servlet_requests_total", Map.of("connector_name", "amqp",
+                    "outcome", "served")));
+            assertEquals(5, value(samples, "amqp_servlet_requests_total", port), "every outcome but served is 0");
+            assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES,
+                    value(samples, "amqp_servlet_budget_max_bytes", port));
+            assertEquals(0, value(samples, "amqp_servlet_connections_refused_total", port));
+            assertEquals(4, samples.stream().filter(s -> s.name.equals("amqp_servlet_connections_refused_total"))
+                    .count(), "one sample per limit");
+            for (Sample s : samples) {
+                assertFalse(s.name.startsWith("amqp_") && !s.name.startsWith("amqp_servlet_"),
+                        "one prefix for the AMQP meters: " + s);
+            }
             // Micrometer's Jetty binders: AMQP connections are Jetty connections, and the thread pool.
             assertTrue(value(samples, "jetty_connections_messages_in_messages_total",
                     Map.of("connector_name", "amqp")) >= 5);
@@ -186,12 +201,13 @@ class GatewayMetricsTest {
             double active = 0;
             while (active < 1) {
                 assertTrue(System.nanoTime() < deadline, "the slow request never showed in flight");
-                active = value(scrape(g.httpPort()), "amqp_requests_active", Map.of("connector", "amqp"));
+                active = value(scrape(g.httpPort()), "amqp_servlet_requests_active", Map.of("connector_name", "amqp"));
                 Thread.sleep(20);
             }
             assertEquals(1, active);
             assertEquals(0, slow.get(20, TimeUnit.SECONDS).exit);
-            awaitScrape(g.httpPort(), s -> value(s, "amqp_requests_active", Map.of("connector", "amqp")) == 0);
+            awaitScrape(g.httpPort(), s -> value(s, "amqp_servlet_requests_active", Map.of("connector_name", "amqp"))
+                    == 0);
         } finally {
             g.stop();
         }
@@ -205,7 +221,7 @@ class GatewayMetricsTest {
             g.start();
             assertTrue(g.metricsPort() > 0);
             List<Sample> samples = scrape(g.metricsPort());
-            value(samples, "amqp_connections_open", Map.of("connector", "amqp"));
+            value(samples, "amqp_servlet_connections", Map.of("connector_name", "amqp", "state", "open"));
             assertEquals(404, get(g.metricsPort(), "/echo").statusCode(), "no application on the metrics port");
             assertEquals(404, get(g.httpPort(), GatewayMetrics.PATH).statusCode(), "the HTTP port's /metrics is the "
                     + "application's");
@@ -224,21 +240,28 @@ class GatewayMetricsTest {
             "--metrics", "--attach", "amqp://127.0.0.1:" + closedPort + "/orders"}));
         try {
             g.start();
-            Map<String, String> attachment = Map.of("connector", "attach:orders");
+            Map<String, String> attachment = Map.of("connector_name", "attach:orders");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             List<Sample> samples = scrape(g.httpPort());
-            while (value(samples, "amqp_attach_failures", attachment) < 2) {
+            while (value(samples, "amqp_servlet_attach_consecutive_failures", attachment) < 2) {
                 assertTrue(System.nanoTime() < deadline, "the attachment never tried again");
                 Thread.sleep(50);
                 samples = scrape(g.httpPort());
             }
-            assertEquals(0, value(samples, "amqp_attach_connects_total", attachment), "no connection was made");
-            assertEquals(0, value(samples, "amqp_attach_attached", attachment));
-            assertEquals(0, value(samples, "amqp_attach_state", Map.of("connector", "attach:orders", "state",
-                    "ATTACHED")));
-            assertEquals(1, value(samples, "amqp_attach_state", attachment), "exactly one state at a time");
-            value(samples, "amqp_requests_served_total", attachment);
-            assertFalse(samples.stream().anyMatch(s -> "amqp".equals(s.labels.get("connector"))), "no AMQP port");
+            assertEquals(0, value(samples, "amqp_servlet_attach_connects_total", attachment),
+                    "no connection was made");
+            assertEquals(0, value(samples, "amqp_servlet_attach_state", Map.of("connector_name", "attach:orders",
+                    "state", "ATTACHED")));
+            assertEquals(1, value(samples, "amqp_servlet_attach_state", attachment), "exactly one state at a time");
+            assertTrue(value(samples, "amqp_servlet_attach_reconnect_delay_seconds", attachment) > 0,
+                    "backing off between attempts");
+            assertEquals(0, value(samples, "amqp_servlet_requests_total", Map.of("connector_name", "attach:orders",
+                    "outcome", "served")));
+            value(samples, "amqp_servlet_requests_active", attachment);
+            // A listener's connection and budget meters are not an attachment's (docs/jetty.md).
+            assertEquals(0, sum(samples, "amqp_servlet_budget_max_bytes", Map.of()));
+            assertFalse(samples.stream().anyMatch(s -> "amqp".equals(s.labels.get("connector_name"))),
+                    "no AMQP port");
         } finally {
             g.stop();
         }

@@ -35,9 +35,9 @@ import java.util.function.Supplier;
  * here once the server exists.
  */
 public final class AmqpServletConnectors implements JettyServerCustomizer {
-    /** The name of the listener connector (Jetty's connector name, the meters' {@code connector} tag). */
+    /** The name of the listener connector (Jetty's connector name, the meters' {@code connector.name} tag). */
     public static final String LISTENER_NAME = "amqp";
-    /** The name of the attachment connector. */
+    /** The name of the attachment connector (its meters' {@code connector.name} tag). */
     public static final String ATTACHMENT_NAME = "amqp-attach";
 
     private final AmqpServletProperties properties;
@@ -262,32 +262,6 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
      */
     public AmqpBrokerAttachment getAttachment() {
         return attachment;
-    }
-
-    /**
-     * The connection factories of the connectors made here, by connector name: the listener's and the attachment's.
-     *
-     * @return the factories, listener first
-     */
-    public List<Named> getFactories() {
-        List<Named> factories = new ArrayList<>(2);
-        if (listenerFactory != null) {
-            factories.add(new Named(LISTENER_NAME, listenerFactory));
-        }
-        AmqpBrokerAttachment a = attachment;
-        if (a != null) {
-            factories.add(new Named(ATTACHMENT_NAME, a.getConnectionFactory()));
-        }
-        return factories;
-    }
-
-    /**
-     * A connector's name and its connection factory.
-     *
-     * @param connector the connector's name
-     * @param factory its AMQP connection factory
-     */
-    public record Named(String connector, AmqpConnectionFactory factory) {
     }
 
     /** The listener's port bound now, or -1 when there is none or it is not open. */

@@ -2,6 +2,8 @@ package io.amqpservlet.spring;
 
 import io.amqpservlet.jetty.EmbeddedArtemis;
 import io.amqpservlet.spring.sample.SampleApplication;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
 import org.apache.qpid.protonj2.client.ConnectionOptions;
@@ -33,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Attach mode from properties alone: the sample consumes the queue {@code orders} of an embedded ActiveMQ Artemis
  * ({@code amqp.servlet.attach.uri}), answers through the broker, names its requests' user
- * ({@code amqp.servlet.attach.request-user}, which Spring Security sees), and reports the attachment's health.
+ * ({@code amqp.servlet.attach.request-user}, which Spring Security sees), and reports the attachment's health and
+ * its meters (amqp-servlet-micrometer's, tagged {@code connector.name} {@code amqp-attach}).
  */
 @DirtiesContext // its attachment would go on trying the stopped broker while other classes run
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -59,6 +62,13 @@ class AttachModeTest {
 
     @Autowired
     AmqpServletConnectors connectors;
+
+    @Autowired
+    MeterRegistry meters;
+
+    private Search attachmentMeter(String name) {
+        return meters.find(name).tag("connector.name", AmqpServletConnectors.ATTACHMENT_NAME);
+    }
 
     private Message<Object> callThroughBroker(String method, String path) throws Exception {
         try (Client client = Client.create();
@@ -89,6 +99,10 @@ class AttachModeTest {
         String health = health();
         assertTrue(health.startsWith("200 ") && health.contains("\"status\":\"UP\"")
                 && health.contains("\"state\":\"ATTACHED\""), health);
+        assertEquals(1, attachmentMeter("amqp.servlet.attach.state").tag("state", "ATTACHED").gauge().value());
+        assertTrue(attachmentMeter("amqp.servlet.attach.connects").functionCounter().count() >= 1);
+        assertEquals(0, attachmentMeter("amqp.servlet.attach.consecutive.failures").gauge().value());
+        double served = attachmentMeter("amqp.servlet.requests").tag("outcome", "served").functionCounter().count();
 
         Message<Object> order = callThroughBroker("GET", "/orders/1");
         assertEquals("200", order.subject());
@@ -99,6 +113,10 @@ class AttachModeTest {
         assertEquals("200", who.subject());
         assertEquals("{\"name\":\"gateway\",\"authorities\":[]}", new String((byte[]) who.body(),
                 StandardCharsets.UTF_8));
+        assertEquals(served + 2, attachmentMeter("amqp.servlet.requests").tag("outcome", "served")
+                .functionCounter().count(), "both requests count on the attachment's meters");
+        assertTrue(meters.find("amqp.servlet.connections").meters().isEmpty(),
+                "no listener, and an attachment has no connection meters");
     }
 
     @Test

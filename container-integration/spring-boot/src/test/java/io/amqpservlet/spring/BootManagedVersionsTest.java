@@ -1,5 +1,6 @@
 package io.amqpservlet.spring;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.eclipse.jetty.util.Jetty;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The starter runs on the Jetty, Jakarta Servlet and Micrometer that its Spring Boot pins (its
  * {@code spring-boot-dependencies}), and so does amqp-servlet-jetty in these tests, whatever the rest of the reactor
  * builds with. The module's pom repeats Boot's Jetty and Servlet versions (the parent's managed versions would win
- * over the imported BOM): this fails when the two part.
+ * over the imported BOM): this fails when the two part. amqp-servlet-micrometer is built with the parent's newer
+ * Micrometer; the meters tests of this module run it on Boot's, in the same JVM as this test.
  */
 class BootManagedVersionsTest {
     private static String bomProperty(String name) throws IOException {
@@ -49,5 +51,11 @@ class BootManagedVersionsTest {
         assertEquals(bomProperty("jakarta-servlet.version"), resolvedVersion("jakarta.servlet:jakarta.servlet-api"));
         assertEquals(bomProperty("micrometer.version"), resolvedVersion("io.micrometer:micrometer-observation"));
         assertEquals(bomProperty("micrometer.version"), resolvedVersion("io.micrometer:micrometer-core"));
+    }
+
+    @Test
+    void micrometerIsBootsAtRunTime() throws IOException {
+        assertEquals(bomProperty("micrometer.version"), MeterRegistry.class.getPackage().getImplementationVersion(),
+                "the tests run amqp-servlet-micrometer's meters on Boot's Micrometer");
     }
 }

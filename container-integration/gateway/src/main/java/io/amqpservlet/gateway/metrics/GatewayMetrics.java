@@ -2,6 +2,8 @@ package io.amqpservlet.gateway.metrics;
 
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.micrometer.AmqpBrokerAttachmentMetrics;
+import io.amqpservlet.micrometer.AmqpConnectionFactoryMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -42,7 +44,10 @@ import java.util.Map;
  *       {@link TimedHandler}, which sees AMQP requests too since they pass Jetty's handler tree;
  *       {@code jetty.server.requests.open} (in flight); the connections of every connector, AMQP ones included
  *       ({@code jetty.connections.*}); the thread pool ({@code jetty.threads.*});</li>
- *   <li>the AMQP meters ({@link AmqpMeters}): the connector library's counters;</li>
+ *   <li>the AMQP meters of amqp-servlet-micrometer ({@code amqp.servlet.*}, docs/jetty.md "Micrometer meters"):
+ *       each AMQP port's ({@link AmqpConnectionFactoryMetrics}) and each broker attachment's
+ *       ({@link AmqpBrokerAttachmentMetrics}), tagged {@code connector.name} as the Jetty binders tag the same
+ *       connector;</li>
  *   <li>the JVM's: memory, GC, threads, classes, CPU, uptime, file descriptors.</li>
  * </ul>
  * {@link #endpoint()} serves it as Prometheus text at {@value #PATH}. This package is loaded only with the option.
@@ -65,7 +70,7 @@ public final class GatewayMetrics implements AutoCloseable {
      *
      * @param server      the gateway's server
      * @param threads     its thread pool
-     * @param listeners   the AMQP ports' factories by port name
+     * @param listeners   the AMQP ports' factories by port name (the name of the port's connector)
      * @param attachments the broker attachments
      */
     public GatewayMetrics(Server server, ThreadPool threads, Map<String, AmqpConnectionFactory> listeners,
@@ -89,7 +94,12 @@ public final class GatewayMetrics implements AutoCloseable {
         threadPool = new JettyServerThreadPoolMetrics(threads, Tags.empty());
         threadPool.bindTo(registry);
         JettyConnectionMetrics.addToAllConnectors(server, registry);
-        new AmqpMeters(listeners, attachments).bindTo(registry);
+        for (Map.Entry<String, AmqpConnectionFactory> port : listeners.entrySet()) {
+            new AmqpConnectionFactoryMetrics(port.getValue(), port.getKey()).bindTo(registry);
+        }
+        for (AmqpBrokerAttachment attachment : attachments) {
+            new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
+        }
     }
 
     /**

@@ -1,0 +1,96 @@
+package io.amqpservlet.micrometer;
+
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.ServerSocket;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A broker attachment's meters (docs/jetty.md, "Micrometer meters"): its state as a state set, its connections and
+ * failures, and its factory's request meters, all tagged with the attachment's name; none of a listener's connection
+ * or budget meters, which an attachment's factory does not count.
+ */
+@Timeout(60)
+class AmqpBrokerAttachmentMetricsTest {
+    private final MeterRegistry registry = new SimpleMeterRegistry();
+
+    private Search attachment(String name) {
+        return registry.find(name).tag("connector.name", "attach:orders");
+    }
+
+    @Test
+    void everyStateTheAttachmentCanBeInIsAStateTag() throws Exception {
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(new Server());
+        a.setName("attach:orders");
+        new AmqpBrokerAttachmentMetrics(a).bindTo(registry);
+        Set<String> states = attachment("amqp.servlet.attach.state").gauges().stream()
+                .map(g -> g.getId().getTag("state")).collect(Collectors.toCollection(TreeSet::new));
+        // The library's state enum is not exported (its getter gives the name): read where the tests run, on the
+        // class path, so a state added there fails here rather than reading 0 on every gauge.
+        Object[] library = Class.forName("io.amqpservlet.jetty.internal.attach.AttachmentState").getEnumConstants();
+        assertEquals(Arrays.stream(library).map(String::valueOf).collect(Collectors.toCollection(TreeSet::new)),
+                states);
+        assertEquals(1, attachment("amqp.servlet.attach.state").tag("state", "STOPPED").gauge().value(),
+                "not started");
+    }
+
+    @Test
+    void anAttachmentShowsItsStateAndItsFailedConnectionAttempts() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort(); // nothing listens there once the socket is closed
+        }
+        Server server = new Server();
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+        a.setUri("amqp://127.0.0.1:" + closedPort + "/orders");
+        a.setName("attach:orders");
+        a.setReconnectDelay(50, 50);
+        server.addConnector(a);
+        new AmqpBrokerAttachmentMetrics(a).bindTo(registry);
+        server.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (attachment("amqp.servlet.attach.consecutive.failures").gauge().value() < 2) {
+                assertTrue(System.nanoTime() < deadline, "the attachment never tried again");
+                Thread.sleep(10);
+            }
+            assertEquals(0, attachment("amqp.servlet.attach.connects").functionCounter().count(),
+                    "no connection was made");
+            assertEquals(0, attachment("amqp.servlet.attach.state").tag("state", "ATTACHED").gauge().value());
+            assertEquals(1, attachment("amqp.servlet.attach.state").gauges().stream().mapToDouble(Gauge::value)
+                    .sum(), "exactly one state at a time");
+            double delayMillis = attachment("amqp.servlet.attach.reconnect.delay").timeGauge()
+                    .value(TimeUnit.MILLISECONDS);
+            assertTrue(delayMillis > 0 && delayMillis <= 50, "a wait of at most the maximum delay: " + delayMillis);
+            assertEquals(0, attachment("amqp.servlet.attach.outstanding.peak").gauge().value());
+            assertEquals(0, attachment("amqp.servlet.requests").tag("outcome", "served").functionCounter().count());
+            assertEquals(0, attachment("amqp.servlet.requests.active").gauge().value());
+        } finally {
+            server.stop();
+        }
+        Set<String> names = new TreeSet<>();
+        for (Meter meter : registry.getMeters()) {
+            assertEquals("attach:orders", meter.getId().getTag("connector.name"), meter.getId().toString());
+            names.add(meter.getId().getName());
+        }
+        assertEquals(new TreeSet<>(Set.of("amqp.servlet.requests", "amqp.servlet.requests.timed.out",
+                "amqp.servlet.responses.late", "amqp.servlet.requests.active", "amqp.servlet.attach.state",
+                "amqp.servlet.attach.connects", "amqp.servlet.attach.consecutive.failures",
+                "amqp.servlet.attach.reconnect.delay", "amqp.servlet.attach.outstanding.peak")), names);
+    }
+}

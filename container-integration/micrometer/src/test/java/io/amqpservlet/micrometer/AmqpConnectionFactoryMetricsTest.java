@@ -1,0 +1,211 @@
+package io.amqpservlet.micrometer;
+
+import io.amqpservlet.client.AmqpClientException;
+import io.amqpservlet.client.AmqpRequestClient;
+import io.amqpservlet.client.AmqpResponse;
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpServerBudget;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A listener's meters (docs/jetty.md, "Micrometer meters"): every counter of its factory is one, tagged with the
+ * connector's name, and they count what the server does: requests by outcome, timeouts and late responses,
+ * connections refused by the limit that refused them, the byte budget.
+ */
+@Timeout(60)
+class AmqpConnectionFactoryMetricsTest {
+    private final MeterRegistry registry = new SimpleMeterRegistry();
+    private Server server;
+    private AmqpConnectionFactory factory;
+    private ServerConnector connector;
+
+    /** Answers 200 at once, or after 600 ms for {@code /slow}. */
+    private static final class Answers extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            if ("/slow".equals(Request.getPathInContext(request))) {
+                Thread.sleep(600);
+            }
+            response.setStatus(200);
+            response.write(true, ByteBuffer.wrap("ok".getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+        }
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new Server();
+        factory = new AmqpConnectionFactory(new HttpConfiguration(), new EngineConfig().anonymousAllowed(true));
+        connector = new ServerConnector(server, 1, 1, factory);
+        connector.setName("amqp");
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        server.setHandler(new Answers());
+        server.start();
+        new AmqpConnectionFactoryMetrics(factory, connector.getName(), Tags.of("app", "test")).bindTo(registry);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.stop();
+    }
+
+    private AmqpRequestClient connect() throws IOException {
+        return AmqpRequestClient.connect("127.0.0.1", connector.getLocalPort(), null,
+                new EngineConfig().hostname("127.0.0.1").saslAnonymous(), AmqpRequestClient.now() + 10_000);
+    }
+
+    private static AmqpResponse get(AmqpRequestClient client, String target) throws IOException {
+        return client.exchange("GET", target, Map.of(), null, null, AmqpRequestClient.now() + 10_000);
+    }
+
+    private double count(String name, String... tags) {
+        return registry.get(name).tags("connector.name", "amqp").tags(tags).functionCounter().count();
+    }
+
+    private double gauge(String name, String... tags) {
+        return registry.get(name).tags("connector.name", "amqp").tags(tags).gauge().value();
+    }
+
+    /** Waits (up to 10 s) until {@code value} reads {@code expected}: some counts change after the client's answer. */
+    private static void await(double expected, DoubleSupplier value, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (value.getAsDouble() != expected) {
+            assertTrue(System.nanoTime() < deadline, what + " never became " + expected + ": " + value.getAsDouble());
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void everyCounterOfTheFactoryIsAMeterTaggedWithItsConnector() {
+        Set<String> ids = new TreeSet<>();
+        for (Meter meter : registry.getMeters()) {
+            StringBuilder id = new StringBuilder(meter.getId().getName()).append(' ').append(meter.getId().getType());
+            for (Tag tag : meter.getId().getTags()) {
+                if (!tag.getKey().equals("connector.name") && !tag.getKey().equals("app")) {
+                    id.append(' ').append(tag.getKey()).append('=').append(tag.getValue());
+                }
+            }
+            assertEquals("amqp", meter.getId().getTag("connector.name"), meter.getId().toString());
+            assertEquals("test", meter.getId().getTag("app"), "the application's tags too: " + meter.getId());
+            ids.add(id.toString());
+        }
+        assertEquals(new TreeSet<>(List.of(
+                "amqp.servlet.requests COUNTER outcome=served",
+                "amqp.servlet.requests COUNTER outcome=refused",
+                "amqp.servlet.requests COUNTER outcome=released",
+                "amqp.servlet.requests COUNTER outcome=expired",
+                "amqp.servlet.requests.timed.out COUNTER",
+                "amqp.servlet.responses.late COUNTER",
+                "amqp.servlet.requests.active GAUGE",
+                "amqp.servlet.connections GAUGE state=open",
+                "amqp.servlet.connections GAUGE state=handshaking",
+                "amqp.servlet.connections.refused COUNTER limit=maxConnections",
+                "amqp.servlet.connections.refused COUNTER limit=maxHandshakingConnections",
+                "amqp.servlet.connections.refused COUNTER limit=maxConnectionsPerAddress",
+                "amqp.servlet.connections.refused COUNTER limit=maxHandshakesPerAddress",
+                "amqp.servlet.handshakes.evicted COUNTER limit=maxHandshakingConnections",
+                "amqp.servlet.handshakes.evicted COUNTER limit=maxHandshakesPerAddress",
+                "amqp.servlet.source.addresses GAUGE",
+                "amqp.servlet.budget.used GAUGE",
+                "amqp.servlet.budget.free GAUGE",
+                "amqp.servlet.budget.max GAUGE",
+                "amqp.servlet.budget.peak GAUGE")), ids);
+        for (String bytes : List.of("used", "free", "max", "peak")) {
+            assertEquals("bytes", registry.get("amqp.servlet.budget." + bytes).gauge().getId().getBaseUnit());
+        }
+    }
+
+    @Test
+    void requestsCountByOutcomeAndTheBudgetShowsItsLimit() throws Exception {
+        try (AmqpRequestClient client = connect()) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(200, get(client, "/ok").status());
+            }
+            assertEquals(200, client.exchange("POST", "/ok", Map.of(), "application/octet-stream",
+                    new byte[100_000], AmqpRequestClient.now() + 10_000).status());
+            // Userinfo in an absolute-form target: answered 400 without the handler (docs/mapping.md).
+            assertEquals(400, get(client, "http://user@example.com/ok").status());
+            assertEquals(1, gauge("amqp.servlet.connections", "state", "open"));
+            assertEquals(0, gauge("amqp.servlet.connections", "state", "handshaking"));
+            assertEquals(1, gauge("amqp.servlet.source.addresses"));
+        }
+        assertEquals(4, count("amqp.servlet.requests", "outcome", "served"));
+        assertEquals(1, count("amqp.servlet.requests", "outcome", "refused"));
+        assertEquals(0, count("amqp.servlet.requests", "outcome", "released"));
+        assertEquals(0, count("amqp.servlet.requests", "outcome", "expired"));
+        assertEquals(factory.getRequestsServed() + factory.getRequestsRefused(),
+                registry.get("amqp.servlet.requests").functionCounters().stream()
+                        .mapToDouble(c -> c.count()).sum(), "the outcomes sum to every request message");
+        await(0, () -> gauge("amqp.servlet.requests.active"), "requests active");
+        await(0, () -> gauge("amqp.servlet.connections", "state", "open"), "connections open");
+        assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, gauge("amqp.servlet.budget.max"));
+        assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, gauge("amqp.servlet.budget.free")
+                + gauge("amqp.servlet.budget.used"));
+        assertTrue(gauge("amqp.servlet.budget.peak") > 0, "the body the handler left unread was buffered");
+    }
+
+    @Test
+    void aRequestTheTimeoutAnsweredIsCountedAndSoIsItsLateResponse() throws Exception {
+        factory.setRequestTimeout(200);
+        try (AmqpRequestClient client = connect()) {
+            assertEquals(503, get(client, "/slow").status());
+            assertEquals(1, count("amqp.servlet.requests.timed.out"));
+            await(1, () -> count("amqp.servlet.responses.late"), "late responses");
+        }
+        assertEquals(1, count("amqp.servlet.requests", "outcome", "served"), "a timed-out request was served");
+    }
+
+    @Test
+    void refusedConnectionsCountByTheLimitThatRefusedThem() throws Exception {
+        factory.setMaxConnectionsPerAddress(1);
+        try (AmqpRequestClient first = connect()) {
+            assertThrows(AmqpClientException.class, this::connect);
+            await(1, () -> count("amqp.servlet.connections.refused", "limit", "maxConnectionsPerAddress"),
+                    "refused by maxConnectionsPerAddress");
+
+            factory.setMaxConnectionsPerAddress(0);
+            factory.setMaxConnections(1);
+            assertThrows(AmqpClientException.class, this::connect);
+            await(1, () -> count("amqp.servlet.connections.refused", "limit", "maxConnections"),
+                    "refused by maxConnections");
+            assertEquals(200, get(first, "/ok").status(), "the first connection goes on");
+        }
+        assertEquals(0, count("amqp.servlet.connections.refused", "limit", "maxHandshakingConnections"));
+        assertEquals(0, count("amqp.servlet.connections.refused", "limit", "maxHandshakesPerAddress"));
+        assertEquals(factory.getConnectionsRefused(), registry.get("amqp.servlet.connections.refused")
+                .functionCounters().stream().mapToDouble(c -> c.count()).sum(), "the limits sum to every refusal");
+        assertEquals(0, registry.get("amqp.servlet.handshakes.evicted").functionCounters().stream()
+                .mapToDouble(c -> c.count()).sum());
+    }
+}

@@ -1,0 +1,98 @@
+package io.amqpservlet.micrometer;
+
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.eclipse.jetty.server.Server;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The names a Prometheus user reads are the ones docs/jetty.md's table ("Micrometer meters") lists: a listener's and
+ * an attachment's meters, scraped through Micrometer's Prometheus registry as the gateway serves them, give exactly
+ * the table's names with exactly its labels and label values.
+ */
+class MeterNamesTest {
+    private static final Path PAGE = Path.of("..", "..", "docs", "jetty.md");
+    /** One sample line of the text format: name, labels in braces, value. */
+    private static final Pattern SAMPLE = Pattern.compile("^(amqp_servlet_[a-z_]+)\\{(.*)}\\s+\\S+$");
+    private static final Pattern LABEL = Pattern.compile("([a-z_]+)=\"([^\"]*)\"");
+    private static final Pattern CODE = Pattern.compile("`([^`]+)`");
+
+    /** Each name the scrape shows, with the labels (other than {@code connector_name}) its samples have. */
+    private static Map<String, Set<String>> scraped() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new AmqpConnectionFactoryMetrics(new AmqpConnectionFactory(), "amqp").bindTo(registry);
+        AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(new Server());
+        attachment.setName("attach:orders");
+        new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
+        Map<String, Set<String>> names = new TreeMap<>();
+        for (String line : registry.scrape().split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            Set<String> labels = names.computeIfAbsent(m.group(1), n -> new TreeSet<>());
+            Matcher l = LABEL.matcher(m.group(2));
+            boolean named = false;
+            while (l.find()) {
+                if (l.group(1).equals("connector_name")) {
+                    named = true;
+                } else {
+                    labels.add(l.group(1) + "=" + l.group(2));
+                }
+            }
+            assertTrue(named, "every sample names its connector: " + line);
+        }
+        return names;
+    }
+
+    /** Each name the page's table lists, with the labels of its row: {@code `key`: `value`, `value`, ...}. */
+    private static Map<String, Set<String>> documented() throws Exception {
+        String page = Files.readString(PAGE);
+        int start = page.indexOf("\n## Micrometer meters\n");
+        assertTrue(start >= 0, PAGE + " has no section \"Micrometer meters\"");
+        int end = page.indexOf("\n## ", start + 1);
+        Map<String, Set<String>> names = new TreeMap<>();
+        for (String row : page.substring(start, end).split("\n")) {
+            if (!row.startsWith("| `amqp_servlet_")) {
+                continue;
+            }
+            String[] cells = row.split("\\|");
+            Set<String> labels = new TreeSet<>();
+            String[] keyAndValues = cells[2].split(":", 2);
+            if (keyAndValues.length == 2) {
+                Matcher key = CODE.matcher(keyAndValues[0]);
+                assertTrue(key.find(), row);
+                Matcher value = CODE.matcher(keyAndValues[1]);
+                while (value.find()) {
+                    labels.add(key.group(1) + "=" + value.group(1));
+                }
+            }
+            Matcher name = CODE.matcher(cells[1]);
+            while (name.find()) {
+                names.put(name.group(1), labels);
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void theScrapeHasExactlyTheDocumentedNamesAndLabels() throws Exception {
+        Map<String, Set<String>> scraped = scraped();
+        assertTrue(scraped.size() > 10, "the scrape shows the meters: " + scraped);
+        assertEquals(documented(), scraped);
+    }
+}
