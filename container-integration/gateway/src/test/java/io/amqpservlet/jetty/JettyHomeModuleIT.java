@@ -273,6 +273,40 @@ class JettyHomeModuleIT {
     }
 
     @Test
+    void theRequestlogModuleRecordsAmqpRequestsAsHttpOnes() throws Exception {
+        try (JettyBase base = base()) {
+            base.startJar("--add-module=amqp,http,requestlog,ee11-deploy");
+            Map<String, Integer> ports = base.start("amqp.port=0", "jetty.http.port=0",
+                    "jetty.requestlog.filePath=" + base.base.resolve("logs/requests.log"));
+            int amqp = JettyBase.port(ports, "amqp");
+            int http = JettyBase.port(ports, "http/1.1");
+            AmqpResponse overAmqp = amqpGet(amqp, "/hello/over-amqp", new EngineConfig().saslAnonymous());
+            assertEquals(200, overAmqp.status(), base.serverLog());
+            HttpResponse<String> overHttp = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http + "/hello/over-http")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, overHttp.statusCode());
+            // The module's writer is asynchronous, and Jetty logs a request as it ends it, after the answer left.
+            Path log = base.base.resolve("logs/requests.log");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String lines = "";
+            while (System.nanoTime() < deadline && !(lines.contains("over-amqp") && lines.contains("over-http"))) {
+                Thread.sleep(50);
+                lines = Files.exists(log) ? Files.readString(log) : "";
+            }
+            String amqpLine = lines.lines().filter(l -> l.contains("/hello/over-amqp")).findFirst().orElse(null);
+            assertTrue(amqpLine != null, lines + base.serverLog());
+            // The module's format: client - user [time] "request line" status size "referer" "agent".
+            assertTrue(amqpLine.startsWith("127.0.0.1 - - ["), amqpLine);
+            // The request line's protocol is the connection's; the size, the response body's.
+            assertTrue(amqpLine.contains("\"GET /hello/over-amqp amqp\" 200 " + overAmqp.body().length + " "),
+                    amqpLine);
+            String httpLine = lines.lines().filter(l -> l.contains("/hello/over-http")).findFirst().orElse(null);
+            assertTrue(httpLine != null && httpLine.contains("\"GET /hello/over-http HTTP/1.1\" 200 "), lines);
+        }
+    }
+
+    @Test
     void theJmxModuleShowsTheAmqpConnectorsLimitsAndCounts() throws Exception {
         int registryPort;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
