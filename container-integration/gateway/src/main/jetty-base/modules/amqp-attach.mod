@@ -32,6 +32,11 @@ etc/jetty-amqp-attach.xml
 ## How long the broker has to answer each attach, in ms.
 # amqp.attach.attachTimeout=10000
 
+## How long the broker may send nothing before the connection is closed and made again, in ms; half of it is
+## announced in the open, so the broker sends an empty frame at least that often (AMQP 1.0 §2.4.5). 0: never.
+## Unset: amqp.idleTimeout.
+# amqp.attach.idleTimeout=60000
+
 ## The shortest and longest delay before connecting again after a failure, in ms (doubling, with jitter).
 # amqp.attach.minReconnectDelay=100
 # amqp.attach.maxReconnectDelay=30000

@@ -301,6 +301,10 @@ public final class Gateway {
         attachment.setName(name);
         attachment.setCredit(options.attachCredit());
         attachment.setRequestUser(options.attachRequestUser());
+        if (options.attachIdleTimeoutMillis() >= 0) {
+            attachment.setIdleTimeout(options.attachIdleTimeoutMillis());
+        }
+        attachment.setAttachTimeout(options.attachTimeoutMillis());
         if (attachment.isTls() && options.tlsTrustStore() != null) {
             SslContextFactory.Client tls = new SslContextFactory.Client();
             tls.setTrustStorePath(options.tlsTrustStore());

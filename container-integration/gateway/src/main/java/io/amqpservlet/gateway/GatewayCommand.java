@@ -248,6 +248,19 @@ final class GatewayCommand {
         set("attach-request-user", name);
     }
 
+    @Option(order = 26, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
+            + "broker may send nothing before the gateway connects again; half is announced, so the broker "
+            + "heartbeats (default 60000; 0 = never)")
+    void attachIdleTimeout(String millis) {
+        set("attach-idle-timeout", millis);
+    }
+
+    @Option(order = 27, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
+            + "answer the connection's handshake and each attach before the gateway connects again (default 10000)")
+    void attachTimeout(String millis) {
+        set("attach-timeout", millis);
+    }
+
     @Option(order = 22, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {

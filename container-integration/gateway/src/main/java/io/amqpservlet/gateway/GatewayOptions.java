@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.jetty.AmqpServerBudget;
 import picocli.CommandLine;
@@ -80,6 +81,10 @@ public final class GatewayOptions {
     /** Requests in flight per attached queue; 0 for the attachment's default. */
     int attachCredit;
     String attachRequestUser;
+    /** How long an attachment's broker may stay silent before it connects again; -1 for the attachment's default. */
+    long attachIdleTimeoutMillis = -1;
+    /** How long the broker has to answer each attach (and the connection's handshake). */
+    long attachTimeoutMillis = AmqpBrokerAttachment.DEFAULT_ATTACH_TIMEOUT_MILLIS;
     /** The properties every AMQP port's open offers (symbol keys, string values), in the order given. */
     final Map<String, String> connectionProperties = new LinkedHashMap<>();
     boolean help;
@@ -290,6 +295,12 @@ public final class GatewayOptions {
             case "attach-request-user":
                 attachRequestUser = value;
                 break;
+            case "attach-idle-timeout":
+                attachIdleTimeoutMillis = nonNegative(name, value, "milliseconds");
+                break;
+            case "attach-timeout":
+                attachTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
             default:
                 throw new UsageException("unknown option --" + name);
         }
@@ -321,6 +332,16 @@ public final class GatewayOptions {
     /** The user servlets see on attached requests, or null. */
     public String attachRequestUser() {
         return attachRequestUser;
+    }
+
+    /** How long an attached broker may send nothing before the connection is made again; -1 for the default. */
+    public long attachIdleTimeoutMillis() {
+        return attachIdleTimeoutMillis;
+    }
+
+    /** How long the broker has to answer each attach and the connection's handshake. */
+    public long attachTimeoutMillis() {
+        return attachTimeoutMillis;
     }
 
     /** The AMQP port; 0 for an ephemeral one, -1 for none. */

@@ -90,6 +90,8 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private long maxReconnectDelayMillis = DEFAULT_MAX_RECONNECT_DELAY_MILLIS;
     private int maxReplyLinks = DEFAULT_MAX_REPLY_LINKS;
     private long replyLinkIdleTimeoutMillis = DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS;
+    /** The engine's idle timeout on connections to the broker; -1 until set: the factory's then. */
+    private long idleTimeoutMillis = -1;
     /** The attachment's own limits: counted, never refused (the broker's credit bounds what comes in). */
     private final ServerBudget budget = ServerBudget.withoutAddressLimits();
     /** The connection over time; made at start from the settings above (null before). */
@@ -277,6 +279,38 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     public long getAttachTimeout() {
         return attachTimeoutMillis;
+    }
+
+    /**
+     * How long a connection to the broker may carry no frame at all before the attachment closes it and connects
+     * again: how soon a broker that died without closing, or a network that drops every packet, is noticed. Half of it
+     * is announced as the open's idle-time-out (AMQP 1.0 §2.4.5), and the broker sends an empty frame at least that
+     * often when it has nothing else to send, so a quiet but healthy broker is never taken for a dead one. Until set,
+     * the idle timeout of the {@link #getConnectionFactory() factory}'s engine (60 s by default). When the broker gives
+     * up on a silent gateway (a hung process) is the broker's own setting, not this one (docs/attach.md).
+     *
+     * @param millis the idle timeout in milliseconds; 0 for none (nothing announced, silence never closes)
+     */
+    @Override
+    public void setIdleTimeout(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
+        }
+        super.setIdleTimeout(millis);
+        this.idleTimeoutMillis = millis;
+    }
+
+    /**
+     * How long a connection to the broker may carry no frame before it is closed and made again; see
+     * {@link #setIdleTimeout}.
+     *
+     * @return the idle timeout in milliseconds, 0 for none
+     */
+    @Override
+    @ManagedAttribute("How long the connection to the broker may carry no frame before it is made again, in ms (half "
+            + "is announced to the broker)")
+    public long getIdleTimeout() {
+        return idleTimeoutMillis >= 0 ? idleTimeoutMillis : factory.getIdleTimeout();
     }
 
     /**
@@ -484,7 +518,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         Request.AuthenticationState user = requestUser == null ? null
                 : serving.users().authenticationOf(requestUser, false);
         super.doStart();
-        Reconnection r = new Reconnection(brokers, addresses, client, tls ? sslContextFactory : null, getScheduler(),
+        Reconnection r = new Reconnection(brokers, client, tls ? sslContextFactory : null, getScheduler(),
                 (endPoint, broker, index, owner) -> newConnection(endPoint, broker, perBroker.get(index),
                         new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user),
                 minReconnectDelayMillis, maxReconnectDelayMillis);
@@ -513,7 +547,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
                 .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
                 .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
-                .idleTimeoutMillis(base.idleTimeoutMillis())
+                .idleTimeoutMillis(getIdleTimeout())
                 .decoderLimits(base.decoderLimits())
                 // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
                 .maxDeliveriesInFlight(effectiveCredit() * addresses.size())

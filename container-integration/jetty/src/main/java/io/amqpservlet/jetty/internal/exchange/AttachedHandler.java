@@ -13,8 +13,6 @@ import io.amqpservlet.protocol.types.transport.Open;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.NanoTime;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Serves the requests of a broker's queues on a connection a broker attachment made (docs/attach.md): the links to the
@@ -23,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * (at-least-once across a gateway crash); a response with no link to go on sends its request back to the queue.
  */
 public final class AttachedHandler extends ServingHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(AttachedHandler.class);
-
     private final AttachedLinks links;
 
     /**
@@ -67,9 +63,7 @@ public final class AttachedHandler extends ServingHandler {
 
     @Override
     public void onClosed(Engine engine, ErrorCondition error) {
-        if (error != null) {
-            LOG.warn("{} closed the connection: {} {}", links.brokerName(), error.condition(), error.description());
-        }
+        links.closed(engine, error); // said once, by the reconnection, with the next attempt
     }
 
     @Override
