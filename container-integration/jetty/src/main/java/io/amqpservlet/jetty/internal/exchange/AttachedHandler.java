@@ -101,6 +101,15 @@ public final class AttachedHandler extends ServingHandler {
     }
 
     /**
+     * The broker holds the response after the request is settled: a durable request's response is durable, or a
+     * broker that restarts between the two loses an answer whose request it no longer has.
+     */
+    @Override
+    boolean keepsResponses() {
+        return true;
+    }
+
+    /**
      * The broker's link is not there now: the request goes back to the queue. A {@code $me} reply-to with no link
      * pair names nothing: rejected, {@code amqp:not-found}.
      */

@@ -36,6 +36,11 @@ public final class Exchange {
     RequestBody streamedBody;
     /** The message being streamed in, while it is (engine thread only); null for a message that came whole. */
     StreamedRequest streamedRequest;
+    /**
+     * The response is sent durable (AMQP 1.0 §3.2.1): the request was, and what holds the response once the request
+     * is settled is a broker (attach mode), which must keep it as surely as it kept the request.
+     */
+    boolean durableResponse;
 
     // ---------------------------------------------------------------- response (servlet side, then engine thread)
     /** The HTTP status the response carried, or 0 when the exchange failed without one. */
@@ -75,6 +80,7 @@ public final class Exchange {
         request.clear();
         streamedBody = null;
         streamedRequest = null;
+        durableResponse = false;
         status = 0;
         response = null;
         responseOffset = 0;

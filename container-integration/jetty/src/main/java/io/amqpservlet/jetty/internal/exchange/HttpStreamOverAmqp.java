@@ -196,7 +196,7 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
                     jsonToValue = exchange.request.jsonBody() && isJson(response.getHttpFields());
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.request.replyTo(),
                             exchange.request.correlationId(), request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion(),
-                            jsonToValue || responseValue() != null);
+                            jsonToValue || responseValue() != null, exchange.durableResponse);
                 }
             }
             if (this.response == null) {
@@ -407,7 +407,7 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
             timeoutResponse = new ResponseEncoder();
             timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.request.replyTo(),
-                    exchange.request.correlationId());
+                    exchange.request.correlationId(), HttpVersion.HTTP_1_1, false, exchange.durableResponse);
             timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within " + timeoutMillis + " ms")
                     .getBytes(StandardCharsets.UTF_8)));
             timeoutResponse.end();

@@ -276,6 +276,15 @@ public abstract class ServingHandler implements EngineHandler {
     final void map(MessageView message, Link link, Exchange exchange, boolean streamed) {
         PassScratch.get().mapper(secure).map(message, link, openHostname(), settings.serverName(), NanoTime.now(),
                 streamed, exchange.request);
+        exchange.durableResponse = exchange.request.durable() && keepsResponses();
+    }
+
+    /**
+     * Whether a response, once its request is settled, is held by something that keeps durable messages (a broker):
+     * then the response to a durable request is durable too. A client's own link holds nothing: no.
+     */
+    boolean keepsResponses() {
+        return false;
     }
 
     /**
