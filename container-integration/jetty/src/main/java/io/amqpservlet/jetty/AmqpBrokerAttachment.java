@@ -84,6 +84,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private String password;
     private String saslMechanism;
     private String requestUser;
+    private boolean trustUserId;
     private int credit;
     private long attachTimeoutMillis = DEFAULT_ATTACH_TIMEOUT_MILLIS;
     private long minReconnectDelayMillis = DEFAULT_MIN_RECONNECT_DELAY_MILLIS;
@@ -233,6 +234,34 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     public void setRequestUser(String user) {
         this.requestUser = user;
+    }
+
+    /**
+     * Makes each request's user the {@code user-id} of its message (AMQP 1.0 §3.2.4: the identity of the user that
+     * produced it): {@code getUserPrincipal()}, {@code getRemoteUser()} and security constraints (through
+     * {@link AmqpAuthenticator}) see that name, and {@code getAuthType()} reads
+     * {@link AmqpAuthenticator#USER_ID_AUTH_TYPE}; a message without a user-id has no user. Its roles are those the
+     * factory's {@link AmqpConnectionFactory#setExternalLoginService external login service} gives the name, none
+     * without one.
+     *
+     * <p>Turn it on only when the broker validates the user-id of every message any producer puts on the request
+     * queues (docs/attach.md, "Who sent it"): otherwise any producer can claim to be any user. Off by default; it
+     * excludes {@link #setRequestUser}.
+     *
+     * @param trust true to take each request's user from its message's user-id
+     */
+    public void setTrustUserId(boolean trust) {
+        this.trustUserId = trust;
+    }
+
+    /**
+     * Whether each request's user is its message's user-id; see {@link #setTrustUserId}.
+     *
+     * @return true when the user-id is trusted
+     */
+    @ManagedAttribute("Whether each request's user is its message's user-id, which the broker validated")
+    public boolean isTrustUserId() {
+        return trustUserId;
     }
 
     /**
@@ -497,6 +526,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         if ("EXTERNAL".equals(saslMechanism) && !tls) {
             throw new IllegalStateException("SASL EXTERNAL needs TLS with a client certificate");
         }
+        if (trustUserId && requestUser != null) {
+            throw new IllegalStateException("a request user and a trusted user-id exclude each other: the request "
+                    + "user would be every request's, the user-id each message's own");
+        }
         client.setExecutor(getExecutor());
         client.setScheduler(getScheduler());
         client.setByteBufferPool(getByteBufferPool());
@@ -517,10 +550,12 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 replyLinkIdleTimeoutMillis);
         Request.AuthenticationState user = requestUser == null ? null
                 : serving.users().authenticationOf(requestUser, false);
+        boolean trust = trustUserId;
         super.doStart();
         Reconnection r = new Reconnection(brokers, client, tls ? sslContextFactory : null, getScheduler(),
                 (endPoint, broker, index, owner) -> newConnection(endPoint, broker, perBroker.get(index),
-                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user),
+                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user,
+                        trust),
                 minReconnectDelayMillis, maxReconnectDelayMillis);
         reconnection = r;
         r.start();
@@ -566,10 +601,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
 
     /** A connection to {@code broker}: an initiator engine, requests taken from the broker's queues. */
     private Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, ConnectionSettings settings,
-                                     AttachedLinks links, Request.AuthenticationState user) {
+                                     AttachedLinks links, Request.AuthenticationState user, boolean trustUserId) {
         AmqpConnection c = factory.configureAttached(new AmqpConnection(this, endPoint, settings,
                 (connection, inbox, share, secure) -> new AttachedHandler(settings.serving(), connection, inbox, share,
-                        links, user)), this, endPoint);
+                        links, user, trustUserId)), this, endPoint);
         c.addEventListener(new Connection.Listener() {
             @Override
             public void onOpened(Connection connection) {

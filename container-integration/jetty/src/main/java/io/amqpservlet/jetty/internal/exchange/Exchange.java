@@ -3,6 +3,7 @@ package io.amqpservlet.jetty.internal.exchange;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.jetty.internal.mapping.MappedRequest;
 import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,11 @@ public final class Exchange {
     // ---------------------------------------------------------------- request (engine thread, before dispatch)
     /** What the request message became; filled by the mapper. */
     final MappedRequest request = new MappedRequest();
+    /**
+     * The Jetty authentication the request is made by (the connection's user, or the message's own on an attachment
+     * that trusts user-id), or null for none; set as the request is mapped.
+     */
+    Request.AuthenticationState user;
     /** The request delivery; compare {@link #deliveryGeneration} before use, deliveries are pooled. */
     Delivery delivery;
     int deliveryGeneration;
@@ -78,6 +84,7 @@ public final class Exchange {
         delivery = d;
         deliveryGeneration = d.generation();
         request.clear();
+        user = null;
         streamedBody = null;
         streamedRequest = null;
         durableResponse = false;
