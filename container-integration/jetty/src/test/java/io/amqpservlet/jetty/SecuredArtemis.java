@@ -175,6 +175,17 @@ final class SecuredArtemis implements AutoCloseable {
         return q == null ? 0 : q.getMessageCount();
     }
 
+    /** The users the broker's sessions logged in as now (validated by its security manager). */
+    Set<String> sessionUsers() {
+        Set<String> users = new java.util.TreeSet<>();
+        for (var session : broker.getActiveMQServer().getSessions()) {
+            if (session.getValidatedUser() != null) {
+                users.add(session.getValidatedUser());
+            }
+        }
+        return users;
+    }
+
     private static int freePort() throws java.io.IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
