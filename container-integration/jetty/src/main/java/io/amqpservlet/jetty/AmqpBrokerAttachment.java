@@ -197,8 +197,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /**
-     * Authenticates with SASL EXTERNAL: the identity is the client certificate of the TLS connection (needs TLS and
-     * a key store in {@link #setSslContextFactory the TLS configuration}).
+     * Authenticates with SASL EXTERNAL: the identity is the client certificate of the TLS connection (needs an
+     * {@code amqps} URI and a key store, {@link #setKeyStore} or in {@link #setSslContextFactory the TLS
+     * configuration}). Which broker user the certificate is, is the broker's mapping (docs/attach.md).
      *
      * @param external true for EXTERNAL, false for PLAIN or ANONYMOUS by the credentials
      */
@@ -215,6 +216,46 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         updateBean(this.sslContextFactory, sslContextFactory);
         this.sslContextFactory = sslContextFactory;
         this.tls = true;
+    }
+
+    /**
+     * The client certificate the attachment presents to the broker over TLS, for {@link #setSaslExternal SASL
+     * EXTERNAL} or a broker that needs one: sets the key store of the TLS configuration (made on first use), for
+     * configuration files that give it in parts. It does not turn TLS on: an {@code amqps} URI does.
+     *
+     * @param path the PKCS12 key store with the client's key and certificate; null to leave it as it is
+     * @param password its password
+     */
+    public void setKeyStore(String path, String password) {
+        if (path != null) {
+            SslContextFactory.Client tlsConfiguration = tlsConfiguration();
+            tlsConfiguration.setKeyStorePath(path);
+            tlsConfiguration.setKeyStorePassword(password);
+        }
+    }
+
+    /**
+     * The certificates the broker's is checked against: sets the trust store of the TLS configuration (made on first
+     * use); without one, the JVM's trust store. It does not turn TLS on: an {@code amqps} URI does.
+     *
+     * @param path the PKCS12 trust store; null to leave it as it is
+     * @param password its password
+     */
+    public void setTrustStore(String path, String password) {
+        if (path != null) {
+            SslContextFactory.Client tlsConfiguration = tlsConfiguration();
+            tlsConfiguration.setTrustStorePath(path);
+            tlsConfiguration.setTrustStorePassword(password);
+        }
+    }
+
+    /** The TLS configuration, made (without turning TLS on) when there is none yet. */
+    private SslContextFactory.Client tlsConfiguration() {
+        if (sslContextFactory == null) {
+            sslContextFactory = new SslContextFactory.Client();
+            addBean(sslContextFactory);
+        }
+        return sslContextFactory;
     }
 
     /**
@@ -535,7 +576,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         client.setByteBufferPool(getByteBufferPool());
         client.setConnectTimeout(java.time.Duration.ofMillis(attachTimeoutMillis));
         client.setIdleTimeout(java.time.Duration.ZERO); // the AMQP engine has its own idle timeout and heartbeats
-        if (sslContextFactory != null) {
+        if (tls) {
             client.setSslContextFactory(sslContextFactory);
         }
         // Settings made once: each connection of this start takes them whole.

@@ -33,8 +33,8 @@ import java.util.Set;
  * {@code TextFileCertificateLoginModule} (a subject DN mapped to a user name and its roles), as a broker's
  * {@code login.config} would configure it.
  */
-final class SecuredArtemis implements AutoCloseable {
-    static final String ROLE = "amqp";
+public final class SecuredArtemis implements AutoCloseable {
+    public static final String ROLE = "amqp";
 
     private final Map<String, String> users = new LinkedHashMap<>();
     private final Map<String, String> certificateUsers = new LinkedHashMap<>();
@@ -46,18 +46,18 @@ final class SecuredArtemis implements AutoCloseable {
     private int tlsPort = -1;
     private EmbeddedActiveMQ broker;
 
-    SecuredArtemis(String... queues) {
+    public SecuredArtemis(String... queues) {
         this.queues = queues;
     }
 
     /** A user that logs in with SASL PLAIN. */
-    SecuredArtemis user(String name, String password) {
+    public SecuredArtemis user(String name, String password) {
         users.put(name, password);
         return this;
     }
 
     /** A broker plugin, such as the user-id check. */
-    SecuredArtemis plugin(ActiveMQServerBasePlugin plugin) {
+    public SecuredArtemis plugin(ActiveMQServerBasePlugin plugin) {
         plugins.add(plugin);
         return this;
     }
@@ -67,13 +67,13 @@ final class SecuredArtemis implements AutoCloseable {
      * store holds, and offering SASL EXTERNAL only; the client certificate of {@code certificates} logs in as
      * {@code user}.
      */
-    SecuredArtemis tlsWithClientCertificates(TestCertificates certificates, String user) {
+    public SecuredArtemis tlsWithClientCertificates(TestCertificates certificates, String user) {
         this.tls = certificates;
         certificateUsers.put(user, null);
         return this;
     }
 
-    SecuredArtemis start() throws Exception {
+    public SecuredArtemis start() throws Exception {
         dir = Files.createTempDirectory("artemis-secured");
         port = freePort();
         Configuration config = new ConfigurationImpl()
@@ -159,24 +159,24 @@ final class SecuredArtemis implements AutoCloseable {
         };
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** The TLS acceptor's port, or -1 without one. */
-    int tlsPort() {
+    public int tlsPort() {
         return tlsPort;
     }
 
     /** The messages waiting in {@code queue} plus those delivered and not settled. */
-    long messageCount(String queue) {
+    public long messageCount(String queue) {
         var q = broker.getActiveMQServer().locateQueue(
                 org.apache.activemq.artemis.api.core.SimpleString.of(queue));
         return q == null ? 0 : q.getMessageCount();
     }
 
     /** The users the broker's sessions logged in as now (validated by its security manager). */
-    Set<String> sessionUsers() {
+    public Set<String> sessionUsers() {
         Set<String> users = new java.util.TreeSet<>();
         for (var session : broker.getActiveMQServer().getSessions()) {
             if (session.getValidatedUser() != null) {
