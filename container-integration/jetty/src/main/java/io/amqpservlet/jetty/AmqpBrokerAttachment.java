@@ -567,6 +567,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         if ("EXTERNAL".equals(saslMechanism) && !tls) {
             throw new IllegalStateException("SASL EXTERNAL needs TLS with a client certificate");
         }
+        if ("EXTERNAL".equals(saslMechanism) && username != null) {
+            throw new IllegalStateException("SASL EXTERNAL logs in with the client certificate: the URI names a user "
+                    + "too (" + username + ")");
+        }
         if (trustUserId && requestUser != null) {
             throw new IllegalStateException("a request user and a trusted user-id exclude each other: the request "
                     + "user would be every request's, the user-id each message's own");

@@ -105,6 +105,19 @@ class AttachSaslExternalArtemisTest {
     }
 
     @Test
+    void externalWithoutTlsOrWithAUserInTheUriDoesNotStart() {
+        for (String uri : new String[] {"amqp://127.0.0.1:1/" + QUEUE, "amqps://app:pw@127.0.0.1:1/" + QUEUE}) {
+            org.eclipse.jetty.server.Server s = new org.eclipse.jetty.server.Server();
+            AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(s);
+            attachment.setUri(uri);
+            attachment.setSaslExternal(true);
+            s.addConnector(attachment);
+            Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, s::start);
+            assertEquals(IllegalStateException.class, e.getClass(), uri + ": " + e);
+        }
+    }
+
+    @Test
     void withoutAClientCertificateItIsNeverAttached() throws Exception {
         gateway(false);
         // The broker needs a certificate: the handshake fails, again and again.
