@@ -153,8 +153,7 @@ public class AmqpAuthenticator extends LoginAuthenticator {
 
     /**
      * An AMQP request: its connection's authentication (or its own, on an attachment that trusts user-id), or null
-     * when it has no user. Any other
-     * request: the delegate's answer, or null without one.
+     * when it has no user. Any other request: the delegate's answer, or null without one.
      */
     @Override
     public AuthenticationState validateRequest(Request request, Response response, Callback callback)
