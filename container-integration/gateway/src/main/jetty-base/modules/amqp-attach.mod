@@ -29,8 +29,27 @@ etc/jetty-amqp-attach.xml
 ## The user servlets see on these requests (none when unset).
 # amqp.attach.requestUser=
 
+## Each request's user is its message's user-id (none without one). Only for a broker that checks the user-id of
+## every message put on the queue against its sender's login (docs/attach.md), else anyone can claim to be anyone.
+# amqp.attach.trustUserId=false
+
+## TLS to an amqps:// broker: a PKCS12 key store with the client certificate to present, and the trust store for
+## the broker's certificate (unset: the JVM's).
+# amqp.attach.keyStorePath=
+# amqp.attach.keyStorePassword=
+# amqp.attach.trustStorePath=
+# amqp.attach.trustStorePassword=
+
+## Log in with SASL EXTERNAL: the client certificate is the identity (an amqps:// URI without a user).
+# amqp.attach.saslExternal=false
+
 ## How long the broker has to answer each attach, in ms.
 # amqp.attach.attachTimeout=10000
+
+## How long the broker may send nothing before the connection is closed and made again, in ms; half of it is
+## announced in the open, so the broker sends an empty frame at least that often (AMQP 1.0 §2.4.5). 0: never.
+## Unset: amqp.idleTimeout.
+# amqp.attach.idleTimeout=60000
 
 ## The shortest and longest delay before connecting again after a failure, in ms (doubling, with jitter).
 # amqp.attach.minReconnectDelay=100

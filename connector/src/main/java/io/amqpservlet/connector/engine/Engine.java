@@ -283,7 +283,8 @@ public final class Engine {
     /**
      * Whether open has been exchanged and close has not.
      *
-     * @return true from the peer's open on (ours has been sent by then) until our close is sent
+     * @return true from the peer's open on (ours has been sent by then) until our close begins (or our answer to the
+     *     peer's): the handlers told of the links and sessions a close ends see it closed already
      */
     public boolean isOpen() {
         return phase == ConnectionPhase.OPENED && local == LocalConnectionState.OPEN_SENT;
@@ -659,8 +660,12 @@ public final class Engine {
 
     void onRemoteClose(Close close) {
         remoteError().set(close.error());
+        boolean answer = local != LocalConnectionState.CLOSE_SENT;
+        if (answer) {
+            local = LocalConnectionState.CLOSING; // the handlers told below see the connection ending, not open
+        }
         sessions.abandonAll(close.error().isNull() ? null : remoteError);
-        if (local != LocalConnectionState.CLOSE_SENT) {
+        if (answer) {
             writeFrame(0, out().close().clear());
             local = LocalConnectionState.CLOSE_SENT;
         }
@@ -679,6 +684,9 @@ public final class Engine {
      * @param description human-readable detail sent with {@code condition}; null for none, ignored for a clean close
      */
     public void close(Symbol condition, String description) {
+        if (silenced() || local == LocalConnectionState.CLOSING) {
+            return; // AMQP 1.0 §2.4.3: one close per connection; the reason given first stands
+        }
         ErrorCondition error = localError();
         error.clear();
         if (condition != null) {
@@ -688,7 +696,7 @@ public final class Engine {
     }
 
     private void close(ErrorCondition error) {
-        if (silenced()) {
+        if (silenced() || local == LocalConnectionState.CLOSING) {
             return;
         }
         if (local == LocalConnectionState.NOTHING_SENT || !phase.afterHeaders()) {
@@ -700,6 +708,9 @@ public final class Engine {
         if (error != null && !error.isNull()) {
             c.error().set(error);
         }
+        // The handlers told of the sessions and links that end see the connection closing: not open, and a close
+        // they ask for now is the one already being made.
+        local = LocalConnectionState.CLOSING;
         sessions.abandonAll(null);
         writeFrame(0, c);
         local = LocalConnectionState.CLOSE_SENT;

@@ -167,6 +167,11 @@ final class Handshake {
             if ("PLAIN".equals(c.saslMechanism())) {
                 byte[] r = SaslPlain.initialResponse(null, c.saslUsername(), c.saslPassword());
                 init.initialResponse().set(r, 0, r.length);
+            } else if ("EXTERNAL".equals(c.saslMechanism())) {
+                // RFC 4422 appendix A: the message is the authorization identity, empty to act as the identity the
+                // transport established. Sent empty rather than left out: a server (Artemis) that gets no initial
+                // response asks for it with a challenge.
+                init.initialResponse().set(NONE, 0, 0);
             }
             if (c.hostname() != null) {
                 init.hostname().set(c.hostname());

@@ -55,6 +55,33 @@ class ConnectionLifecycleTest {
     }
 
     @Test
+    void theLinksACloseEndsSeeItClosingAndACloseAskedForThenIsNotASecondOne() {
+        AcceptorRecorder server = new AcceptorRecorder();
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        EngineHandler client = new EngineHandler() {
+            @Override
+            public void onLinkDetach(Link link, ErrorCondition error) {
+                Engine engine = link.session().engine();
+                seen.add("link ends, open " + engine.isOpen());
+                engine.close(ErrorConditions.CONNECTION_FORCED, "link " + link.name() + " ended"); // as attach mode does
+            }
+        };
+        EnginePair pair = new EnginePair(initiator(), client, RawPeer.noSasl(), server);
+        pair.pump();
+        pair.client.beginSession().attachReceiver("requests", "/orders");
+        pair.pump();
+        pair.client.close(ErrorConditions.CONNECTION_FORCED, "the first reason");
+        assertEquals(java.util.List.of("link ends, open false"), seen);
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState());
+
+        pair.pump();
+        assertTrue(server.closed);
+        // AMQP 1.0 §2.4.3: one close, with the reason it was made for.
+        assertEquals("the first reason", server.closedWith.description().toString());
+        assertEquals(1, server.events.stream().filter(e -> e.startsWith("closed")).count());
+    }
+
+    @Test
     void aConnectionClosedFromItsOpenCallbackStaysOver() {
         AcceptorRecorder server = new AcceptorRecorder() {
             @Override

@@ -285,7 +285,8 @@ public final class Gateway {
 
     /**
      * Attach mode: consumes the queue of {@code uri} (its own factory, with the listener's limits and request
-     * timeout). An {@code amqps} URI trusts the --tls-truststore, or the JVM's trust store without it.
+     * timeout). An {@code amqps} URI trusts the --attach-truststore, else the --tls-truststore, else the JVM's trust
+     * store, and presents the --attach-keystore's certificate when there is one.
      */
     private AmqpBrokerAttachment attachment(String uri, HttpConfiguration httpConfig) {
         AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, new EngineConfig()
@@ -301,11 +302,35 @@ public final class Gateway {
         attachment.setName(name);
         attachment.setCredit(options.attachCredit());
         attachment.setRequestUser(options.attachRequestUser());
-        if (attachment.isTls() && options.tlsTrustStore() != null) {
+        if (options.attachIdleTimeoutMillis() >= 0) {
+            attachment.setIdleTimeout(options.attachIdleTimeoutMillis());
+        }
+        attachment.setAttachTimeout(options.attachTimeoutMillis());
+        if (options.attachTrustUserId()) {
+            if (options.attachRequestUser() != null) {
+                throw new IllegalArgumentException("--attach-trust-user-id and --attach-request-user exclude each "
+                        + "other: the user is each message's, or the same for all");
+            }
+            attachment.setTrustUserId(true);
+        }
+        if (attachment.isTls() && (options.attachTrustStore() != null || options.attachKeyStore() != null)) {
             SslContextFactory.Client tls = new SslContextFactory.Client();
-            tls.setTrustStorePath(options.tlsTrustStore());
-            tls.setTrustStorePassword(options.tlsTrustStorePassword());
+            if (options.attachTrustStore() != null) {
+                tls.setTrustStorePath(options.attachTrustStore());
+                tls.setTrustStorePassword(options.attachTrustStorePassword());
+            }
+            if (options.attachKeyStore() != null) {
+                tls.setKeyStorePath(options.attachKeyStore());
+                tls.setKeyStorePassword(options.attachKeyStorePassword());
+            }
             attachment.setSslContextFactory(tls);
+        }
+        if (options.attachSaslExternal()) {
+            if (!attachment.isTls() || options.attachKeyStore() == null) {
+                throw new IllegalArgumentException("--attach-sasl-external needs an amqps:// URI and --attach-keystore "
+                        + "(the client certificate is the identity): " + uri);
+            }
+            attachment.setSaslExternal(true);
         }
         server.addConnector(attachment);
         return attachment;

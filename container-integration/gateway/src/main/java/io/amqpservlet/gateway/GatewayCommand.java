@@ -251,6 +251,55 @@ final class GatewayCommand {
         set("attach-request-user", name);
     }
 
+    @Option(order = 25, names = "--attach-trust-user-id", description = "the user servlets see on an attached "
+            + "request is its message's user-id (none without one); only for brokers that check every producer's "
+            + "user-id against its login (docs/attach.md), else anyone can claim to be anyone")
+    void attachTrustUserId(boolean on) {
+        o.attachTrustUserId = on;
+    }
+
+    @Option(order = 25, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
+            + "client certificate the gateway presents to amqps:// brokers")
+    void attachKeyStore(String file) {
+        set("attach-keystore", file);
+    }
+
+    @Option(order = 25, names = "--attach-keystore-password", paramLabel = "PW", description = "its password")
+    void attachKeyStorePassword(String password) {
+        set("attach-keystore-password", password);
+    }
+
+    @Option(order = 25, names = "--attach-truststore", paramLabel = "FILE", description = "trust store for the "
+            + "brokers' certificates (default: --tls-truststore, else the JDK's)")
+    void attachTrustStore(String file) {
+        set("attach-truststore", file);
+    }
+
+    @Option(order = 25, names = "--attach-truststore-password", paramLabel = "PW", description = "its password "
+            + "(default: the attach key store's)")
+    void attachTrustStorePassword(String password) {
+        set("attach-truststore-password", password);
+    }
+
+    @Option(order = 25, names = "--attach-sasl-external", description = "log in to the brokers with SASL EXTERNAL: "
+            + "the --attach-keystore certificate is the identity (amqps:// URIs without a user)")
+    void attachSaslExternal(boolean on) {
+        o.attachSaslExternal = on;
+    }
+
+    @Option(order = 26, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
+            + "broker may send nothing before the gateway connects again; half is announced, so the broker "
+            + "heartbeats (default 60000; 0 = never)")
+    void attachIdleTimeout(String millis) {
+        set("attach-idle-timeout", millis);
+    }
+
+    @Option(order = 27, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
+            + "answer the connection's handshake and each attach before the gateway connects again (default 10000)")
+    void attachTimeout(String millis) {
+        set("attach-timeout", millis);
+    }
+
     @Option(order = 22, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {

@@ -1,5 +1,6 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.jetty.AmqpServerBudget;
 import picocli.CommandLine;
@@ -80,6 +81,19 @@ public final class GatewayOptions {
     /** Requests in flight per attached queue; 0 for the attachment's default. */
     int attachCredit;
     String attachRequestUser;
+    /** Each attached request's user is its message's user-id, which the broker validated. */
+    boolean attachTrustUserId;
+    /** The client certificate presented to amqps brokers, and the trust store for their certificates. */
+    String attachKeyStore;
+    String attachKeyStorePassword;
+    String attachTrustStore;
+    String attachTrustStorePassword;
+    /** Authenticate to the brokers with SASL EXTERNAL: the client certificate is the identity. */
+    boolean attachSaslExternal;
+    /** How long an attachment's broker may stay silent before it connects again; -1 for the attachment's default. */
+    long attachIdleTimeoutMillis = -1;
+    /** How long the broker has to answer each attach (and the connection's handshake). */
+    long attachTimeoutMillis = AmqpBrokerAttachment.DEFAULT_ATTACH_TIMEOUT_MILLIS;
     /** The properties every AMQP port's open offers (symbol keys, string values), in the order given. */
     final Map<String, String> connectionProperties = new LinkedHashMap<>();
     boolean help;
@@ -295,6 +309,30 @@ public final class GatewayOptions {
             case "attach-request-user":
                 attachRequestUser = value;
                 break;
+            case "attach-trust-user-id":
+                attachTrustUserId = bool(name, value);
+                break;
+            case "attach-keystore":
+                attachKeyStore = value;
+                break;
+            case "attach-keystore-password":
+                attachKeyStorePassword = value;
+                break;
+            case "attach-truststore":
+                attachTrustStore = value;
+                break;
+            case "attach-truststore-password":
+                attachTrustStorePassword = value;
+                break;
+            case "attach-sasl-external":
+                attachSaslExternal = bool(name, value);
+                break;
+            case "attach-idle-timeout":
+                attachIdleTimeoutMillis = nonNegative(name, value, "milliseconds");
+                break;
+            case "attach-timeout":
+                attachTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
             default:
                 throw new UsageException("unknown option --" + name);
         }
@@ -326,6 +364,52 @@ public final class GatewayOptions {
     /** The user servlets see on attached requests, or null. */
     public String attachRequestUser() {
         return attachRequestUser;
+    }
+
+    /** Whether each attached request's user is its message's user-id (which the broker must validate). */
+    public boolean attachTrustUserId() {
+        return attachTrustUserId;
+    }
+
+    /** The PKCS12 key store with the client certificate presented to amqps brokers, or null for none. */
+    public String attachKeyStore() {
+        return attachKeyStore;
+    }
+
+    /** The password of {@link #attachKeyStore()}. */
+    public String attachKeyStorePassword() {
+        return attachKeyStorePassword;
+    }
+
+    /** The trust store for the brokers' certificates: --attach-truststore, else --tls-truststore, else null. */
+    public String attachTrustStore() {
+        return attachTrustStore != null ? attachTrustStore : tlsTrustStore;
+    }
+
+    /**
+     * The password of {@link #attachTrustStore()}: its own, else (for --attach-truststore) the attach key store's,
+     * as --tls-truststore-password defaults to the key store's.
+     */
+    public String attachTrustStorePassword() {
+        if (attachTrustStore == null) {
+            return tlsTrustStorePassword();
+        }
+        return attachTrustStorePassword != null ? attachTrustStorePassword : attachKeyStorePassword;
+    }
+
+    /** Whether the attachments authenticate with SASL EXTERNAL (their client certificate). */
+    public boolean attachSaslExternal() {
+        return attachSaslExternal;
+    }
+
+    /** How long an attached broker may send nothing before the connection is made again; -1 for the default. */
+    public long attachIdleTimeoutMillis() {
+        return attachIdleTimeoutMillis;
+    }
+
+    /** How long the broker has to answer each attach and the connection's handshake. */
+    public long attachTimeoutMillis() {
+        return attachTimeoutMillis;
     }
 
     /** The AMQP port; 0 for an ephemeral one, -1 for none. */

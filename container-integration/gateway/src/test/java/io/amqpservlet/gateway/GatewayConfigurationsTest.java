@@ -161,6 +161,22 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void attachTimeoutsReachTheAttachment() throws Exception {
+        Gateway set = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders", "--attach-idle-timeout", "4000", "--attach-timeout", "1500"}));
+        assertEquals(4000, set.attachments().get(0).getIdleTimeout());
+        assertEquals(1500, set.attachments().get(0).getAttachTimeout());
+        Gateway defaults = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders"}));
+        assertEquals(60_000, defaults.attachments().get(0).getIdleTimeout());
+        assertEquals(10_000, defaults.attachments().get(0).getAttachTimeout());
+        assertEquals(0, GatewayOptions.parse(new String[] {"--attach-idle-timeout", "0"}).attachIdleTimeoutMillis());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--attach-timeout", "0"})).getMessage()
+                .contains("--attach-timeout must be from 1"));
+    }
+
+    @Test
     void unknownServletClassFailsToBuild() {
         assertThrows(ClassNotFoundException.class, () -> new Gateway(GatewayOptions.parse(new String[] {
             "--amqp-port", "0", "--servlet", "/x=no.such.Servlet"})));

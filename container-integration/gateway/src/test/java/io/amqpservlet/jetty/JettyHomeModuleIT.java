@@ -257,6 +257,46 @@ class JettyHomeModuleIT {
     }
 
     @Test
+    void amqpAttachLogsInWithItsCertificateAndTakesEachUserFromTheBrokerValidatedUserId() throws Exception {
+        TestCertificates certificates = TestCertificates.create(Files.createDirectories(dir.resolve("tls")));
+        try (JettyBase base = base();
+             SecuredArtemis broker = new SecuredArtemis("hello").user("alice", "alice-pw")
+                     .plugin(new UserIdCheckPlugin()).tlsWithClientCertificates(certificates, "gateway").start();
+             Client client = Client.create()) {
+            // amqp-plain brings the realm the war's security handler (with AmqpAuthenticator) needs.
+            base.startJar("--add-module=amqp,amqp-plain,amqp-attach,ee11-deploy");
+            base.write("webapps/" + WAR + ".xml", CONTEXT_WITH_AMQP_AUTHENTICATOR.getBytes(StandardCharsets.UTF_8));
+            base.start("amqp.port=0", "amqp.attach.uri=amqps://127.0.0.1:" + broker.tlsPort() + "/hello",
+                    "amqp.attach.credit=4",
+                    "amqp.attach.keyStorePath=" + certificates.clientKeyStore,
+                    "amqp.attach.keyStorePassword=" + TestCertificates.PASSWORD,
+                    "amqp.attach.trustStorePath=" + certificates.clientTrustStore,
+                    "amqp.attach.trustStorePassword=" + TestCertificates.PASSWORD,
+                    "amqp.attach.saslExternal=true", "amqp.attach.trustUserId=true");
+            Connection alice = client.connect("127.0.0.1", broker.port(),
+                    new ConnectionOptions().user("alice").password("alice-pw"));
+            Receiver replies = alice.openDynamicReceiver();
+            String[] userIds = {"alice", null};
+            String[] seen = {"alice", "-"};
+            for (int i = 0; i < userIds.length; i++) {
+                Message<String> request = Message.create("").to("/hello/queued").subject("GET")
+                        .messageId("attach-" + i).replyTo(replies.address());
+                if (userIds[i] != null) {
+                    request.userId(userIds[i].getBytes(StandardCharsets.UTF_8));
+                }
+                alice.openSender("hello").send(request);
+                Delivery d = replies.receive(30, TimeUnit.SECONDS);
+                assertTrue(d != null, "no response through the broker; server log: " + base.serverLog());
+                Object body = d.message().body();
+                assertEquals("hello from war /hello/queued amqp=true user=" + seen[i],
+                        body instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(body));
+            }
+            assertEquals(java.util.Set.of("gateway", "alice"), broker.sessionUsers(),
+                    "the server logged in as gateway, its certificate's user");
+        }
+    }
+
+    @Test
     void amqpProxyProtocolHasThePerAddressLimitsCountTheClientTheBalancerNames() throws Exception {
         try (JettyBase base = base()) {
             base.startJar("--add-module=amqp,amqp-proxy-protocol,ee11-deploy");

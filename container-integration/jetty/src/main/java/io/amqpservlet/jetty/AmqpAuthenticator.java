@@ -51,6 +51,11 @@ import java.util.function.Function;
 public class AmqpAuthenticator extends LoginAuthenticator {
     /** The authentication type requests of AMQP connections report ({@code HttpServletRequest.getAuthType()}). */
     public static final String AUTH_TYPE = "AMQP-SASL";
+    /**
+     * The authentication type of a request whose user is its message's broker-validated {@code user-id}, on a broker
+     * attachment that trusts it ({@link AmqpBrokerAttachment#setTrustUserId}).
+     */
+    public static final String USER_ID_AUTH_TYPE = "AMQP-USER-ID";
 
     private final Authenticator delegate;
 
@@ -71,7 +76,23 @@ public class AmqpAuthenticator extends LoginAuthenticator {
      *                             ({@link AmqpConnectionFactory#setExternalLoginService}), or null
      */
     static SaslUsers saslUsers(LoginService externalLoginService) {
-        return (identity, external) -> authenticationOf(identity, external ? externalLoginService : null);
+        return new SaslUsers() {
+            @Override
+            public Request.AuthenticationState authenticationOf(String identity, boolean external) {
+                return AmqpAuthenticator.authenticationOf(identity, external ? externalLoginService : null);
+            }
+
+            @Override
+            public Request.AuthenticationState authenticationOfUserId(String userId) {
+                if (userId == null || userId.isEmpty()) {
+                    return null;
+                }
+                // The broker authenticated the user: like a certificate's subject, a name whose roles, if any, the
+                // login service for users authenticated elsewhere gives.
+                return new LoginAuthenticator.UserAuthenticationSucceeded(USER_ID_AUTH_TYPE,
+                        userOf(userId, externalLoginService));
+            }
+        };
     }
 
     /**
@@ -85,19 +106,23 @@ public class AmqpAuthenticator extends LoginAuthenticator {
             if (identity == null || identity.isEmpty() || "anonymous".equals(identity)) {
                 return null; // RFC 4505: ANONYMOUS names no user; its trace string is not an identity
             }
-            UserPrincipal principal = new UserPrincipal(identity, null);
-            Subject subject = new Subject();
-            principal.configureSubject(subject);
-            subject.setReadOnly();
-            if (externalLoginService != null) {
-                // Roles from the login service; the principal stays the certificate's DN.
-                user = externalLoginService.getUserIdentity(subject, principal, false);
-            }
-            if (user == null) {
-                user = UserIdentity.from(subject, principal);
-            }
+            user = userOf(identity, externalLoginService);
         }
         return new LoginAuthenticator.UserAuthenticationSucceeded(AUTH_TYPE, user);
+    }
+
+    /** A user authenticated elsewhere, with the roles {@code loginService} gives {@code name} (none without one). */
+    private static UserIdentity userOf(String name, LoginService loginService) {
+        UserPrincipal principal = new UserPrincipal(name, null);
+        Subject subject = new Subject();
+        principal.configureSubject(subject);
+        subject.setReadOnly();
+        UserIdentity user = null;
+        if (loginService != null) {
+            // Roles from the login service; the principal stays the name given (a certificate's DN, a user-id).
+            user = loginService.getUserIdentity(subject, principal, false);
+        }
+        return user != null ? user : UserIdentity.from(subject, principal);
     }
 
     @Override
@@ -127,15 +152,15 @@ public class AmqpAuthenticator extends LoginAuthenticator {
     }
 
     /**
-     * An AMQP request: its connection's authentication, or null when the connection has no user. Any other
-     * request: the delegate's answer, or null without one.
+     * An AMQP request: its connection's authentication (or its own, on an attachment that trusts user-id), or null
+     * when it has no user. Any other request: the delegate's answer, or null without one.
      */
     @Override
     public AuthenticationState validateRequest(Request request, Response response, Callback callback)
             throws ServerAuthException {
         if (isAmqp(request)) {
             Request.AuthenticationState state = ((AmqpConnection) request.getConnectionMetaData().getConnection())
-                    .authentication();
+                    .authentication(request.getId());
             return state instanceof AuthenticationState succeeded ? succeeded : null;
         }
         return delegate == null ? null : delegate.validateRequest(request, response, callback);

@@ -84,12 +84,15 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private String password;
     private String saslMechanism;
     private String requestUser;
+    private boolean trustUserId;
     private int credit;
     private long attachTimeoutMillis = DEFAULT_ATTACH_TIMEOUT_MILLIS;
     private long minReconnectDelayMillis = DEFAULT_MIN_RECONNECT_DELAY_MILLIS;
     private long maxReconnectDelayMillis = DEFAULT_MAX_RECONNECT_DELAY_MILLIS;
     private int maxReplyLinks = DEFAULT_MAX_REPLY_LINKS;
     private long replyLinkIdleTimeoutMillis = DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS;
+    /** The engine's idle timeout on connections to the broker; -1 until set: the factory's then. */
+    private long idleTimeoutMillis = -1;
     /** The attachment's own limits: counted, never refused (the broker's credit bounds what comes in). */
     private final ServerBudget budget = ServerBudget.withoutAddressLimits();
     /** The connection over time; made at start from the settings above (null before). */
@@ -194,8 +197,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /**
-     * Authenticates with SASL EXTERNAL: the identity is the client certificate of the TLS connection (needs TLS and
-     * a key store in {@link #setSslContextFactory the TLS configuration}).
+     * Authenticates with SASL EXTERNAL: the identity is the client certificate of the TLS connection (needs an
+     * {@code amqps} URI and a key store, {@link #setKeyStore} or in {@link #setSslContextFactory the TLS
+     * configuration}). Which broker user the certificate is, is the broker's mapping (docs/attach.md).
      *
      * @param external true for EXTERNAL, false for PLAIN or ANONYMOUS by the credentials
      */
@@ -215,6 +219,46 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /**
+     * The client certificate the attachment presents to the broker over TLS, for {@link #setSaslExternal SASL
+     * EXTERNAL} or a broker that needs one: sets the key store of the TLS configuration (made on first use), for
+     * configuration files that give it in parts. It does not turn TLS on: an {@code amqps} URI does.
+     *
+     * @param path the PKCS12 key store with the client's key and certificate; null to leave it as it is
+     * @param password its password
+     */
+    public void setKeyStore(String path, String password) {
+        if (path != null) {
+            SslContextFactory.Client tlsConfiguration = tlsConfiguration();
+            tlsConfiguration.setKeyStorePath(path);
+            tlsConfiguration.setKeyStorePassword(password);
+        }
+    }
+
+    /**
+     * The certificates the broker's is checked against: sets the trust store of the TLS configuration (made on first
+     * use); without one, the JVM's trust store. It does not turn TLS on: an {@code amqps} URI does.
+     *
+     * @param path the PKCS12 trust store; null to leave it as it is
+     * @param password its password
+     */
+    public void setTrustStore(String path, String password) {
+        if (path != null) {
+            SslContextFactory.Client tlsConfiguration = tlsConfiguration();
+            tlsConfiguration.setTrustStorePath(path);
+            tlsConfiguration.setTrustStorePassword(password);
+        }
+    }
+
+    /** The TLS configuration, made (without turning TLS on) when there is none yet. */
+    private SslContextFactory.Client tlsConfiguration() {
+        if (sslContextFactory == null) {
+            sslContextFactory = new SslContextFactory.Client();
+            addBean(sslContextFactory);
+        }
+        return sslContextFactory;
+    }
+
+    /**
      * Whether connections use TLS.
      *
      * @return true for TLS (an {@code amqps} URI or a TLS configuration)
@@ -231,6 +275,34 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     public void setRequestUser(String user) {
         this.requestUser = user;
+    }
+
+    /**
+     * Makes each request's user the {@code user-id} of its message (AMQP 1.0 §3.2.4: the identity of the user that
+     * produced it): {@code getUserPrincipal()}, {@code getRemoteUser()} and security constraints (through
+     * {@link AmqpAuthenticator}) see that name, and {@code getAuthType()} reads
+     * {@link AmqpAuthenticator#USER_ID_AUTH_TYPE}; a message without a user-id has no user. Its roles are those the
+     * factory's {@link AmqpConnectionFactory#setExternalLoginService external login service} gives the name, none
+     * without one.
+     *
+     * <p>Turn it on only when the broker validates the user-id of every message any producer puts on the request
+     * queues (docs/attach.md, "Who sent it"): otherwise any producer can claim to be any user. Off by default; it
+     * excludes {@link #setRequestUser}.
+     *
+     * @param trust true to take each request's user from its message's user-id
+     */
+    public void setTrustUserId(boolean trust) {
+        this.trustUserId = trust;
+    }
+
+    /**
+     * Whether each request's user is its message's user-id; see {@link #setTrustUserId}.
+     *
+     * @return true when the user-id is trusted
+     */
+    @ManagedAttribute("Whether each request's user is its message's user-id, which the broker validated")
+    public boolean isTrustUserId() {
+        return trustUserId;
     }
 
     /**
@@ -277,6 +349,38 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     public long getAttachTimeout() {
         return attachTimeoutMillis;
+    }
+
+    /**
+     * How long a connection to the broker may carry no frame at all before the attachment closes it and connects
+     * again: how soon a broker that died without closing, or a network that drops every packet, is noticed. Half of it
+     * is announced as the open's idle-time-out (AMQP 1.0 §2.4.5), and the broker sends an empty frame at least that
+     * often when it has nothing else to send, so a quiet but healthy broker is never taken for a dead one. Until set,
+     * the idle timeout of the {@link #getConnectionFactory() factory}'s engine (60 s by default). When the broker gives
+     * up on a silent gateway (a hung process) is the broker's own setting, not this one (docs/attach.md).
+     *
+     * @param millis the idle timeout in milliseconds; 0 for none (nothing announced, silence never closes)
+     */
+    @Override
+    public void setIdleTimeout(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
+        }
+        super.setIdleTimeout(millis);
+        this.idleTimeoutMillis = millis;
+    }
+
+    /**
+     * How long a connection to the broker may carry no frame before it is closed and made again; see
+     * {@link #setIdleTimeout}.
+     *
+     * @return the idle timeout in milliseconds, 0 for none
+     */
+    @Override
+    @ManagedAttribute("How long the connection to the broker may carry no frame before it is made again, in ms (half "
+            + "is announced to the broker)")
+    public long getIdleTimeout() {
+        return idleTimeoutMillis >= 0 ? idleTimeoutMillis : factory.getIdleTimeout();
     }
 
     /**
@@ -463,12 +567,20 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         if ("EXTERNAL".equals(saslMechanism) && !tls) {
             throw new IllegalStateException("SASL EXTERNAL needs TLS with a client certificate");
         }
+        if ("EXTERNAL".equals(saslMechanism) && username != null) {
+            throw new IllegalStateException("SASL EXTERNAL logs in with the client certificate: the URI names a user "
+                    + "too (" + username + ")");
+        }
+        if (trustUserId && requestUser != null) {
+            throw new IllegalStateException("a request user and a trusted user-id exclude each other: the request "
+                    + "user would be every request's, the user-id each message's own");
+        }
         client.setExecutor(getExecutor());
         client.setScheduler(getScheduler());
         client.setByteBufferPool(getByteBufferPool());
         client.setConnectTimeout(java.time.Duration.ofMillis(attachTimeoutMillis));
         client.setIdleTimeout(java.time.Duration.ZERO); // the AMQP engine has its own idle timeout and heartbeats
-        if (sslContextFactory != null) {
+        if (tls) {
             client.setSslContextFactory(sslContextFactory);
         }
         // Settings made once: each connection of this start takes them whole.
@@ -483,10 +595,12 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 replyLinkIdleTimeoutMillis);
         Request.AuthenticationState user = requestUser == null ? null
                 : serving.users().authenticationOf(requestUser, false);
+        boolean trust = trustUserId;
         super.doStart();
-        Reconnection r = new Reconnection(brokers, addresses, client, tls ? sslContextFactory : null, getScheduler(),
+        Reconnection r = new Reconnection(brokers, client, tls ? sslContextFactory : null, getScheduler(),
                 (endPoint, broker, index, owner) -> newConnection(endPoint, broker, perBroker.get(index),
-                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user),
+                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user,
+                        trust),
                 minReconnectDelayMillis, maxReconnectDelayMillis);
         reconnection = r;
         r.start();
@@ -513,7 +627,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
                 .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
                 .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
-                .idleTimeoutMillis(base.idleTimeoutMillis())
+                .idleTimeoutMillis(getIdleTimeout())
                 .decoderLimits(base.decoderLimits())
                 // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
                 .maxDeliveriesInFlight(effectiveCredit() * addresses.size())
@@ -532,10 +646,10 @@ public class AmqpBrokerAttachment extends AbstractConnector {
 
     /** A connection to {@code broker}: an initiator engine, requests taken from the broker's queues. */
     private Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, ConnectionSettings settings,
-                                     AttachedLinks links, Request.AuthenticationState user) {
+                                     AttachedLinks links, Request.AuthenticationState user, boolean trustUserId) {
         AmqpConnection c = factory.configureAttached(new AmqpConnection(this, endPoint, settings,
                 (connection, inbox, share, secure) -> new AttachedHandler(settings.serving(), connection, inbox, share,
-                        links, user)), this, endPoint);
+                        links, user, trustUserId)), this, endPoint);
         c.addEventListener(new Connection.Listener() {
             @Override
             public void onOpened(Connection connection) {

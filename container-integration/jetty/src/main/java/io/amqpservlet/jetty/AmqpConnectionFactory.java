@@ -315,7 +315,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * for the roles of a user authenticated elsewhere; its default, which {@code HashLoginService} keeps, is a login
      * with an empty password, so such a realm lists the DN with an empty password and its roles. A DN the login
      * service does not know is still the user, without roles. {@link LoginServicePlainAuthenticator} refuses empty
-     * passwords, so those entries cannot be used to log in with PLAIN.
+     * passwords, so those entries cannot be used to log in with PLAIN. On a broker attachment that trusts user-id
+     * ({@link AmqpBrokerAttachment#setTrustUserId}), each message's user-id is looked up the same way.
      *
      * @return the login service asked for the roles of EXTERNAL users, or null when they get none
      */

@@ -100,6 +100,84 @@ class AmqpBrokerAttachmentTest {
     }
 
     @Test
+    void theOpenAnnouncesHalfTheIdleTimeoutTheFactorysUntilOneIsSet() throws Exception {
+        try (UnansweringBroker broker = UnansweringBroker.start()) {
+            AmqpBrokerAttachment byDefault = new AmqpBrokerAttachment(new Server());
+            assertEquals(60_000, byDefault.getIdleTimeout(), "the factory's engine idle timeout");
+            assertEquals(30_000, announcedBy(byDefault, broker, 1));
+            AmqpBrokerAttachment set = new AmqpBrokerAttachment(new Server());
+            set.setIdleTimeout(4_000);
+            assertEquals(2_000, announcedBy(set, broker, 2));
+            AmqpBrokerAttachment none = new AmqpBrokerAttachment(new Server());
+            none.setIdleTimeout(0);
+            assertEquals(-1, announcedBy(none, broker, 3), "no idle timeout: none announced");
+            assertThrows(IllegalArgumentException.class, () -> none.setIdleTimeout(-1));
+            assertEquals(List.of(), broker.failures());
+        }
+    }
+
+    /** The idle-time-out of the open that {@code a} sends as the {@code n}th connection {@code broker} sees. */
+    private static long announcedBy(AmqpBrokerAttachment a, UnansweringBroker broker, int n) throws Exception {
+        Server server = a.getServer();
+        a.setUri("amqp://127.0.0.1:" + broker.port() + "/orders");
+        server.addConnector(a);
+        server.start();
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (broker.opened() < n) {
+                assertTrue(System.nanoTime() < deadline, "opens seen: " + broker.opened());
+                Thread.sleep(10);
+            }
+            return broker.announcedIdleTimeouts().get(n - 1);
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void anAttachNeverAnsweredIsLoggedOnceForEachConnectionMadeAgain() throws Exception {
+        try (UnansweringBroker broker = UnansweringBroker.start();
+             LogCapture log = LogCapture.of(org.eclipse.jetty.logging.JettyLevel.INFO, "io.amqpservlet")) {
+            Server server = new Server();
+            AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+            a.setUri("amqp://127.0.0.1:" + broker.port() + "/orders");
+            a.setAttachTimeout(300);
+            a.setReconnectDelay(10, 50);
+            a.getConnectionFactory().setCloseTimeout(200); // the broker answers no close either
+            server.addConnector(a);
+            server.start();
+            try {
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while (broker.connections() < 4) {
+                    assertTrue(System.nanoTime() < deadline, "connections made: " + broker.connections());
+                    Thread.sleep(10);
+                }
+            } finally {
+                server.stop();
+            }
+            assertEquals(List.of(), broker.failures());
+            assertTrue(broker.attaches() >= 3, "attaches sent: " + broker.attaches());
+            List<String> warnings = new java.util.ArrayList<>();
+            for (String line : log.lines()) {
+                if (line.contains(":WARN") || line.contains(":ERROR")) {
+                    warnings.add(line);
+                }
+            }
+            // One line per connection given up on: what was not answered, and when the next attempt is.
+            List<String> unanswered = log.linesWith("did not answer the attach of request link orders");
+            int attempts = unanswered.size();
+            assertTrue(attempts >= 3 && attempts <= broker.connections(), unanswered.toString());
+            assertEquals(attempts, warnings.size(), "one line per attempt: " + warnings);
+            // The close that gives up says why, once per connection (AMQP 1.0 §2.4.3), however many links it ends.
+            assertEquals(1, broker.mostClosesOnAConnection());
+            for (String error : broker.closeErrors()) {
+                assertTrue(error.startsWith("amqp:connection:forced the broker did not answer the attach of request "
+                        + "link orders within 300 ms"), error);
+            }
+        }
+    }
+
+    @Test
     void aSocketThatConnectedToItselfIsDroppedAtOnceSoThePortStaysFreeForTheBroker() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

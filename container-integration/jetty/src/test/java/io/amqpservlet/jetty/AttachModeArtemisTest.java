@@ -130,6 +130,22 @@ class AttachModeArtemisTest {
     }
 
     @Test
+    void aDurableRequestsResponseIsDurableSoTheBrokerKeepsItAsItKeptTheRequest() throws Exception {
+        gateway(4);
+        try (Requester r = new Requester()) {
+            r.send(Message.create("kept").subject("GET").messageId("durable").durable(true));
+            Message<Object> durable = r.receive();
+            assertEquals("durable", durable.correlationId());
+            assertTrue(durable.durable(), "the response to a durable request");
+            r.send(Message.create("not kept").subject("GET").messageId("transient").durable(false));
+            Message<Object> notDurable = r.receive();
+            assertEquals("transient", notDurable.correlationId());
+            assertTrue(!notDurable.durable(), "the response to a request that is not durable");
+        }
+        assertSettledEventually();
+    }
+
+    @Test
     void qpidJmsRequestWithATemporaryQueueReplyTo() throws Exception {
         gateway(4);
         ConnectionFactory factory = new JmsConnectionFactory("amqp://127.0.0.1:" + broker.port()

@@ -61,6 +61,16 @@ final class RawAmqpPeer implements AutoCloseable {
         frames.useNegotiatedLimit();
     }
 
+    /** A peer on a socket a test's server accepted: the broker's side of a connection the attachment made. */
+    RawAmqpPeer(Socket accepted) throws IOException {
+        socket = accepted;
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(50);
+        in = socket.getInputStream();
+        out = socket.getOutputStream();
+        frames.useNegotiatedLimit();
+    }
+
     /** Writes raw bytes. */
     void write(byte[] bytes) throws IOException {
         out.write(bytes);

@@ -113,9 +113,16 @@ public final class AttachedLinks {
             relay = session.attachSender("amqp-servlet:replies", null);
         }
         attachDeadlineMillis = nowMillis + settings.attachTimeoutMillis();
-        LOG.info("attached to {} ({} request address{}, credit {} each, replies {})", brokerName, receivers.size(),
-                receivers.size() == 1 ? "" : "es", credit,
-                relay != null ? "on the anonymous relay" : "on a sender per reply address");
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{}: open, attaching {}", brokerName, describeLinks());
+        }
+    }
+
+    /** The links asked for, for the log: {@code orders (credit 4), replies on the anonymous relay}. */
+    private String describeLinks() {
+        return String.join(", ", settings.addresses()) + " (credit " + settings.credit() + (receivers.size() > 1
+                ? " each" : "") + "), replies " + (relay != null ? "on the anonymous relay"
+                : "on a sender per reply address");
     }
 
     /** The broker answered one of our attaches; a refusal (a null terminus) is followed by its detach. */
@@ -126,7 +133,7 @@ public final class AttachedLinks {
         }
         if (allAnswered()) {
             attachDeadlineMillis = 0;
-            reconnection.attached(); // the broker serves us: reconnects start from the shortest delay again
+            reconnection.attached(describeLinks()); // the broker serves us: reconnects start from the shortest delay
         }
         return null;
     }
@@ -145,11 +152,11 @@ public final class AttachedLinks {
      * sender ending fails the responses it still carried, so their requests go back to the queue.
      */
     public void linkDetached(Engine engine, Link link, ErrorCondition error) {
-        String why = error == null ? "no error given" : error.condition() + " " + error.description();
+        String why = error == null ? "no error given" : text(error);
         if (receivers.contains(link) || link == relay) {
-            if (engine.isOpen() && !engine.closeSent() && !reconnection.stopped()) {
-                LOG.warn("{}: the broker ended link {} ({}); reconnecting", brokerName, link.name(), why);
-                engine.close(ErrorConditions.CONNECTION_FORCED, "link " + link.name() + " ended: " + why);
+            // Not while the connection closes: its close ends every link, and that is no news (isOpen is false).
+            if (engine.isOpen() && !reconnection.stopped()) {
+                end(engine, "the broker ended link " + link.name() + " (" + why + ")");
             }
             return;
         }
@@ -171,11 +178,37 @@ public final class AttachedLinks {
      * the connection is closed and made again.
      */
     public void sessionEnded(Engine engine, ErrorCondition error) {
-        if (engine.isOpen() && !engine.closeSent() && !reconnection.stopped()) {
-            String why = error == null ? "no error given" : error.condition() + " " + error.description();
-            LOG.warn("{}: the broker ended the session ({}); reconnecting", brokerName, why);
-            engine.close(ErrorConditions.CONNECTION_FORCED, "session ended: " + why);
+        if (engine.isOpen() && !reconnection.stopped()) {
+            String why = error == null ? "no error given" : text(error);
+            end(engine, "the broker ended the session (" + why + ")");
         }
+    }
+
+    /**
+     * The connection ended ({@code error}: the broker's close's error, or ours, or why the transport ended). A close
+     * this side made has given its reason already; anything else is told to the reconnection for its one line.
+     */
+    public void closed(Engine engine, ErrorCondition error) {
+        if (error == null) {
+            return;
+        }
+        String what = text(error);
+        reconnection.ending(engine.remoteError().isNull() ? what : "the broker closed the connection: " + what);
+    }
+
+    /** An error condition for the log: {@code amqp:connection:forced the server is shutting down}. */
+    private static String text(ErrorCondition error) {
+        return error.description().isNull() ? error.condition().toString()
+                : error.condition() + " " + error.description();
+    }
+
+    /**
+     * Closes the connection for {@code why} (the reconnection logs it, once, as it plans the next attempt); the
+     * broker is told {@code amqp:connection:forced} with the reason (AMQP 1.0 §2.8.15).
+     */
+    private void end(Engine engine, String why) {
+        reconnection.ending(why);
+        engine.close(ErrorConditions.CONNECTION_FORCED, why);
     }
 
     /** Engine thread: the deadlines of attaches, and idle reply senders; returns when to look again. */
@@ -184,11 +217,9 @@ public final class AttachedLinks {
         if (attachDeadlineMillis != 0) {
             if (nowMillis >= attachDeadlineMillis) {
                 attachDeadlineMillis = 0;
-                LOG.error("{}: the broker did not answer {} within {} ms; reconnecting", brokerName,
-                        session == null ? "the connection's handshake (SASL, open)" : "the attach of " + unansweredLinks(),
-                        settings.attachTimeoutMillis());
-                engine.close(ErrorConditions.CONNECTION_FORCED, "attach not answered within "
-                        + settings.attachTimeoutMillis() + " ms");
+                end(engine, "the broker did not answer " + (session == null
+                        ? "the connection's handshake (SASL, open)" : "the attach of " + unansweredLinks())
+                        + " within " + settings.attachTimeoutMillis() + " ms");
                 return Long.MAX_VALUE;
             }
             next = attachDeadlineMillis;

@@ -37,7 +37,6 @@ public final class Reconnection {
     }
 
     private final List<BrokerUri.HostPort> brokers;
-    private final List<String> addresses;
     private final ClientConnector client;
     private final SslContextFactory.Client tls;
     private final Scheduler scheduler;
@@ -54,15 +53,16 @@ public final class Reconnection {
     private Connection connection;
     private long connectCount;
     private int mostOutstanding;
+    /** Why the current connection is ending, as its engine's side said first; null when it said nothing. */
+    private String endReason;
 
     /**
      * @param tls the TLS configuration for {@code amqps}, or null for plain TCP
      */
-    public Reconnection(List<BrokerUri.HostPort> brokers, List<String> addresses, ClientConnector client,
+    public Reconnection(List<BrokerUri.HostPort> brokers, ClientConnector client,
                         SslContextFactory.Client tls, Scheduler scheduler, Connections connections,
                         long minDelayMillis, long maxDelayMillis) {
         this.brokers = List.copyOf(brokers);
-        this.addresses = List.copyOf(addresses);
         this.client = client;
         this.tls = tls;
         this.scheduler = scheduler;
@@ -147,18 +147,23 @@ public final class Reconnection {
         c.addEventListener(new Connection.Listener() {
             @Override
             public void onClosed(Connection closed) {
-                lost(closed, "the connection closed");
+                lost(closed, "the connection ended without a close from either side");
             }
         });
         synchronized (this) {
             connection = c;
             connectCount++;
+            endReason = null;
         }
         return c;
     }
 
-    /** Engine thread of the current connection: CONNECTING → ATTACHED, every request link and the relay attached. */
-    void attached() {
+    /**
+     * Engine thread of the current connection: CONNECTING → ATTACHED, every request link and the relay attached.
+     *
+     * @param links what was attached, for the log line
+     */
+    void attached(String links) {
         BrokerUri.HostPort broker;
         synchronized (this) {
             if (state != AttachmentState.CONNECTING) {
@@ -170,7 +175,18 @@ public final class Reconnection {
             broker = brokers.get(brokerIndex);
         }
         // The first time, or again after a loss (CONNECTING follows only a start or a wait): worth a line each.
-        LOG.info("attached to broker {} ({})", broker, String.join(", ", addresses));
+        LOG.info("attached to broker {}: {}", broker, links);
+    }
+
+    /**
+     * Engine thread of the current connection: it is ending, and why (the first reason given stands). The one line
+     * logged when it has closed says so, with when the next attempt is: a broker that fails every attempt the same
+     * way costs a line per attempt, and the attempts space out as the delay doubles.
+     */
+    synchronized void ending(String why) {
+        if (endReason == null && connection != null) {
+            endReason = why;
+        }
     }
 
     /**
@@ -187,6 +203,10 @@ public final class Reconnection {
                     return; // an earlier connection, already replaced
                 }
                 connection = null;
+                if (endReason != null) {
+                    why = endReason;
+                    endReason = null;
+                }
             }
             if (state != AttachmentState.CONNECTING && state != AttachmentState.ATTACHED) {
                 return; // stopped, or already backing off

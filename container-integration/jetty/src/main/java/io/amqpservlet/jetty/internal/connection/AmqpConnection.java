@@ -172,6 +172,17 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return pass.handler().authentication();
     }
 
+    /**
+     * The authentication of the request of this connection whose id ({@code Request.getId()}) is {@code requestId}:
+     * the connection's, or the request's own on a broker attachment that trusts user-id (null when it has none).
+     *
+     * @param requestId the id of a request being served on this connection
+     * @return the authentication state of the request's user, or null
+     */
+    public Request.AuthenticationState authentication(String requestId) {
+        return pass.handler().authentication(requestId);
+    }
+
     // ------------------------------------------------------------------------------------------ ConnectionMetaData
 
     @Override

@@ -6,6 +6,10 @@ import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
 import io.amqpservlet.jetty.internal.attach.AttachedLinks;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.protocol.message.MessageView;
+import io.amqpservlet.protocol.text.Utf8;
+import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.Properties;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import io.amqpservlet.protocol.types.transport.ErrorConditions;
@@ -13,8 +17,8 @@ import io.amqpservlet.protocol.types.transport.Open;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.NanoTime;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
+import java.util.Arrays;
 
 /**
  * Serves the requests of a broker's queues on a connection a broker attachment made (docs/attach.md): the links to the
@@ -23,18 +27,58 @@ import org.slf4j.LoggerFactory;
  * (at-least-once across a gateway crash); a response with no link to go on sends its request back to the queue.
  */
 public final class AttachedHandler extends ServingHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(AttachedHandler.class);
-
     private final AttachedLinks links;
+    /** Each request is made by its message's user-id, which the broker validated (docs/attach.md, "Who sent it"). */
+    private final boolean trustUserId;
+    // Engine thread: the last user-id and its authentication, for the next request of the same user.
+    private final MutableBytes userId = new MutableBytes();
+    private byte[] lastUserId;
+    private Request.AuthenticationState lastUser;
 
     /**
      * @param requestUser the authentication every request of the attachment is made by, or null for none
+     * @param trustUserId each request is made by its message's user-id instead (then {@code requestUser} is null)
      */
     public AttachedHandler(ServingSettings settings, ConnectionMetaData connection, EngineInbox inbox,
-                           BudgetShare budget, AttachedLinks links, Request.AuthenticationState requestUser) {
+                           BudgetShare budget, AttachedLinks links, Request.AuthenticationState requestUser,
+                           boolean trustUserId) {
         super(settings, connection, inbox, budget, false);
         this.links = links;
+        this.trustUserId = trustUserId;
         authenticatedAs(requestUser);
+    }
+
+    /**
+     * AMQP 1.0 §3.2.4: user-id is the identity of the user that produced the message. Trusted only when the
+     * attachment is told the broker validates it; then a message without one is made by no user, and one that is
+     * not UTF-8 names no user either.
+     */
+    @Override
+    Request.AuthenticationState requestUser(MessageView message) {
+        if (!trustUserId) {
+            return super.requestUser(message);
+        }
+        if (!message.propertiesField(Properties.USER_ID, userId) || userId.length() == 0) {
+            return null;
+        }
+        byte[] last = lastUserId;
+        if (last != null && Arrays.equals(last, 0, last.length, userId.array(), 0, userId.length())) {
+            return lastUser;
+        }
+        Request.AuthenticationState user = Utf8.firstInvalid(userId.array(), 0, userId.length()) >= 0 ? null
+                : settings.users().authenticationOfUserId(userId.toString());
+        lastUserId = Arrays.copyOf(userId.array(), userId.length());
+        lastUser = user;
+        return user;
+    }
+
+    @Override
+    public Request.AuthenticationState authentication(String requestId) {
+        if (!trustUserId) {
+            return super.authentication(requestId);
+        }
+        ExchangeDispatcher d = dispatcherIfAny();
+        return d == null ? null : d.userOf(requestId);
     }
 
     @Override
@@ -67,9 +111,7 @@ public final class AttachedHandler extends ServingHandler {
 
     @Override
     public void onClosed(Engine engine, ErrorCondition error) {
-        if (error != null) {
-            LOG.warn("{} closed the connection: {} {}", links.brokerName(), error.condition(), error.description());
-        }
+        links.closed(engine, error); // said once, by the reconnection, with the next attempt
     }
 
     @Override
@@ -104,6 +146,15 @@ public final class AttachedHandler extends ServingHandler {
         } else {
             engine.accept(request);
         }
+    }
+
+    /**
+     * The broker holds the response after the request is settled: a durable request's response is durable, or a
+     * broker that restarts between the two loses an answer whose request it no longer has.
+     */
+    @Override
+    boolean keepsResponses() {
+        return true;
     }
 
     /**

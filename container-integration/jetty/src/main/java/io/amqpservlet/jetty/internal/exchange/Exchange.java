@@ -3,6 +3,7 @@ package io.amqpservlet.jetty.internal.exchange;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.jetty.internal.mapping.MappedRequest;
 import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,11 @@ public final class Exchange {
     // ---------------------------------------------------------------- request (engine thread, before dispatch)
     /** What the request message became; filled by the mapper. */
     final MappedRequest request = new MappedRequest();
+    /**
+     * The Jetty authentication the request is made by (the connection's user, or the message's own on an attachment
+     * that trusts user-id), or null for none; set as the request is mapped.
+     */
+    Request.AuthenticationState user;
     /** The request delivery; compare {@link #deliveryGeneration} before use, deliveries are pooled. */
     Delivery delivery;
     int deliveryGeneration;
@@ -36,6 +42,11 @@ public final class Exchange {
     RequestBody streamedBody;
     /** The message being streamed in, while it is (engine thread only); null for a message that came whole. */
     StreamedRequest streamedRequest;
+    /**
+     * The response is sent durable (AMQP 1.0 §3.2.1): the request was, and what holds the response once the request
+     * is settled is a broker (attach mode), which must keep it as surely as it kept the request.
+     */
+    boolean durableResponse;
 
     // ---------------------------------------------------------------- response (servlet side, then engine thread)
     /** The HTTP status the response carried, or 0 when the exchange failed without one. */
@@ -73,8 +84,10 @@ public final class Exchange {
         delivery = d;
         deliveryGeneration = d.generation();
         request.clear();
+        user = null;
         streamedBody = null;
         streamedRequest = null;
+        durableResponse = false;
         status = 0;
         response = null;
         responseOffset = 0;

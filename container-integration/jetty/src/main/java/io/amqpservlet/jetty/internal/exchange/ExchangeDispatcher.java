@@ -47,10 +47,11 @@ public final class ExchangeDispatcher {
     }
 
     /**
-     * Engine thread: hands {@code exchange}'s request to Jetty, as {@code user} when the connection has one; the
+     * Engine thread: hands {@code exchange}'s request to Jetty, as its {@link Exchange#user user} when it has one; the
      * handler tree runs on the executor.
      */
-    void dispatch(Exchange exchange, Request.AuthenticationState user) {
+    void dispatch(Exchange exchange) {
+        Request.AuthenticationState user = exchange.user;
         inFlight++;
         settings.counters().served.increment();
         HttpChannel channel = reusables.channel();
@@ -64,7 +65,7 @@ public final class ExchangeDispatcher {
             exchange.stream = stream;
         }
         exchange.serving();
-        stream.init(channel, ++streamIds);
+        stream.init(channel, ++streamIds, user);
         channel.setHttpStream(stream);
         streams.add(stream); // sets the request-timeout timer if this expiry is the earliest
         Runnable task;
@@ -84,6 +85,28 @@ public final class ExchangeDispatcher {
             stream.handleWith(task);
             executor.execute(stream); // the handler may block: never on the thread that drives the engine
         }
+    }
+
+    /**
+     * Any thread: the authentication of the request being served whose id ({@code Request.getId()}) is
+     * {@code requestId}, or null when none is (not a request of this connection, or one that has ended). The id is
+     * the stream's number, or, from Jetty's servlet environments, the servlet request id
+     * {@code <connection id>#<stream number>}. Walks the requests being served: at most the connection's credit.
+     */
+    Request.AuthenticationState userOf(String requestId) {
+        long id;
+        try {
+            id = Long.parseLong(requestId, requestId.lastIndexOf('#') + 1, requestId.length(), 10);
+        } catch (NumberFormatException e) {
+            return null; // not an id this connection gave
+        }
+        for (HttpStreamOverAmqp stream : streams.all()) {
+            Request.AuthenticationState user = stream.userOf(id);
+            if (user != null) {
+                return user;
+            }
+        }
+        return null;
     }
 
     /** Engine thread: an exchange this dispatcher handed to Jetty came back through the inbox. */

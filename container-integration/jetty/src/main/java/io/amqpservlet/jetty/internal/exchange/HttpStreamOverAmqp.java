@@ -62,6 +62,8 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
     private Runnable handle;
     private HttpChannel channel;
     private long idNumber;
+    /** The authentication the request is made by, or null; see {@link #userOf}. */
+    private Request.AuthenticationState user;
     private Content.Chunk chunk;
     private MetaData.Response response;
     private ResponseEncoder encoder;
@@ -91,10 +93,11 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
         this.exchange = exchange;
     }
 
-    /** Engine thread: readies this stream for the exchange's current request, on {@code channel}. */
-    void init(HttpChannel channel, long idNumber) {
+    /** Engine thread: readies this stream for the exchange's current request, on {@code channel}, made by {@code user}. */
+    void init(HttpChannel channel, long idNumber, Request.AuthenticationState user) {
         this.channel = channel;
         this.idNumber = idNumber;
+        this.user = user;
         byte[] body = exchange.request.body();
         if (exchange.streamedBody == null) {
             this.chunk = body.length == 0 ? Content.Chunk.EOF : Content.Chunk.from(ByteBuffer.wrap(body), true);
@@ -136,6 +139,19 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
 
     HttpChannel channel() {
         return channel;
+    }
+
+    /**
+     * Any thread: the authentication of the request whose {@link #getId() id} is {@code requestId} while this stream
+     * serves it, else null. The id is read again after the user, so a stream reused for a later request in between
+     * never lends that request's user to the earlier one.
+     */
+    Request.AuthenticationState userOf(long requestId) {
+        if (idNumber != requestId) {
+            return null;
+        }
+        Request.AuthenticationState u = user;
+        return idNumber == requestId ? u : null;
     }
 
     @Override
@@ -196,7 +212,7 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
                     jsonToValue = exchange.request.jsonBody() && isJson(response.getHttpFields());
                     encoder.begin(response.getStatus(), response.getHttpFields(), exchange.request.replyTo(),
                             exchange.request.correlationId(), request == null ? HttpVersion.HTTP_1_1 : request.getHttpVersion(),
-                            jsonToValue || responseValue() != null);
+                            jsonToValue || responseValue() != null, exchange.durableResponse);
                 }
             }
             if (this.response == null) {
@@ -407,7 +423,7 @@ final class HttpStreamOverAmqp implements HttpStream, CyclicTimeouts.Expirable, 
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
             timeoutResponse = new ResponseEncoder();
             timeoutResponse.begin(HttpStatus.SERVICE_UNAVAILABLE_503, headers, exchange.request.replyTo(),
-                    exchange.request.correlationId());
+                    exchange.request.correlationId(), HttpVersion.HTTP_1_1, false, exchange.durableResponse);
             timeoutResponse.data(ByteBuffer.wrap(("the request was not answered within " + timeoutMillis + " ms")
                     .getBytes(StandardCharsets.UTF_8)));
             timeoutResponse.end();

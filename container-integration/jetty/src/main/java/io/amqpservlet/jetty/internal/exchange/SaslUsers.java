@@ -3,8 +3,8 @@ package io.amqpservlet.jetty.internal.exchange;
 import org.eclipse.jetty.server.Request;
 
 /**
- * Turns a connection's SASL identity into the Jetty authentication of its requests (docs/jetty.md, "The request's
- * user"). jetty-security is an optional dependency (docs/design.md §8): its types appear only where the factory makes
+ * Turns a connection's SASL identity, or a request message's broker-validated {@code user-id} (docs/attach.md, "Who
+ * sent it"), into the Jetty authentication of requests (docs/jetty.md, "The request's user"). jetty-security is an optional dependency (docs/design.md §8): its types appear only where the factory makes
  * one of these (through {@code AmqpAuthenticator}), so the connection and its requests name none of them and need no
  * reflection to run without it.
  */
@@ -20,4 +20,12 @@ public interface SaslUsers {
      * @param external the identity is the subject of the client's TLS certificate (SASL EXTERNAL)
      */
     Request.AuthenticationState authenticationOf(String identity, boolean external);
+
+    /**
+     * The authentication of one request whose message's {@code user-id} (AMQP 1.0 §3.2.4), which the broker
+     * validated, is {@code userId}; null when it is no user (empty), or without jetty-security.
+     */
+    default Request.AuthenticationState authenticationOfUserId(String userId) {
+        return null;
+    }
 }

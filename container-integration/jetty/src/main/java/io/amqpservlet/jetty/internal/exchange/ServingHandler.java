@@ -124,6 +124,27 @@ public abstract class ServingHandler implements EngineHandler {
         return authentication;
     }
 
+    /**
+     * The authentication of the request being served whose id ({@code Request.getId()}) is {@code requestId}: the
+     * connection's, unless the mode gives each request a user of its own. Any thread.
+     */
+    public Request.AuthenticationState authentication(String requestId) {
+        return authentication;
+    }
+
+    /**
+     * Engine thread, as a request is mapped: the authentication it is made by. The connection's, unless the mode
+     * reads the user from the message.
+     */
+    Request.AuthenticationState requestUser(MessageView message) {
+        return authentication;
+    }
+
+    /** The dispatcher, or null before the first request. */
+    final ExchangeDispatcher dispatcherIfAny() {
+        return dispatcher;
+    }
+
     /** Any thread: a graceful stop has begun; requests that arrive from now on are released. */
     public void stopAdmitting() {
         admission.stop();
@@ -248,7 +269,7 @@ public abstract class ServingHandler implements EngineHandler {
         }
         switch (admission.admit(exchange, this, engine)) {
             case SERVE:
-                dispatcher().dispatch(exchange, authentication);
+                dispatcher().dispatch(exchange);
                 break;
             case RELEASE:
                 release(engine, delivery);
@@ -276,6 +297,16 @@ public abstract class ServingHandler implements EngineHandler {
     final void map(MessageView message, Link link, Exchange exchange, boolean streamed) {
         PassScratch.get().mapper(secure).map(message, link, openHostname(), settings.serverName(), NanoTime.now(),
                 streamed, exchange.request);
+        exchange.user = requestUser(message);
+        exchange.durableResponse = exchange.request.durable() && keepsResponses();
+    }
+
+    /**
+     * Whether a response, once its request is settled, is held by something that keeps durable messages (a broker):
+     * then the response to a durable request is durable too. A client's own link holds nothing: no.
+     */
+    boolean keepsResponses() {
+        return false;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.util.Callback;
 
@@ -50,7 +51,8 @@ final class Settlement {
             HttpFields.Mutable headers = HttpFields.build();
             headers.put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
             ResponseEncoder encoder = reusables.encoder();
-            encoder.begin(status, headers, exchange.request.replyTo(), exchange.request.correlationId());
+            encoder.begin(status, headers, exchange.request.replyTo(), exchange.request.correlationId(),
+                    HttpVersion.HTTP_1_1, false, exchange.durableResponse);
             encoder.data(ByteBuffer.wrap(reason.getBytes(StandardCharsets.UTF_8)));
             encoder.end();
             exchange.answer(status, encoder);

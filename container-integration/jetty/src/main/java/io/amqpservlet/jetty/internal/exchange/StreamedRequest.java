@@ -155,7 +155,7 @@ final class StreamedRequest implements SectionScanner.Listener {
         Engine engine = link.session().engine();
         switch (handler.admission.admit(e, handler, engine)) {
             case SERVE:
-                dispatcher.dispatch(e, handler.authentication());
+                dispatcher.dispatch(e);
                 break;
             case RELEASE:
                 e.streamedBody.discard();

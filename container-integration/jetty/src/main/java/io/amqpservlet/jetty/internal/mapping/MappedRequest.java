@@ -25,6 +25,8 @@ public final class MappedRequest {
     Object correlationIdAttribute;
     String linkAddress;
     long deliveryCount;
+    /** The header's durable (AMQP 1.0 §3.2.1): the sender asked the broker to keep the message across a restart. */
+    boolean durable;
     /** When the request expires, in milliseconds since the epoch; 0 when it names no expiry. */
     long expiresAtMillis;
     /** The request's typed body ({@code AmqpBody.REQUEST_VALUE}), or null. */
@@ -49,6 +51,7 @@ public final class MappedRequest {
         correlationIdAttribute = null;
         linkAddress = null;
         deliveryCount = 0;
+        durable = false;
         expiresAtMillis = 0;
         typedValue = null;
         jsonBody = false;
@@ -79,6 +82,11 @@ public final class MappedRequest {
     /** {@return the id the response correlates to, with its AMQP type} */
     public MessageId correlationId() {
         return correlationId;
+    }
+
+    /** {@return whether the request message is durable (AMQP 1.0 §3.2.1 header durable)} */
+    public boolean durable() {
+        return durable;
     }
 
     /** {@return the HTTP request, or null when the message was refused before it became one} */

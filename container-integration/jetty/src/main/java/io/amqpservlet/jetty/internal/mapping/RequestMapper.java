@@ -314,6 +314,7 @@ public final class RequestMapper {
         }
         // AMQP 1.0 §3.2.1: delivery-count is a uint, 0 when the header (or the field) is absent.
         into.deliveryCount = message.positionOnHeaderField(Header.DELIVERY_COUNT, reader) ? reader.getUnsignedInt() : 0;
+        into.durable = message.positionOnHeaderField(Header.DURABLE, reader) && reader.getBoolean();
         into.expiresAtMillis = expiry(message);
     }
 

@@ -72,8 +72,20 @@ public final class ResponseEncoder {
      */
     public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
                boolean valueBody) {
+        begin(status, headers, replyTo, correlationId, version, valueBody, false);
+    }
+
+    /**
+     * As {@link #begin(int, HttpFields, byte[], MessageId, HttpVersion, boolean)}; {@code durable}: the message has a
+     * header with durable set (AMQP 1.0 §3.2.1), so a broker that holds it keeps it across a restart.
+     */
+    public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
+               boolean valueBody, boolean durable) {
         writer.clear();
         message.wrap(writer);
+        if (durable) {
+            message.header(true); // AMQP 1.0 §3.2: the header comes first
+        }
         bodyWritten = false;
         bodyBytes = 0;
         int n = 0;

@@ -1,0 +1,143 @@
+package io.amqpservlet.gateway.faults;
+
+import org.apache.qpid.protonj2.client.Client;
+import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
+import org.apache.qpid.protonj2.client.Delivery;
+import org.apache.qpid.protonj2.client.DeliveryState;
+import org.apache.qpid.protonj2.client.Message;
+import org.apache.qpid.protonj2.client.Receiver;
+import org.apache.qpid.protonj2.client.Sender;
+import org.apache.qpid.protonj2.client.Tracker;
+import org.apache.qpid.protonj2.client.exceptions.ClientException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client side of the fault tests, through the broker only: sends durable requests to the request queue, each
+ * with its own message-id and the reply queue as reply-to, waits for the broker to accept each (so it is in the
+ * journal), and takes the answers from the reply queue. It keeps, per request id, the serving token of every answer
+ * ({@link ServingTokenServlet}): two answers with one token are one serving the broker delivered twice, two tokens
+ * are a request served twice. Single-threaded; after the broker went away, {@link #connect()} again.
+ */
+final class Requester implements AutoCloseable {
+    private static final long WAIT_SECONDS = 30;
+
+    private final Client client = Client.create();
+    private final String host;
+    private final int port;
+    private final String requestQueue;
+    private final String replyQueue;
+    private Connection connection;
+    private Sender sender;
+    private Receiver receiver;
+    /** Request id → the serving token of each answer, in arrival order. */
+    private final Map<String, List<String>> answers = new LinkedHashMap<>();
+    private int received;
+    private long lastAnswerNanos;
+
+    Requester(String host, int port, String requestQueue, String replyQueue) {
+        this.host = host;
+        this.port = port;
+        this.requestQueue = requestQueue;
+        this.replyQueue = replyQueue;
+    }
+
+    /** Connects (again), with a sender to the request queue and a receiver on the reply queue. */
+    void connect() throws Exception {
+        if (connection != null) {
+            connection.close();
+        }
+        connection = client.connect(host, port, new ConnectionOptions());
+        sender = connection.openSender(requestQueue);
+        sender.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        receiver = connection.openReceiver(replyQueue);
+        receiver.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Sends request {@code id} for {@code to} and waits until the broker has accepted it. */
+    void send(String id, String to) throws Exception {
+        Tracker t = sender.send(Message.create("request " + id).durable(true).to(to).subject("GET").messageId(id)
+                .replyTo(replyQueue));
+        t.awaitSettlement(WAIT_SECONDS, TimeUnit.SECONDS);
+        if (t.remoteState() == null || t.remoteState().getType() != DeliveryState.Type.ACCEPTED) {
+            throw new AssertionError("the broker did not accept request " + id + ": " + t.remoteState());
+        }
+    }
+
+    /**
+     * Takes the answers that arrive within {@code millis} (returning early once one is there and nothing more comes
+     * at once).
+     *
+     * @return the number taken; -1 when the connection failed (the broker went away)
+     */
+    int receive(long millis) {
+        int n = 0;
+        try {
+            Delivery d = receiver.receive(millis, TimeUnit.MILLISECONDS);
+            while (d != null) {
+                Message<Object> m = d.message();
+                d.accept();
+                if (!"200".equals(m.subject())) {
+                    throw new AssertionError("answer " + m.correlationId() + " has status " + m.subject());
+                }
+                answers.computeIfAbsent(String.valueOf(m.correlationId()), id -> new ArrayList<>())
+                        .add(String.valueOf(m.property("x-serving")));
+                received++;
+                n++;
+                lastAnswerNanos = System.nanoTime();
+                d = receiver.tryReceive();
+            }
+            return n;
+        } catch (ClientException e) {
+            return n > 0 ? n : -1;
+        }
+    }
+
+    /** Request ids with at least one answer. */
+    Set<String> answered() {
+        return answers.keySet();
+    }
+
+    /** Answers taken, duplicates included. */
+    int received() {
+        return received;
+    }
+
+    /** When the last answer arrived ({@link System#nanoTime()}); 0 before the first. */
+    long lastAnswerNanos() {
+        return lastAnswerNanos;
+    }
+
+    /** Request ids served more than once: answers with two serving tokens or more. */
+    Map<String, Set<String>> servedTwice() {
+        Map<String, Set<String>> twice = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : answers.entrySet()) {
+            Set<String> servings = new HashSet<>(e.getValue());
+            if (servings.size() > 1) {
+                twice.put(e.getKey(), servings);
+            }
+        }
+        return twice;
+    }
+
+    /** Answers the broker delivered again: the same serving of the same request taken more than once. */
+    int deliveredAgain() {
+        int again = 0;
+        for (List<String> tokens : answers.values()) {
+            again += tokens.size() - new HashSet<>(tokens).size();
+        }
+        return again;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
