@@ -39,6 +39,8 @@ final class Requester implements AutoCloseable {
     private Receiver receiver;
     /** Request id → the serving token of each answer, in arrival order. */
     private final Map<String, List<String>> answers = new LinkedHashMap<>();
+    /** Request id → when its first answer arrived ({@link System#nanoTime()}). */
+    private final Map<String, Long> firstAnswerNanos = new LinkedHashMap<>();
     private int received;
     private long lastAnswerNanos;
 
@@ -92,6 +94,7 @@ final class Requester implements AutoCloseable {
                 received++;
                 n++;
                 lastAnswerNanos = System.nanoTime();
+                firstAnswerNanos.putIfAbsent(String.valueOf(m.correlationId()), lastAnswerNanos);
                 d = receiver.tryReceive();
             }
             return n;
@@ -113,6 +116,19 @@ final class Requester implements AutoCloseable {
     /** When the last answer arrived ({@link System#nanoTime()}); 0 before the first. */
     long lastAnswerNanos() {
         return lastAnswerNanos;
+    }
+
+    /** When the last of {@code ids} got its first answer ({@link System#nanoTime()}); 0 when one has none yet. */
+    long answeredAllNanos(Set<String> ids) {
+        long last = 0;
+        for (String id : ids) {
+            Long at = firstAnswerNanos.get(id);
+            if (at == null) {
+                return 0;
+            }
+            last = Math.max(last, at);
+        }
+        return last;
     }
 
     /** Request ids served more than once: answers with two serving tokens or more. */
