@@ -4,24 +4,29 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A gateway as users run it, the shaded jar in a JVM of its own, attached to a broker ({@code --attach}), serving
  * {@link ServingTokenServlet} at {@code /work}: a process the fault tests can freeze (SIGSTOP), thaw (SIGCONT) and
- * kill (SIGKILL). Its standard error, where it logs, goes to {@code NAME.log} in the test's folder.
+ * kill (SIGKILL). Its standard error, where it logs, goes to {@code NAME.log} in the test's folder, and the
+ * message-ids its servlet starts serving to {@code NAME.started}.
  */
 final class GatewayProcess implements AutoCloseable {
     static final Path JAR = Path.of("target", "amqp-servlet-gateway.jar");
 
     private final String name;
     private final Path log;
+    private final Path started;
     private final Process process;
 
-    private GatewayProcess(String name, Path log, Process process) {
+    private GatewayProcess(String name, Path log, Path started, Process process) {
         this.name = name;
         this.log = log;
+        this.started = started;
         this.process = process;
     }
 
@@ -35,14 +40,15 @@ final class GatewayProcess implements AutoCloseable {
             throw new IllegalStateException("no " + JAR.toAbsolutePath() + ": mvn package builds it (these tests are "
                     + "failsafe's, run after package)");
         }
+        Path started = dir.resolve(name + ".started");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx128m", "-jar", JAR.toString(), "--amqp-port", "-1", "--http-port", "-1",
+                .toString(), "-Xmx128m", "-D" + ServingTokenServlet.STARTED_PROPERTY + "=" + started, "-jar", JAR.toString(), "--amqp-port", "-1", "--http-port", "-1",
                 "--attach", attachUri, "--classpath", Path.of("target", "test-classes").toString(),
                 "--servlet", "/work/*=" + ServingTokenServlet.class.getName()));
         command.addAll(List.of(options));
         Path log = dir.resolve(name + ".log");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new GatewayProcess(name, log, p);
+        return new GatewayProcess(name, log, started, p);
     }
 
     String name() {
@@ -71,6 +77,22 @@ final class GatewayProcess implements AutoCloseable {
             }
         }
         return found;
+    }
+
+    /** The message-ids of the requests its servlet started serving, whole lines only ({@link ServingTokenServlet}). */
+    Set<String> started() throws IOException {
+        Set<String> ids = new HashSet<>();
+        if (!Files.exists(started)) {
+            return ids;
+        }
+        String text = Files.readString(started);
+        int end = text.lastIndexOf('\n'); // a line the process was writing when stopped is not whole
+        for (String line : text.substring(0, end + 1).split("\n")) {
+            if (!line.isEmpty()) {
+                ids.add(line);
+            }
+        }
+        return ids;
     }
 
     /** Waits until its log has a line with {@code text}; fails after {@code millis}. */
