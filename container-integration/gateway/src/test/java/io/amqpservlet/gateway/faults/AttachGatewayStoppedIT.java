@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,15 +21,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A gateway that stops answering without going away: of two gateway processes on one queue of an Artemis process,
- * one is stopped with SIGSTOP for 30 s while it holds requests, and continued with SIGCONT. Its sockets stay open and
- * its kernel keeps acknowledging, so only the broker's idle timeout can tell: the broker drops the connection once it
- * has heard nothing for its own idle timeout (the acceptor's {@code amqpIdleTimeout}, 10 s here; what the gateway
- * announces only sets how often the broker sends it empty frames), and delivers what the stopped gateway held to the
- * other. Every request is answered; one is served twice only if the stopped gateway's response reached the broker
- * before the stop and the request's acceptance did not. Once
- * continued, the stopped gateway finds its connection closed: the responses of the requests it was serving have
- * nowhere to go and are dropped, so nothing it held is answered by it after the stop; it attaches again and serves
- * new requests.
+ * one is stopped with SIGSTOP for 30 s while it serves requests, then continued with SIGCONT. Its sockets stay open
+ * and its kernel keeps acknowledging, so only the broker's idle timeout can tell, and that is the broker's own (the
+ * acceptor's {@code amqpIdleTimeout}): what the gateway announces in its open only sets how often the broker sends
+ * it empty frames (AMQP 1.0 §2.4.5).
+ *
+ * <p>With the broker's idle timeout shorter than the stop (10 s), the broker drops the stopped gateway and delivers
+ * what it held to the other, which answers it; once continued, the stopped gateway finds its connection closed, the
+ * responses of what it was serving have nowhere to go, and it attaches again and serves new requests. With the
+ * broker's default (60 s), longer than the stop, the broker keeps the stopped gateway's consumer, and what it held
+ * waits for it: answered after SIGCONT, 30 s late. Either way every request is answered, and one is served twice only
+ * if the stopped gateway had it when it stopped.
  */
 @Timeout(300)
 class AttachGatewayStoppedIT {
@@ -44,15 +47,187 @@ class AttachGatewayStoppedIT {
     @TempDir
     Path dir;
 
+    /**
+     * What one run saw. Times are {@link System#nanoTime()}; 0 for what did not happen.
+     *
+     * @param requester the client, closed, with every answer it took
+     * @param stop SIGSTOP
+     * @param dropped when the broker counted one consumer left, while the gateway was stopped
+     * @param continued SIGCONT
+     * @param reattached when the continued gateway logged its second attach
+     * @param servingAgain when the first answer the continued gateway served after SIGCONT arrived
+     * @param startedBeforeStop what the stopped gateway's servlet had started by the stop
+     * @param started what both gateways' servlets started over the run, once per start
+     * @param stoppedPid the stopped gateway's process
+     * @param otherPid the other gateway's process
+     * @param stoppedLog what the stopped gateway logged
+     */
+    private record Run(Requester requester, long stop, long dropped, long continued, long reattached,
+                       long servingAgain, Set<String> startedBeforeStop, List<String> started, long stoppedPid,
+                       long otherPid, String stoppedLog) {
+        /** What the stopped gateway had started and not answered when it was stopped. */
+        Set<String> unansweredAtStop() {
+            Set<String> held = new HashSet<>();
+            // An answer it sent just before the stop may arrive a little after; none it serves after can before
+            // SIGCONT.
+            long answeredBy = stop + TimeUnit.SECONDS.toNanos(1);
+            for (String id : startedBeforeStop) {
+                List<Requester.Answer> answers = requester.answers().get(id);
+                if (answers == null || answers.get(0).atNanos() > answeredBy) {
+                    held.add(id);
+                }
+            }
+            return held;
+        }
+
+        /** Of what the stopped gateway had started, the requests the other answered: delivered again. */
+        Set<String> redelivered() {
+            return held(requester, startedBeforeStop, otherPid);
+        }
+
+        /**
+         * Requests whose servlet ran more than once, on either gateway: an answer shows only the serving whose
+         * response reached the broker, so this counts what a servlet with side effects would do twice.
+         */
+        Map<String, Integer> startedTwice() {
+            Map<String, Integer> counts = new HashMap<>();
+            for (String id : started) {
+                counts.merge(id, 1, Integer::sum);
+            }
+            counts.values().removeIf(n -> n < 2);
+            return counts;
+        }
+
+        /** Of {@code ids}, how many the gateway process {@code pid} answered. */
+        long answeredBy(Set<String> ids, long pid) {
+            return ids.stream().filter(id -> requester.answers().get(id).stream().anyMatch(a -> a.servedBy(pid)))
+                    .count();
+        }
+
+        /** The stopped gateway's lines about a connection it gave up on. */
+        List<String> givenUp() {
+            List<String> lines = new ArrayList<>();
+            for (String line : stoppedLog.split("\n")) {
+                if (line.contains("; connecting to ")) {
+                    lines.add(line);
+                }
+            }
+            return lines;
+        }
+    }
+
     @Test
-    void theBrokerDropsTheStoppedGatewayByItsIdleTimeoutAndTheOtherAnswersWhatItHeldOnce() throws Exception {
+    void aBrokerIdleTimeoutShorterThanTheStopDropsTheGatewayAndTheOtherAnswersWhatItHeld() throws Exception {
+        Run run = run(BROKER_IDLE_TIMEOUT_MILLIS);
+        Requester requester = run.requester();
+        Set<String> held = run.unansweredAtStop();
+        Set<String> redelivered = run.redelivered();
+        Map<String, Set<String>> twice = requester.servedTwice();
+        long firstAnswered = requester.firstAnswerNanos(held);
+        System.out.printf("AttachGatewayStoppedIT (broker idle timeout %d ms): %d requests, %d answers; the"
+                        + " broker dropped the stopped gateway %d ms after SIGSTOP; of the %d requests it held"
+                        + " %s (delivery counts %s), the other answered the first %d ms after SIGSTOP and all %d"
+                        + " ms after; after SIGCONT it attached again in %d ms and served again in %d ms; %d"
+                        + " answered twice %s, %d answers delivered again, servlets run twice on %s%n%s%n",
+                BROKER_IDLE_TIMEOUT_MILLIS,
+                requester.answered().size(), requester.received(), millis(run.dropped() - run.stop()),
+                held.size(), held, deliveryCounts(requester, held), millis(firstAnswered - run.stop()),
+                millis(requester.answeredAllNanos(held) - run.stop()), millis(run.reattached() - run.continued()),
+                millis(run.servingAgain() - run.continued()), twice.size(), twice.keySet(),
+                requester.deliveredAgain(), run.startedTwice(), String.join("\n", run.givenUp()));
+
+        // The broker ended it, by its own idle timeout: not by the 5 s the gateway announced, nor much later. (The
+        // stopped gateway's last frame may precede SIGSTOP by a moment.)
+        assertTrue(run.dropped() != 0, "the broker kept the stopped gateway's consumer for the whole stop");
+        assertTrue(run.dropped() - run.stop() >= TimeUnit.MILLISECONDS.toNanos(BROKER_IDLE_TIMEOUT_MILLIS * 3 / 4)
+                        && run.dropped() - run.stop()
+                        <= TimeUnit.MILLISECONDS.toNanos(BROKER_IDLE_TIMEOUT_MILLIS + 5_000),
+                "dropped " + millis(run.dropped() - run.stop()) + " ms after SIGSTOP; broker idle timeout "
+                        + BROKER_IDLE_TIMEOUT_MILLIS);
+        // It held requests, and the other answered each once the broker gave them back, before SIGCONT.
+        assertFalse(held.isEmpty(), "the stopped gateway held nothing when it was stopped; it had started "
+                + run.startedBeforeStop());
+        assertTrue(redelivered.containsAll(held) && redelivered.size() <= CREDIT, "held " + held
+                + ", answered by the other " + redelivered + ", credit " + CREDIT);
+        for (String id : held) {
+            for (Requester.Answer a : requester.answers().get(id)) {
+                assertFalse(a.servedBy(run.stoppedPid()), "the stopped gateway answered " + id
+                        + " after it was stopped: " + requester.answers().get(id));
+                assertTrue(a.atNanos() > run.dropped() && a.atNanos() < run.continued(), id + " answered "
+                        + millis(a.atNanos() - run.stop()) + " ms after SIGSTOP, dropped after "
+                        + millis(run.dropped() - run.stop()) + " ms, SIGCONT after " + STOPPED_MILLIS + " ms");
+            }
+        }
+        assertRanTwiceOnlyWhatWasHeld(run, redelivered);
+        // Answered twice only when the stopped gateway's response got out before the stop and the acceptance of
+        // its request did not: the broker delivered it again to the other.
+        for (Map.Entry<String, Set<String>> e : twice.entrySet()) {
+            assertTrue(redelivered.contains(e.getKey()), "answered twice, yet not delivered again: " + e);
+            assertEquals(2, e.getValue().size(), "answered more than twice: " + e);
+        }
+        assertTrue(run.reattached() != 0, "the continued gateway did not attach again:\n" + run.stoppedLog());
+        assertTrue(run.servingAgain() != 0, "the continued gateway served nothing new:\n" + run.stoppedLog());
+    }
+
+    @Test
+    void aBrokerIdleTimeoutLongerThanTheStopKeepsTheGatewayAndWhatItHeldWaitsForIt() throws Exception {
+        Run run = run(0); // Artemis's default: 60 s
+        Requester requester = run.requester();
+        Set<String> held = run.unansweredAtStop();
+        Map<String, Set<String>> twice = requester.servedTwice();
+        System.out.printf("AttachGatewayStoppedIT (broker idle timeout Artemis's default): %d requests, %d"
+                        + " answers; the broker kept the stopped gateway; of the %d requests it held %s, the first"
+                        + " was answered %d ms after SIGCONT and all %d ms after (%d by the stopped gateway, %d by"
+                        + " the other); it attached again %d ms after SIGCONT; %d answered twice %s, %d answers"
+                        + " delivered again, servlets run twice on %s%n%s%n",
+                requester.answered().size(), requester.received(), held.size(), held,
+                millis(requester.firstAnswerNanos(held) - run.continued()),
+                millis(requester.answeredAllNanos(held) - run.continued()), run.answeredBy(held, run.stoppedPid()),
+                run.answeredBy(held, run.otherPid()), millis(run.reattached() - run.continued()), twice.size(),
+                twice.keySet(), requester.deliveredAgain(), run.startedTwice(), String.join("\n", run.givenUp()));
+
+        // The gateway's own idle timeout (10 s, 5 s announced) does not make the broker drop it.
+        assertEquals(0, run.dropped(), "the broker dropped the stopped gateway "
+                + millis(run.dropped() - run.stop()) + " ms after SIGSTOP");
+        assertFalse(held.isEmpty(), "the stopped gateway held nothing when it was stopped; it had started "
+                + run.startedBeforeStop());
+        for (String id : held) {
+            assertTrue(requester.answers().get(id).get(0).atNanos() > run.continued(), id + " was answered "
+                    + "before SIGCONT: " + requester.answers().get(id));
+        }
+        assertRanTwiceOnlyWhatWasHeld(run, held);
+        assertTrue(twice.size() <= CREDIT, twice + " answered twice, more than the stopped gateway's credit");
+        for (Map.Entry<String, Set<String>> e : twice.entrySet()) {
+            assertTrue(held.contains(e.getKey()), "answered twice, yet not held by the stopped gateway: " + e);
+            assertEquals(2, e.getValue().size(), "answered more than twice: " + e);
+        }
+    }
+
+    /** A servlet ran twice only on a request the stopped gateway had at the stop, and never three times. */
+    private static void assertRanTwiceOnlyWhatWasHeld(Run run, Set<String> held) {
+        Set<String> had = new HashSet<>(held);
+        had.addAll(run.unansweredAtStop());
+        had.addAll(run.redelivered());
+        for (Map.Entry<String, Integer> e : run.startedTwice().entrySet()) {
+            assertTrue(had.contains(e.getKey()) && e.getValue() == 2, "servlets ran " + e.getValue() + " times on "
+                    + e.getKey() + "; the stopped gateway had " + had);
+        }
+    }
+
+    /**
+     * Two gateways serve a steady flow for 3 s; a burst fills both credits; one is stopped for 30 s, continued, and
+     * the flow goes on 10 s more; then every request must be answered and the queue empty.
+     *
+     * @param brokerIdleTimeoutMillis the acceptor's {@code amqpIdleTimeout}; 0 for Artemis's default
+     */
+    private Run run(long brokerIdleTimeoutMillis) throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
         String uri = "amqp://127.0.0.1:" + port + "/orders";
         ArtemisProcess.Settings settings = new ArtemisProcess.Settings(dir.resolve("broker"), "127.0.0.1", port,
-                BROKER_IDLE_TIMEOUT_MILLIS, List.of(), List.of("orders", "replies"));
+                brokerIdleTimeoutMillis, List.of(), List.of("orders", "replies"));
         String[] options = {"--attach-credit", "" + CREDIT, "--attach-idle-timeout", "" + GATEWAY_IDLE_TIMEOUT_MILLIS};
         try (ArtemisProcess broker = ArtemisProcess.start(settings);
              GatewayProcess stopped = GatewayProcess.start(dir, "gateway-stopped", uri, options);
@@ -63,7 +238,6 @@ class AttachGatewayStoppedIT {
             requester.connect();
             Set<String> ids = new HashSet<>();
             int next = 0;
-            // Both gateways serve for 3 s, then a burst fills both credits with work that outlasts the stop's start.
             long start = System.nanoTime();
             while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3)) {
                 requester.send("r" + next, WORK);
@@ -78,9 +252,8 @@ class AttachGatewayStoppedIT {
             long stop = System.nanoTime();
             stopped.freeze();
             // Read while it is stopped: what its servlet had started by then.
-            Set<String> startedBeforeStop = stopped.started();
+            Set<String> startedBeforeStop = new HashSet<>(stopped.started());
             long dropped = 0;
-            long firstRedeliveredAnswered = 0;
             long continued = 0;
             long reattached = 0;
             long servingAgain = 0;
@@ -93,7 +266,7 @@ class AttachGatewayStoppedIT {
                 }
                 if (now - lastPoll >= TimeUnit.MILLISECONDS.toNanos(200)) {
                     lastPoll = now;
-                    if (dropped == 0 && broker.consumerCount("orders") == 1) {
+                    if (continued == 0 && dropped == 0 && broker.consumerCount("orders") == 1) {
                         dropped = System.nanoTime();
                     }
                     if (continued != 0 && reattached == 0 && stopped.logLines("attached to broker").size() >= 2) {
@@ -103,11 +276,8 @@ class AttachGatewayStoppedIT {
                 requester.send("r" + next, WORK);
                 ids.add("r" + next++);
                 assertTrue(requester.receive(SEND_INTERVAL_MILLIS) >= 0, "the client's connection failed");
-                if (firstRedeliveredAnswered == 0 && !held(requester, startedBeforeStop, other.pid()).isEmpty()) {
-                    firstRedeliveredAnswered = requester.lastAnswerNanos();
-                }
                 if (continued != 0 && servingAgain == 0 && !answeredBy(requester, stopped.pid(), continued).isEmpty()) {
-                    servingAgain = System.nanoTime();
+                    servingAgain = requester.lastAnswerNanos();
                 }
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -117,57 +287,18 @@ class AttachGatewayStoppedIT {
                         + "\n--- broker\n" + broker.logTail());
                 requester.receive(200);
             }
-            // What the stopped gateway held: started before the stop, answered by the other, so delivered again.
-            Set<String> redelivered = held(requester, startedBeforeStop, other.pid());
-            Map<String, Set<String>> twice = requester.servedTwice();
-            System.out.printf("AttachGatewayStoppedIT: %d requests, %d answers; broker idle timeout %d ms; stopped"
-                            + " gateway dropped by the broker %d ms after SIGSTOP, first of the %d requests it held"
-                            + " (%s, delivery counts %s) answered by the other %d ms after SIGSTOP, all of them %d ms"
-                            + " after; after"
-                            + " SIGCONT it attached again in %d ms and served again in %d ms; %d served twice %s, %d"
-                            + " answers delivered again%n", ids.size(), requester.received(),
-                    BROKER_IDLE_TIMEOUT_MILLIS, millis(dropped - stop), redelivered.size(), redelivered,
-                    deliveryCounts(requester, redelivered),
-                    millis(firstRedeliveredAnswered - stop), millis(requester.answeredAllNanos(redelivered) - stop),
-                    millis(reattached - continued), millis(servingAgain - continued), twice.size(), twice.keySet(),
-                    requester.deliveredAgain());
-
-            // The broker, not the stopped gateway, ended it, by its own idle timeout and no sooner.
-            assertTrue(dropped != 0 && dropped < continued, "the broker kept the stopped gateway's consumer for the"
-                    + " whole stop\n" + broker.logTail());
-            assertTrue(dropped - stop >= TimeUnit.MILLISECONDS.toNanos(BROKER_IDLE_TIMEOUT_MILLIS / 2)
-                            && dropped - stop <= TimeUnit.MILLISECONDS.toNanos(BROKER_IDLE_TIMEOUT_MILLIS + 5_000),
-                    "dropped " + millis(dropped - stop) + " ms after SIGSTOP; broker idle timeout "
-                            + BROKER_IDLE_TIMEOUT_MILLIS);
-            // It held requests, and the other gateway answered them once the broker gave them back.
-            assertFalse(redelivered.isEmpty(), "the stopped gateway held nothing the broker delivered again; it had"
-                    + " started " + startedBeforeStop.size() + "; answered after the stop: "
-                    + answeredAfter(requester, startedBeforeStop, stop) + "\n--- stopped\n" + stopped.log());
-            assertTrue(redelivered.size() <= CREDIT, redelivered.size() + " delivered again, more than the stopped "
-                    + "gateway's credit: " + redelivered);
-            assertTrue(firstRedeliveredAnswered >= dropped && firstRedeliveredAnswered < continued,
-                    "the requests the stopped gateway held were not answered between the drop and SIGCONT");
-            for (String id : redelivered) {
-                for (Requester.Answer a : requester.answers().get(id)) {
-                    // What the stopped gateway served after the stop had no connection to go to.
-                    assertFalse(a.servedBy(stopped.pid()) && a.atNanos() > stop + TimeUnit.SECONDS.toNanos(1),
-                            "the stopped gateway answered " + id + " after its stop: " + requester.answers().get(id));
-                }
+            if (reattached == 0 && stopped.logLines("attached to broker").size() >= 2) {
+                reattached = System.nanoTime();
             }
-            // Served twice only when the stopped gateway's response got out before the stop and the acceptance
-            // of its request did not: a request of the stopped one, delivered again to the other.
-            assertTrue(twice.size() <= CREDIT, twice + " served twice, more than the stopped gateway's credit");
-            for (Map.Entry<String, Set<String>> e : twice.entrySet()) {
-                assertTrue(redelivered.contains(e.getKey()), "served twice, yet not delivered again: " + e);
-                assertEquals(2, e.getValue().size(), "served more than twice: " + e);
-            }
-            assertTrue(reattached != 0, "the continued gateway did not attach again:\n" + stopped.log());
-            assertTrue(servingAgain != 0, "the continued gateway served nothing new:\n" + stopped.log());
             deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (broker.messageCount("orders") != 0) {
                 assertTrue(System.nanoTime() < deadline, "left in the queue: " + broker.messageCount("orders"));
                 Thread.sleep(100);
             }
+            List<String> started = new ArrayList<>(stopped.started());
+            started.addAll(other.started());
+            return new Run(requester, stop, dropped, continued, reattached, servingAgain, startedBeforeStop,
+                    started, stopped.pid(), other.pid(), stopped.log());
         }
     }
 
@@ -196,17 +327,6 @@ class AttachGatewayStoppedIT {
             }
         }
         return counts;
-    }
-
-    /** The answers to {@code ids} taken after {@code sinceNanos}, for a failure's message. */
-    private static String answeredAfter(Requester requester, Set<String> ids, long sinceNanos) {
-        StringBuilder text = new StringBuilder();
-        for (Map.Entry<String, List<Requester.Answer>> e : requester.answers().entrySet()) {
-            if (ids.contains(e.getKey()) && e.getValue().get(e.getValue().size() - 1).atNanos() > sinceNanos) {
-                text.append('\n').append(e.getKey()).append(' ').append(e.getValue());
-            }
-        }
-        return text.toString();
     }
 
     /** Requests the gateway process {@code pid} answered after {@code sinceNanos}. */

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,9 +77,12 @@ final class GatewayProcess implements AutoCloseable {
         return found;
     }
 
-    /** The message-ids of the requests its servlet started serving, whole lines only ({@link ServingTokenServlet}). */
-    Set<String> started() throws IOException {
-        Set<String> ids = new HashSet<>();
+    /**
+     * The message-ids of the requests its servlet started serving, in order, once per start, whole lines only
+     * ({@link ServingTokenServlet}).
+     */
+    List<String> started() throws IOException {
+        List<String> ids = new ArrayList<>();
         if (!Files.exists(started)) {
             return ids;
         }

@@ -131,6 +131,18 @@ final class Requester implements AutoCloseable {
         return lastAnswerNanos;
     }
 
+    /** When the first of {@code ids} got its first answer ({@link System#nanoTime()}); 0 when none has one. */
+    long firstAnswerNanos(Set<String> ids) {
+        long first = 0;
+        for (String id : ids) {
+            List<Answer> a = answers.get(id);
+            if (a != null && (first == 0 || a.get(0).atNanos() < first)) {
+                first = a.get(0).atNanos();
+            }
+        }
+        return first;
+    }
+
     /** When the last of {@code ids} got its first answer ({@link System#nanoTime()}); 0 when one has none yet. */
     long answeredAllNanos(Set<String> ids) {
         long last = 0;
@@ -165,7 +177,7 @@ final class Requester implements AutoCloseable {
         return again;
     }
 
-    /** Every answer taken, by request id, in arrival order. */
+    /** Every answer taken, by request id, in arrival order; still there after {@link #close()}. */
     Map<String, List<Answer>> answers() {
         return answers;
     }
