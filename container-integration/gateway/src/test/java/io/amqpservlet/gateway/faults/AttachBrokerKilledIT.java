@@ -83,17 +83,26 @@ class AttachBrokerKilledIT {
             }
             long allAnswered = requester.lastAnswerNanos();
             Map<String, Set<String>> twice = requester.servedTwice();
+            Map<String, Integer> ranTwice = GatewayProcess.ranMoreThanOnce(a, b);
             System.out.printf("AttachBrokerKilledIT: %d requests (%d before the crash, %d answered then), %d answers,"
                             + " %d served twice %s, %d answers delivered again; broker down and back in %d ms, first"
-                            + " answer %d ms after it was back, every answer %d ms after the crash%n",
+                            + " answer %d ms after it was back, every answer %d ms after the crash; servlets run twice"
+                            + " on %s%n",
                     ids.size(), BEFORE, answeredAtCrash, requester.received(), twice.size(), twice.keySet(),
                     requester.deliveredAgain(), millis(restarted - crash), millis(firstAnswerAfterRestart - restarted),
-                    millis(allAnswered - crash));
+                    millis(allAnswered - crash), ranTwice);
             assertTrue(twice.size() <= CREDIT * GATEWAYS, twice.size() + " requests served twice, more than the "
                     + CREDIT * GATEWAYS + " the gateways can hold: " + twice);
             for (Map.Entry<String, Set<String>> e : twice.entrySet()) {
                 assertTrue(e.getKey().startsWith("before-"), "sent after the restart, yet served twice: " + e);
                 assertEquals(2, e.getValue().size(), "served more than twice: " + e);
+            }
+            // A servlet runs again on a request the broker delivers again after the restart: one in flight at the
+            // crash, no more.
+            assertTrue(ranTwice.size() <= CREDIT * GATEWAYS, "servlets ran twice on " + ranTwice);
+            for (Map.Entry<String, Integer> e : ranTwice.entrySet()) {
+                assertTrue(e.getKey().startsWith("before-") && e.getValue() == 2, "servlets ran " + e.getValue()
+                        + " times on " + e.getKey());
             }
             // Nothing is left behind in the queue: every request was settled.
             deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

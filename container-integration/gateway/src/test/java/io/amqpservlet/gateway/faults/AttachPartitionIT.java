@@ -106,13 +106,16 @@ class AttachPartitionIT {
                 List<String> attached = gateway.logLines("attached to broker");
                 List<String> givenUp = gateway.logLines("; connecting to ");
                 Map<String, Set<String>> twice = requester.servedTwice();
+                Map<String, Integer> ranTwice = GatewayProcess.ranMoreThanOnce(gateway);
                 System.out.printf("AttachPartitionIT: %d requests (%d sent during the partition), %d answers, %d served"
                                 + " twice %s; idle timeout %d ms, partition noticed %d ms after the cut, %d connections"
                                 + " given up on (a line each); attached again %d ms after the link was up, every"
-                                + " request sent until then answered %d ms after it%n%s%n", ids.size(),
+                                + " request sent until then answered %d ms after it; servlet run twice on %s%n%s%n",
+                        ids.size(),
                         sentDuringPartition, requester.received(), twice.size(), twice.keySet(), IDLE_TIMEOUT_MILLIS,
                         millis(noticed - cut), givenUp.size(), millis(reattached - healed),
-                        millis(requester.answeredAllNanos(sentBeforeHeal) - healed), String.join("\n", givenUp));
+                        millis(requester.answeredAllNanos(sentBeforeHeal) - healed), ranTwice,
+                        String.join("\n", givenUp));
                 assertTrue(noticed != 0, "the gateway never noticed the partition:\n" + gateway.log());
                 assertTrue(noticed - cut <= TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MILLIS + 5_000),
                         "noticed " + millis(noticed - cut) + " ms after the cut, idle timeout " + IDLE_TIMEOUT_MILLIS);
@@ -124,6 +127,13 @@ class AttachPartitionIT {
                 for (Map.Entry<String, Set<String>> e : twice.entrySet()) {
                     assertTrue(sentBeforeCut.contains(e.getKey()), "served twice, yet sent after the cut: " + e);
                     assertEquals(2, e.getValue().size(), "served more than twice: " + e);
+                }
+                // A servlet whose response was lost in the cut link runs again on the redelivery: what the gateway
+                // held at the cut, no more.
+                assertTrue(ranTwice.size() <= CREDIT, "servlets ran twice on " + ranTwice);
+                for (Map.Entry<String, Integer> e : ranTwice.entrySet()) {
+                    assertTrue(sentBeforeCut.contains(e.getKey()) && e.getValue() == 2, "servlet run "
+                            + e.getValue() + " times on " + e.getKey());
                 }
                 deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (broker.messageCount("orders") != 0) {

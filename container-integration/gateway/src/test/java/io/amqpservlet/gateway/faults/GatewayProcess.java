@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -94,6 +96,21 @@ final class GatewayProcess implements AutoCloseable {
             }
         }
         return ids;
+    }
+
+    /**
+     * The requests whose servlet ran more than once over all of {@code gateways}, and how many times: an answer shows
+     * only the serving whose response reached the broker, so this is what a servlet with side effects did twice.
+     */
+    static Map<String, Integer> ranMoreThanOnce(GatewayProcess... gateways) throws IOException {
+        Map<String, Integer> runs = new TreeMap<>();
+        for (GatewayProcess g : gateways) {
+            for (String id : g.started()) {
+                runs.merge(id, 1, Integer::sum);
+            }
+        }
+        runs.values().removeIf(n -> n < 2);
+        return runs;
     }
 
     /** Waits until its log has a line with {@code text}; fails after {@code millis}. */
