@@ -85,17 +85,48 @@ final class GatewayProcess implements AutoCloseable {
      */
     List<String> started() throws IOException {
         List<String> ids = new ArrayList<>();
+        for (String[] start : starts()) {
+            ids.add(start[0]);
+        }
+        return ids;
+    }
+
+    /** When its servlet started serving each request ({@link System#currentTimeMillis()}), by message-id. */
+    Map<String, List<Long>> startMillis() throws IOException {
+        Map<String, List<Long>> times = new TreeMap<>();
+        for (String[] start : starts()) {
+            times.computeIfAbsent(start[0], id -> new ArrayList<>()).add(Long.parseLong(start[1]));
+        }
+        return times;
+    }
+
+    private List<String[]> starts() throws IOException {
+        List<String[]> starts = new ArrayList<>();
         if (!Files.exists(started)) {
-            return ids;
+            return starts;
         }
         String text = Files.readString(started);
         int end = text.lastIndexOf('\n'); // a line the process was writing when stopped is not whole
         for (String line : text.substring(0, end + 1).split("\n")) {
             if (!line.isEmpty()) {
-                ids.add(line);
+                starts.add(line.split(" "));
             }
         }
-        return ids;
+        return starts;
+    }
+
+    /**
+     * Its lines about a connection to the broker it had and lost (one each), leaving out the attempts that found
+     * nothing to connect to: what may have held requests when it ended.
+     */
+    List<String> connectionsLost() {
+        List<String> lost = new ArrayList<>();
+        for (String line : logLines("; connecting to ")) {
+            if (!line.contains(": cannot connect: ")) {
+                lost.add(line);
+            }
+        }
+        return lost;
     }
 
     /**

@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * twice (two tokens) from one answer the broker delivered twice (one token). It also answers with the request's
  * delivery count ({@code x-delivery-count}), the broker's own count of earlier deliveries that failed.
  *
- * <p>With the system property {@value #STARTED_PROPERTY} set to a file, it appends each request's message-id to it,
- * a line each, before it starts the work: what a gateway was serving when it was stopped, read while it is stopped.
+ * <p>With the system property {@value #STARTED_PROPERTY} set to a file, it appends each request's message-id and the
+ * time ({@link System#currentTimeMillis()}) to it, a line each, before it starts the work: what a gateway was serving
+ * when it was stopped, read while it is stopped, and when each serving started.
  */
 public class ServingTokenServlet extends HttpServlet {
     /** The system property that names the file of the message-ids this process started serving. */
@@ -33,7 +34,8 @@ public class ServingTokenServlet extends HttpServlet {
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (started != null) {
             synchronized (this) {
-                Files.writeString(Path.of(started), request.getAttribute(AmqpRequestAttributes.MESSAGE_ID) + "\n",
+                Files.writeString(Path.of(started), request.getAttribute(AmqpRequestAttributes.MESSAGE_ID) + " "
+                        + System.currentTimeMillis() + "\n",
                         StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             }
         }
