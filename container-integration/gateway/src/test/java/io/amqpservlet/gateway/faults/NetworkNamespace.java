@@ -2,6 +2,8 @@ package io.amqpservlet.gateway.faults;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,18 +11,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A Linux network namespace of the test's own, joined to the machine's (root) namespace by veth pairs, each a small
  * point-to-point network: a process run in it ({@link #launcher()}) is reached at the namespace's end of a link, and
  * setting that end down drops every packet on the link, both ways, without a FIN or a RST, as a partitioned network
- * does (this kernel has no {@code tc netem} to do it otherwise). Needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN) and
- * iproute2's {@code ip}; without them the test fails and says so, as the project's tests do when their environment is
- * missing. {@link #close()} deletes the namespace and its links; one left by a test JVM that was killed is deleted by
- * the next run's first namespace.
+ * does ({@code tc netem} would need a kernel module that many machines lack). Needs iproute2's {@code ip} and the
+ * capabilities to make namespaces and links (CAP_SYS_ADMIN and CAP_NET_ADMIN, which root has): on a machine without
+ * them the test is skipped, and says why; on one with them, any command that fails fails the test.
+ * {@link #close()} deletes the namespace and its links; one left by a test JVM that was killed is deleted by the next
+ * run's first namespace.
  */
 public final class NetworkNamespace implements AutoCloseable {
     private static final String PREFIX = "amqp-faults-";
+    private static final int CAP_NET_ADMIN = 12;
+    private static final int CAP_SYS_ADMIN = 21;
     private static final AtomicInteger COUNT = new AtomicInteger();
 
     /**
@@ -42,16 +48,23 @@ public final class NetworkNamespace implements AutoCloseable {
         this.devicePrefix = devicePrefix;
     }
 
-    /** Creates a namespace with its loopback up and no link yet. */
+    /**
+     * Creates a namespace with its loopback up and no link yet; skips the test (a JUnit assumption) on a machine where
+     * this process cannot: no {@code ip} command, or not the capabilities.
+     */
     public static NetworkNamespace create() throws Exception {
+        assumeTrue(run("ip", "-V") == null, "iproute2's `ip` command is not installed: no network namespace to test in");
+        long capabilities = effectiveCapabilities();
+        assumeTrue((capabilities >> CAP_SYS_ADMIN & 1) == 1 && (capabilities >> CAP_NET_ADMIN & 1) == 1,
+                "making a network namespace and its links needs CAP_SYS_ADMIN and CAP_NET_ADMIN (root has both); this"
+                        + " process's effective capabilities are 0x" + Long.toHexString(capabilities));
         deleteLeftovers();
         long pid = ProcessHandle.current().pid();
         int n = COUNT.incrementAndGet();
         NetworkNamespace ns = new NetworkNamespace(PREFIX + pid + "-" + n, "aqf" + Long.toHexString(pid) + "x" + n);
         String added = run("ip", "netns", "add", ns.name);
         if (added != null) {
-            fail("this test needs a network namespace of its own, and `ip netns add " + ns.name + "` failed: " + added
-                    + "; run it as root (CI does)");
+            fail("`ip netns add " + ns.name + "` failed, though this process has the capabilities: " + added);
         }
         try {
             ns.in("ip", "link", "set", "lo", "up");
@@ -121,6 +134,20 @@ public final class NetworkNamespace implements AutoCloseable {
             }
         }
         throw new IOException("no free /30 found in 10.100.0.0 to 10.199.255.255 beside: " + used);
+    }
+
+    /** The CapEff mask of this process ({@code /proc/self/status}); 0 when it cannot be read. */
+    private static long effectiveCapabilities() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("CapEff:")) {
+                    return Long.parseUnsignedLong(line.substring("CapEff:".length()).trim(), 16);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
     }
 
     /** Namespaces of earlier test JVMs that ended without deleting theirs. */

@@ -29,6 +29,21 @@ import java.util.concurrent.TimeUnit;
 final class Requester implements AutoCloseable {
     private static final long WAIT_SECONDS = 30;
 
+    /**
+     * One answer taken.
+     *
+     * @param serving its serving token ({@code PID-N}: the gateway process and its count)
+     * @param deliveryCount the request's delivery count as the servlet saw it: above 0 when the broker delivered it
+     *     again
+     * @param atNanos when it was taken ({@link System#nanoTime()})
+     */
+    record Answer(String serving, long deliveryCount, long atNanos) {
+        /** {@return whether the gateway process {@code pid} served it} */
+        boolean servedBy(long pid) {
+            return serving.startsWith(pid + "-");
+        }
+    }
+
     private final Client client = Client.create();
     private final String host;
     private final int port;
@@ -37,8 +52,8 @@ final class Requester implements AutoCloseable {
     private Connection connection;
     private Sender sender;
     private Receiver receiver;
-    /** Request id → the serving token of each answer, in arrival order. */
-    private final Map<String, List<String>> answers = new LinkedHashMap<>();
+    /** Request id → each answer, in arrival order. */
+    private final Map<String, List<Answer>> answers = new LinkedHashMap<>();
     private int received;
     private long lastAnswerNanos;
 
@@ -87,11 +102,12 @@ final class Requester implements AutoCloseable {
                 if (!"200".equals(m.subject())) {
                     throw new AssertionError("answer " + m.correlationId() + " has status " + m.subject());
                 }
+                lastAnswerNanos = System.nanoTime();
                 answers.computeIfAbsent(String.valueOf(m.correlationId()), id -> new ArrayList<>())
-                        .add(String.valueOf(m.property("x-serving")));
+                        .add(new Answer(String.valueOf(m.property("x-serving")),
+                                Long.parseLong(String.valueOf(m.property("x-delivery-count"))), lastAnswerNanos));
                 received++;
                 n++;
-                lastAnswerNanos = System.nanoTime();
                 d = receiver.tryReceive();
             }
             return n;
@@ -115,11 +131,36 @@ final class Requester implements AutoCloseable {
         return lastAnswerNanos;
     }
 
+    /** When the first of {@code ids} got its first answer ({@link System#nanoTime()}); 0 when none has one. */
+    long firstAnswerNanos(Set<String> ids) {
+        long first = 0;
+        for (String id : ids) {
+            List<Answer> a = answers.get(id);
+            if (a != null && (first == 0 || a.get(0).atNanos() < first)) {
+                first = a.get(0).atNanos();
+            }
+        }
+        return first;
+    }
+
+    /** When the last of {@code ids} got its first answer ({@link System#nanoTime()}); 0 when one has none yet. */
+    long answeredAllNanos(Set<String> ids) {
+        long last = 0;
+        for (String id : ids) {
+            List<Answer> a = answers.get(id);
+            if (a == null) {
+                return 0;
+            }
+            last = Math.max(last, a.get(0).atNanos());
+        }
+        return last;
+    }
+
     /** Request ids served more than once: answers with two serving tokens or more. */
     Map<String, Set<String>> servedTwice() {
         Map<String, Set<String>> twice = new LinkedHashMap<>();
-        for (Map.Entry<String, List<String>> e : answers.entrySet()) {
-            Set<String> servings = new HashSet<>(e.getValue());
+        for (Map.Entry<String, List<Answer>> e : answers.entrySet()) {
+            Set<String> servings = servings(e.getValue());
             if (servings.size() > 1) {
                 twice.put(e.getKey(), servings);
             }
@@ -130,10 +171,23 @@ final class Requester implements AutoCloseable {
     /** Answers the broker delivered again: the same serving of the same request taken more than once. */
     int deliveredAgain() {
         int again = 0;
-        for (List<String> tokens : answers.values()) {
-            again += tokens.size() - new HashSet<>(tokens).size();
+        for (List<Answer> a : answers.values()) {
+            again += a.size() - servings(a).size();
         }
         return again;
+    }
+
+    /** Every answer taken, by request id, in arrival order; still there after {@link #close()}. */
+    Map<String, List<Answer>> answers() {
+        return answers;
+    }
+
+    private static Set<String> servings(List<Answer> answers) {
+        Set<String> servings = new HashSet<>();
+        for (Answer a : answers) {
+            servings.add(a.serving());
+        }
+        return servings;
     }
 
     @Override
