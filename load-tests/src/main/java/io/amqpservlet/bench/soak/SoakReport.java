@@ -98,11 +98,12 @@ final class SoakReport {
         b.append(String.format(Locale.ROOT, "Soak: %.0f min of load, sampled every %.0f s, the first %.0f s warm-up; "
                         + "gateway JVM %s%n", st.durationMillis() / 60_000.0, st.sampleMillis() / 1000.0,
                 st.warmupMillis() / 1000.0, String.join(" ", st.gatewayJvm())));
-        if (Double.isNaN(r.saturation())) {
+        if (r.saturation() == null) {
             b.append(String.format(Locale.ROOT, "Rate given: %,.0f req/s%n", r.totalRate()));
         } else {
-            b.append(String.format(Locale.ROOT, "Saturation (AMQP, our generator, 16 connections x 4, closed loop): "
-                    + "%,.0f req/s; the soak's rate is half: %,.0f req/s%n", r.saturation(), r.totalRate()));
+            b.append(String.format(Locale.ROOT, "Saturation (our generator over AMQP 16 x 4, HTTP/1.1 16 x 1 and "
+                    + "through the broker 4 x 4, closed loop, all at once): %,.0f req/s (%s); the soak's rate is half: "
+                    + "%,.0f req/s%n", r.saturation().requestsPerSecond(), r.saturation().parts(), r.totalRate()));
         }
         for (Map.Entry<String, String> e : r.clients().entrySet()) {
             b.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
@@ -115,7 +116,8 @@ final class SoakReport {
         root.put("minutes", r.settings().durationMillis() / 60_000.0);
         root.put("sampleSeconds", r.settings().sampleMillis() / 1000.0);
         root.put("warmupSeconds", r.settings().warmupMillis() / 1000.0);
-        root.put("saturation", Double.isNaN(r.saturation()) ? null : ReportJson.number(r.saturation(), 0));
+        root.put("saturation", r.saturation() == null ? null
+                : ReportJson.number(r.saturation().requestsPerSecond(), 0));
         root.put("totalRate", ReportJson.number(r.totalRate(), 0));
         root.put("clients", r.clients());
         root.put("before", process(r.before()));

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A finished soak.
  *
- * @param saturation the measured AMQP maximum (NaN when a rate was given)
+ * @param saturation the measured saturation of the main mix (null when a rate was given)
  * @param totalRate  the rate the fixed-share kinds were split from
  * @param clients    each kind's description
  * @param before     the gateway process before any load
@@ -17,7 +17,7 @@ import java.util.Map;
  * @param errors     errors per kind, by kind of error, over the whole run
  * @param badPeers   how the bad peers fared
  */
-record SoakResult(SoakSettings settings, double saturation, double totalRate, Map<String, String> clients,
+record SoakResult(SoakSettings settings, SoakRun.Saturation saturation, double totalRate, Map<String, String> clients,
                   ProcessSample before, List<SoakSample> samples, ProcessSample after, boolean alive,
                   Map<String, Long> responses, Map<String, Map<String, Long>> errors,
                   Map<BadPeers.Kind, BadPeers.Counts> badPeers) {

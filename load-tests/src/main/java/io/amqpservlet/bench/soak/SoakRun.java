@@ -51,82 +51,104 @@ final class SoakRun {
                 List.of("--queue", "echo", "--no-responder"));
              GatewayProcess gateway = new GatewayProcess(settings.jar(), settings.workDir().resolve("gateway"),
                      settings.gatewayJvm(), List.of("--attach", "amqp://" + HOST + ":" + broker.port + "/echo"))) {
-            awaitAttached(gateway);
-            log.printf(Locale.ROOT, "soak: gateway pid %d (amqp %d, http %d), Artemis %s on %d%n", gateway.pid(),
-                    gateway.amqpPort, gateway.httpPort, BrokerProcess.VERSION, broker.port);
-            double saturation = Double.NaN;
-            double total = settings.totalRate();
-            if (total <= 0) {
-                saturation = saturation(gateway.amqpPort);
-                total = saturation / 2;
-                log.printf(Locale.ROOT, "soak: saturation %,.0f req/s (AMQP, our generator, closed loop); running at "
-                        + "half: %,.0f req/s%n", saturation, total);
-            }
-            ProcessSample before = ProcessSample.take(gateway.pid());
-            List<SoakClient> clients = clients(gateway, broker.port, total);
-            BadPeers bad = new BadPeers(HOST, gateway.amqpPort, gateway.httpPort, settings.badPeerPeriodMillis(),
-                    settings.badPeerHoldMillis());
-            Map<String, String> describe = new LinkedHashMap<>();
-            for (SoakClient c : clients) {
-                describe.put(c.name(), c.describe());
-            }
-            describe.put("bad peers", bad.describe());
-            Map<String, Map<String, Long>> errors = new LinkedHashMap<>();
-            List<SoakSample> samples = new ArrayList<>();
-            long start = System.nanoTime();
-            for (SoakClient c : clients) {
-                c.start();
-                errors.put(c.name(), new TreeMap<>());
-            }
-            bad.start();
+            // Ctrl-C: the processes go with us.
+            Thread cleanup = new Thread(() -> {
+                try {
+                    gateway.close();
+                    broker.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "soak-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
             try {
-                long next = start;
-                long previous = start;
-                long end = start + settings.durationMillis() * 1_000_000L;
-                while (next < end && gateway.isAlive()) {
-                    next = Math.min(end, next + settings.sampleMillis() * 1_000_000L);
-                    long wait = next - System.nanoTime();
-                    if (wait > 0) {
-                        Thread.sleep(wait / 1_000_000);
-                    }
-                    List<KindStats.Interval> kinds = new ArrayList<>();
-                    for (SoakClient c : clients) {
-                        KindStats.Interval i = c.stats().drain();
-                        kinds.add(i);
-                        for (Map.Entry<String, Long> e : i.errors().entrySet()) {
-                            errors.get(c.name()).merge(e.getKey(), e.getValue(), Long::sum);
-                        }
-                    }
-                    if (!gateway.isAlive()) {
-                        break;
-                    }
-                    long now = System.nanoTime();
-                    SoakSample s = new SoakSample((now - start) / 1e9, (now - previous) / 1e9,
-                            ProcessSample.take(gateway.pid()), kinds, bad.drainStarted());
-                    previous = now;
-                    samples.add(s);
-                    log.println(SoakReport.progressLine(s));
-                }
+                return run(gateway, broker);
             } finally {
-                for (SoakClient c : clients) {
-                    c.stop();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running
                 }
-                bad.stop();
             }
-            boolean alive = gateway.isAlive();
-            ProcessSample after = null;
-            if (alive) {
-                // Every client has closed; give the gateway a moment to see the last connections end.
-                Thread.sleep(3_000);
-                after = ProcessSample.take(gateway.pid());
-            }
-            Map<String, Long> responses = new LinkedHashMap<>();
-            for (SoakClient c : clients) {
-                responses.put(c.name(), c.stats().totalResponses());
-            }
-            return new SoakResult(settings, saturation, total, describe, before, samples, after, alive, responses,
-                    errors, bad.counts());
         }
+    }
+
+    private SoakResult run(GatewayProcess gateway, BrokerProcess broker) throws Exception {
+        awaitAttached(gateway);
+        log.printf(Locale.ROOT, "soak: gateway pid %d (amqp %d, http %d), Artemis %s on %d%n", gateway.pid(),
+                gateway.amqpPort, gateway.httpPort, BrokerProcess.VERSION, broker.port);
+        Saturation saturation = null;
+        double total = settings.totalRate();
+        if (total <= 0) {
+            saturation = saturation(gateway.amqpPort, gateway.httpPort, broker.port);
+            total = saturation.requestsPerSecond() / 2;
+            log.printf(Locale.ROOT, "soak: saturation %,.0f req/s (%s; closed loop, all at once); running at "
+                    + "half: %,.0f req/s%n", saturation.requestsPerSecond(), saturation.parts(), total);
+        }
+        ProcessSample before = ProcessSample.take(gateway.pid());
+        List<SoakClient> clients = clients(gateway, broker.port, total);
+        BadPeers bad = new BadPeers(HOST, gateway.amqpPort, gateway.httpPort, settings.badPeerPeriodMillis(),
+                settings.badPeerHoldMillis());
+        Map<String, String> describe = new LinkedHashMap<>();
+        for (SoakClient c : clients) {
+            describe.put(c.name(), c.describe());
+        }
+        describe.put("bad peers", bad.describe());
+        Map<String, Map<String, Long>> errors = new LinkedHashMap<>();
+        List<SoakSample> samples = new ArrayList<>();
+        long start = System.nanoTime();
+        for (SoakClient c : clients) {
+            c.start();
+            errors.put(c.name(), new TreeMap<>());
+        }
+        bad.start();
+        try {
+            long next = start;
+            long previous = start;
+            long end = start + settings.durationMillis() * 1_000_000L;
+            while (next < end && gateway.isAlive()) {
+                next = Math.min(end, next + settings.sampleMillis() * 1_000_000L);
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000);
+                }
+                List<KindStats.Interval> kinds = new ArrayList<>();
+                for (SoakClient c : clients) {
+                    KindStats.Interval i = c.stats().drain();
+                    kinds.add(i);
+                    for (Map.Entry<String, Long> e : i.errors().entrySet()) {
+                        errors.get(c.name()).merge(e.getKey(), e.getValue(), Long::sum);
+                    }
+                }
+                if (!gateway.isAlive()) {
+                    break;
+                }
+                long now = System.nanoTime();
+                SoakSample s = new SoakSample((now - start) / 1e9, (now - previous) / 1e9,
+                        ProcessSample.take(gateway.pid()), kinds, bad.drainStarted());
+                previous = now;
+                samples.add(s);
+                log.println(SoakReport.progressLine(s));
+            }
+        } finally {
+            for (SoakClient c : clients) {
+                c.stop();
+            }
+            bad.stop();
+        }
+        boolean alive = gateway.isAlive();
+        ProcessSample after = null;
+        if (alive) {
+            // Every client has closed; give the gateway a moment to see the last connections end.
+            Thread.sleep(3_000);
+            after = ProcessSample.take(gateway.pid());
+        }
+        Map<String, Long> responses = new LinkedHashMap<>();
+        for (SoakClient c : clients) {
+            responses.put(c.name(), c.stats().totalResponses());
+        }
+        return new SoakResult(settings, saturation, total, describe, before, samples, after, alive, responses,
+                errors, bad.counts());
     }
 
     /** Waits until the gateway reports its attachment attached (it connects to the broker after it starts). */
@@ -147,16 +169,53 @@ final class SoakRun {
         throw new IOException("the gateway did not attach to the broker within 30 s: " + last);
     }
 
-    /** The gateway's AMQP maximum: our generator, closed loop, 16 connections x 4 in flight, 100-byte POSTs. */
-    private double saturation(int amqpPort) throws Exception {
-        LoadOptions o = new LoadOptions().endpoint("amqp://" + HOST + ":" + amqpPort + "/echo").clients(2)
-                .connections(8).window(4).body(SoakSettings.BODY_BYTES).warmupMillis(5_000).durationMillis(10_000)
-                .progress(false);
-        LoadResult r = new LoadRun(o, null).run();
-        if (r.errorCount() > 0) {
-            throw new IOException("errors while measuring saturation: " + r.errors());
+    /**
+     * The saturation of the soak's main mix: our generator over AMQP (16 connections x 4 in flight), HTTP/1.1 (16 x
+     * 1) and AMQP through the broker (4 x 4), all three at once in closed loop, 100-byte POSTs, 5 s of warm-up and
+     * 10 s measured; the sum of their throughputs. Measured with the clients, the broker and the gateway on the same
+     * CPUs as the soak itself, so half of it leaves room for the soak's other clients.
+     */
+    private Saturation saturation(int amqpPort, int httpPort, int brokerPort) throws Exception {
+        String[] urls = {"amqp://" + HOST + ":" + amqpPort + "/echo", "http://" + HOST + ":" + httpPort + "/echo",
+                "amqp://" + HOST + ":" + brokerPort + "/echo"};
+        int[][] shape = {{16, 4}, {16, 1}, {4, 4}};
+        LoadResult[] results = new LoadResult[urls.length];
+        Exception[] failures = new Exception[urls.length];
+        Thread[] threads = new Thread[urls.length];
+        for (int i = 0; i < urls.length; i++) {
+            int k = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    LoadOptions o = new LoadOptions().endpoint(urls[k]).clients(1).connections(shape[k][0])
+                            .window(shape[k][1]).body(SoakSettings.BODY_BYTES).warmupMillis(5_000)
+                            .durationMillis(10_000).progress(false);
+                    results[k] = new LoadRun(o, null).run();
+                } catch (Exception e) {
+                    failures[k] = e;
+                }
+            }, "soak-saturation-" + i);
+            threads[i].start();
         }
-        return r.requestsPerSecond();
+        double sum = 0;
+        StringBuilder parts = new StringBuilder();
+        String[] names = {"AMQP", "HTTP/1.1", "through the broker"};
+        for (int i = 0; i < urls.length; i++) {
+            threads[i].join();
+            if (failures[i] != null) {
+                throw failures[i];
+            }
+            if (results[i].errorCount() > 0) {
+                throw new IOException("errors while measuring saturation (" + names[i] + "): " + results[i].errors());
+            }
+            sum += results[i].requestsPerSecond();
+            parts.append(String.format(Locale.ROOT, "%s%s %,.0f", i == 0 ? "" : ", ", names[i],
+                    results[i].requestsPerSecond()));
+        }
+        return new Saturation(sum, parts.toString());
+    }
+
+    /** The mix's saturation, and its parts in words. */
+    record Saturation(double requestsPerSecond, String parts) {
     }
 
     private List<SoakClient> clients(GatewayProcess gateway, int brokerPort, double total) {
