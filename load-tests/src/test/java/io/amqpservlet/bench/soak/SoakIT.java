@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * </ul>
  * No check is about latency.
  */
-@Timeout(180)
+@Timeout(300)
 class SoakIT {
     @Test
     void oneMinuteOfMixedLoadLeavesNoGrowthAndLosesNoRequest() throws Exception {
