@@ -97,7 +97,7 @@ final class SoakReport {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "Soak: %.0f min of load, sampled every %.0f s, the first %.0f s warm-up; "
                         + "gateway JVM %s%n", st.durationMillis() / 60_000.0, st.sampleMillis() / 1000.0,
-                st.warmupMillis() / 1000.0, String.join(" ", st.gatewayJvm())));
+                st.warmupMillis() / 1000.0, String.join(" ", SoakRun.gatewayJvm(st.gatewayJvm()))));
         if (r.saturation() == null) {
             b.append(String.format(Locale.ROOT, "Rate given: %,.0f req/s%n", r.totalRate()));
         } else {
