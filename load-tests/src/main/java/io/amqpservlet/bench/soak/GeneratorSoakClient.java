@@ -4,6 +4,8 @@ import io.amqpservlet.bench.load.LoadOptions;
 import io.amqpservlet.bench.load.LoadResult;
 import io.amqpservlet.bench.load.LoadRun;
 
+import org.HdrHistogram.Histogram;
+
 import java.util.Locale;
 import java.util.Map;
 
@@ -70,8 +72,7 @@ final class GeneratorSoakClient implements SoakClient {
                 stats.add(r.histogram(), r.errors());
             } catch (Exception e) {
                 // A segment that cannot connect is an error of its own; the next one tries again.
-                stats.add(new org.HdrHistogram.Histogram(1, 60_000_000_000L, 3), Map.of("segment failed: "
-                        + e.getMessage(), 1L));
+                stats.add(new Histogram(1, 60_000_000_000L, 3), Map.of("segment failed: " + e.getMessage(), 1L));
                 sleepQuietly(1_000);
             }
         }
