@@ -14,21 +14,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The brokered baseline in its own JVM: {@link ArtemisBroker} from this jar's class path. */
-final class BrokerProcess implements AutoCloseable {
-    static final String VERSION = "2.55.0";
+public final class BrokerProcess implements AutoCloseable {
+    /** The Artemis version the broker runs. */
+    public static final String VERSION = "2.55.0";
     static final String QUEUE = ArtemisBroker.QUEUE;
     static final String RESPONDER = "our engine, one connection, 256 credits";
     private static final Pattern LISTENING = Pattern.compile("artemis listening amqp=(\\d+)");
 
     private final Process process;
-    final int port;
+    /** The broker's AMQP port. */
+    public final int port;
 
     BrokerProcess(Path workDir) throws IOException {
         this(workDir, List.of());
     }
 
     /** A broker started with {@link ArtemisBroker}'s arguments (e.g. {@code --queue echo --no-responder}). */
-    BrokerProcess(Path workDir, List<String> brokerArgs) throws IOException {
+    public BrokerProcess(Path workDir, List<String> brokerArgs) throws IOException {
         Files.createDirectories(workDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new java.util.ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m", "-cp",
@@ -49,7 +51,8 @@ final class BrokerProcess implements AutoCloseable {
         throw new IOException("the broker did not start; see " + workDir.resolve("artemis.log"));
     }
 
-    long pid() {
+    /** The broker's process id. */
+    public long pid() {
         return process.pid();
     }
 

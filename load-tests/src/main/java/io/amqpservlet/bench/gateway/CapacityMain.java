@@ -211,7 +211,7 @@ public final class CapacityMain {
     }
 
     /** The gateway's live heap: {@code jcmd GC.class_histogram} runs a full collection and sums what is left. */
-    static long liveHeapBytes(long pid) throws IOException, InterruptedException {
+    public static long liveHeapBytes(long pid) throws IOException, InterruptedException {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         Process p = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram").redirectErrorStream(true)
                 .start();

@@ -18,19 +18,21 @@ import java.util.regex.Pattern;
  * --stats}, started from a private copy of the jar (so a rebuild during a run cannot pull classes from under it),
  * its ports read from the line it prints once it serves. Its standard error goes to a log file.
  */
-final class GatewayProcess implements AutoCloseable {
+public final class GatewayProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("amqp-servlet listening amqp=(-?\\d+) http=(-?\\d+)");
 
     private final Process process;
-    final int amqpPort;
-    final int httpPort;
+    /** The AMQP listener's port. */
+    public final int amqpPort;
+    /** The HTTP/1.1 (and h2c) port. */
+    public final int httpPort;
 
     GatewayProcess(Path jar, Path workDir, List<String> jvmOptions) throws IOException, InterruptedException {
         this(jar, workDir, jvmOptions, List.of());
     }
 
     /** As above, with more gateway options after the ports (e.g. its connection limits, the floor's flag). */
-    GatewayProcess(Path jar, Path workDir, List<String> jvmOptions, List<String> gatewayOptions)
+    public GatewayProcess(Path jar, Path workDir, List<String> jvmOptions, List<String> gatewayOptions)
             throws IOException, InterruptedException {
         Files.createDirectories(workDir);
         Path copy = workDir.resolve("gateway-under-test.jar");
@@ -63,16 +65,18 @@ final class GatewayProcess implements AutoCloseable {
         httpPort = Integer.parseInt(m.group(2));
     }
 
-    long pid() {
+    /** The gateway's process id. */
+    public long pid() {
         return process.pid();
     }
 
     /** Whether the gateway is still running (an OutOfMemoryError ends it: -XX:+ExitOnOutOfMemoryError). */
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    String statsUrl() {
+    /** The gateway's {@code --stats} endpoint. */
+    public String statsUrl() {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";
     }
 
