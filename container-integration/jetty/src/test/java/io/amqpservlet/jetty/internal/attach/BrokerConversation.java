@@ -5,9 +5,11 @@ import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.engine.EngineHandler;
 import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.connector.engine.Session;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageView;
 import io.amqpservlet.protocol.message.MessageWriter;
+import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
 
@@ -40,12 +42,22 @@ final class BrokerConversation implements EngineHandler {
     final List<Link> queues = new ArrayList<>();
     /** Responses the broker received and has not settled. */
     final List<Delivery> responses = new ArrayList<>();
+    /** The outcomes the attachment gave the broker's request deliveries, in order. */
+    final List<DeliveryState.Kind> requestOutcomes = new ArrayList<>();
+    /** The errors of the links the attachment detached, in order (null for none). */
+    final List<String> detachErrors = new ArrayList<>();
     /** Whether the broker accepts each response as it arrives. */
     boolean acceptResponses = true;
 
     BrokerConversation(boolean plain, boolean relay) {
+        this(plain, relay, new EngineConfig().handleMax());
+    }
+
+    /** @param handleMax the broker's handle-max (its begin): the highest handle the attachment may use */
+    BrokerConversation(boolean plain, boolean relay, int handleMax) {
         this.relay = relay;
         EngineConfig brokerConfig = new EngineConfig().role(EngineConfig.Role.ACCEPTOR).containerId("broker")
+                .handleMax(handleMax)
                 .anonymousAllowed(true)
                 .plainAuthenticator((authzid, user, password) -> FuzzedAttachment.USER.equals(user)
                         && FuzzedAttachment.PASSWORD.equals(password) ? user : null)
@@ -98,6 +110,20 @@ final class BrokerConversation implements EngineHandler {
         return this;
     }
 
+    /** The broker attaches a link of its own on the attachment's session: a sender ({@code sender}) or a receiver. */
+    Link brokerAttaches(boolean sender) {
+        Session session = queues.get(0).session();
+        Link link = sender ? session.attachSender("broker-link", "anywhere")
+                : session.attachReceiver("broker-link", "anywhere");
+        pump();
+        return link;
+    }
+
+    /** {@return the broker's end of the connection} */
+    Engine broker() {
+        return broker;
+    }
+
     /** The broker closes the connection. */
     BrokerConversation close() {
         broker.close();
@@ -118,6 +144,16 @@ final class BrokerConversation implements EngineHandler {
             link.autoCredit(16); // the relay or a reply address: responses come in
         }
         return null;
+    }
+
+    @Override
+    public void onDeliveryUpdated(Link link, Delivery delivery) {
+        requestOutcomes.add(delivery.remoteState().kind());
+    }
+
+    @Override
+    public void onLinkDetach(Link link, ErrorCondition error) {
+        detachErrors.add(error == null ? null : error.condition().toString());
     }
 
     @Override
