@@ -143,6 +143,16 @@ public final class Session {
     }
 
     /**
+     * Whether a link can be attached on this session now ({@link #attachSender}, {@link #attachReceiver}): it has
+     * not ended, and a handle is free within the peer's handle-max (its begin, AMQP 1.0 §2.7.2).
+     *
+     * @return true when an attach would not throw
+     */
+    public boolean canAttach() {
+        return !(!isOpen() && remoteChannel() < 0 && endSent()) && freeLocalHandle() >= 0;
+    }
+
+    /**
      * The number of links attached on this session.
      *
      * @return the number of links of this session not yet removed, both directions counted

@@ -1,6 +1,7 @@
 package io.amqpservlet.connector.engine;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.amqpservlet.connector.WrittenStreamCheck;
 import io.amqpservlet.protocol.AllocationBudget;
 
 /**

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.attach.AttachEngineConfig;
 import io.amqpservlet.jetty.internal.attach.AttachSettings;
 import io.amqpservlet.jetty.internal.attach.AttachedLinks;
 import io.amqpservlet.jetty.internal.attach.AttachmentState;
@@ -618,30 +619,8 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     private EngineConfig newEngineConfig() {
-        EngineConfig base = factory.getEngineConfig();
-        EngineConfig config = new EngineConfig().role(EngineConfig.Role.INITIATOR)
-                .containerId("amqp-servlet-" + java.util.UUID.randomUUID())
-                .maxFrameSizeBytes(base.maxFrameSizeBytes())
-                .maxMessageSizeBytes(base.maxMessageSizeBytes())
-                .maxPendingOutputBytes(base.maxPendingOutputBytes())
-                .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
-                .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
-                .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
-                .idleTimeoutMillis(getIdleTimeout())
-                .decoderLimits(base.decoderLimits())
-                // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
-                .maxDeliveriesInFlight(effectiveCredit() * addresses.size())
-                // A broker that overruns credit (RabbitMQ 3) gets the extra message back, released, rather than the
-                // link detached, which would return every unsettled request, answered ones too.
-                .releaseBeyondCredit(true);
-        if ("EXTERNAL".equals(saslMechanism)) {
-            config.saslExternal();
-        } else if (username != null) {
-            config.saslPlain(username, password == null ? "" : password);
-        } else {
-            config.saslAnonymous();
-        }
-        return config;
+        return AttachEngineConfig.of(factory.getEngineConfig(), getIdleTimeout(),
+                effectiveCredit() * addresses.size(), "EXTERNAL".equals(saslMechanism), username, password);
     }
 
     /** A connection to {@code broker}: an initiator engine, requests taken from the broker's queues. */

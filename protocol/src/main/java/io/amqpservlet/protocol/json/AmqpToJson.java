@@ -47,6 +47,9 @@ public final class AmqpToJson {
     private int at;
     /** Looks ahead at a map's keys (one map at a time: the look-ahead is done before the map is written). */
     private AmqpReader keys;
+    /** Where {@link #distinctNames} keeps the names of a small map while comparing them. */
+    private final int[] nameOffsets = new int[PAIRWISE_NAMES];
+    private final int[] nameLengths = new int[PAIRWISE_NAMES];
     /** Reads an array's element descriptor; used by the outermost described array only (its descriptor may nest one). */
     private AmqpReader descriptors;
     private boolean descriptorsInUse;
@@ -372,15 +375,11 @@ public final class AmqpToJson {
         k.wrap(r.buffer(), r.valueOffset(), r.valueEnd() - r.valueOffset());
         int entries = r.count() / 2;
         boolean object = true;
-        boolean strings = false;
-        boolean symbols = false;
         for (int i = 0; i < entries; i++) {
             entry(k, r);
             AmqpType t = k.type();
             if (t == AmqpType.STRING || t == AmqpType.SYMBOL && form == JsonForm.PLAIN) {
                 k.validateText();
-                strings |= t == AmqpType.STRING;
-                symbols |= t == AmqpType.SYMBOL;
                 if (entries == 1 && JsonTag.of(k.buffer(), k.valueOffset(), k.valueLength()) != null) {
                     object = false; // one entry whose key is a tag: that object would read back as the tag
                 }
@@ -389,20 +388,46 @@ public final class AmqpToJson {
             }
             entry(k, r);
         }
-        if (object && strings && symbols) {
-            // The string "a" and the symbol "a" are distinct AMQP keys but one JSON name.
-            object = distinctNames(r, entries);
-        }
-        return object;
+        // A JSON object has each name once (a name twice does not read back): the string "a" and the symbol "a" are
+        // distinct AMQP keys but one name, and a map that holds a key twice (not a valid AMQP map, §1.6.23, but one
+        // the reader takes) would repeat it.
+        return object && (entries < 2 || distinctNames(r, entries));
     }
 
+    /** The most keys compared pairwise, without allocating; more go through a set. */
+    private static final int PAIRWISE_NAMES = 16;
+
+    /**
+     * Whether the keys (strings or symbols, checked by {@link #objectKeys}) of the map under {@code r} are distinct
+     * names: compared as their bytes, which for valid UTF-8 (and a symbol's ASCII) are the text's one encoding.
+     */
     private boolean distinctNames(AmqpReader r, int entries) {
         AmqpReader k = keys;
         k.wrap(r.buffer(), r.valueOffset(), r.valueEnd() - r.valueOffset());
-        java.util.Set<String> names = new java.util.HashSet<>();
+        byte[] b = r.buffer();
+        if (entries <= PAIRWISE_NAMES) {
+            int[] offsets = nameOffsets;
+            int[] lengths = nameLengths;
+            for (int i = 0; i < entries; i++) {
+                entry(k, r);
+                int offset = k.valueOffset();
+                int length = k.valueLength();
+                for (int j = 0; j < i; j++) {
+                    if (lengths[j] == length && java.util.Arrays.equals(b, offsets[j], offsets[j] + length,
+                            b, offset, offset + length)) {
+                        return false;
+                    }
+                }
+                offsets[i] = offset;
+                lengths[i] = length;
+                entry(k, r);
+            }
+            return true;
+        }
+        java.util.Set<java.nio.ByteBuffer> names = new java.util.HashSet<>();
         for (int i = 0; i < entries; i++) {
             entry(k, r);
-            if (!names.add(k.getString())) {
+            if (!names.add(java.nio.ByteBuffer.wrap(b, k.valueOffset(), k.valueLength()))) {
                 return false;
             }
             entry(k, r);

@@ -142,12 +142,13 @@ public final class MessageView {
                 throw new InvalidEncodingException("unknown message section descriptor "
                         + (descriptor < 0 ? "(not an AMQP section code)" : "0x" + Long.toHexString(descriptor)), at);
             }
-            if (last == null && s == MessageSection.AMQP_VALUE && scan.formatCode() == FormatCode.NULL
+            if (at == offset && s == MessageSection.AMQP_VALUE && scan.formatCode() == FormatCode.NULL
                     && scan.valueEnd() < offset + length) {
                 // RabbitMQ's Python AMQP 1.0 client (rabbitmq-amqp-python-client 1.0) sends a management request
                 // without a body by overwriting the first four bytes of its encoding, an empty header section
                 // (00 53 70 45), with an amqp-value null (00 53 77 40): a body before the properties, against
                 // §3.2's order. Read as the empty header it replaced: the message has no body, as the client meant.
+                // Only the message's first four bytes: a second amqp-value after it is one too many.
                 continue;
             }
             checkOrder(last, s, at);

@@ -338,6 +338,17 @@ class MessageViewTest {
     }
 
     @Test
+    void onlyTheFirstSectionIsReadAsTheOverwrittenHeader() {
+        // Four amqp-value nulls: the first is the header the client overwrote, the second the body, the third one
+        // amqp-value section too many (§3.2), however many came before it.
+        for (int i = 0; i < 4; i++) {
+            out.writeDescriptor(Descriptors.AMQP_VALUE);
+            out.writeNull();
+        }
+        assertTrue(rejects(out.toByteArray()).getMessage().contains("second amqp-value"));
+    }
+
+    @Test
     void anAmqpValueNullAfterTheHeaderIsStillOutOfOrder() {
         section(Descriptors.HEADER);
         out.writeDescriptor(Descriptors.AMQP_VALUE);

@@ -3,6 +3,7 @@ package io.amqpservlet.protocol.types.transport;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.codec.FormatCode;
+import io.amqpservlet.protocol.codec.UnexpectedTypeException;
 import io.amqpservlet.protocol.types.Descriptors;
 import io.amqpservlet.protocol.types.EncodedValue;
 import io.amqpservlet.protocol.types.MutableBytes;
@@ -273,6 +274,13 @@ public final class Attach extends Performative {
         clear();
         reader.nextField();
         requireField(reader, "name");
+        int nameCode = reader.formatCode();
+        if (nameCode != FormatCode.STR8 && nameCode != FormatCode.STR32) {
+            // AMQP 1.0 §2.7.3: a string. Taken as bytes, a binary name would be echoed in our attach as a string
+            // that is not UTF-8.
+            throw new UnexpectedTypeException("attach: name is a " + FormatCode.name(nameCode) + ", not a string",
+                    reader.valueStart());
+        }
         name.read(reader);
         reader.nextField();
         requireField(reader, "handle");

@@ -113,6 +113,20 @@ class AttachTest {
     }
 
     @Test
+    void aNameThatIsNotAStringIsRefused() {
+        // A binary name would be echoed in the answering attach as a string, UTF-8 or not.
+        byte[] b = bytes(w -> {
+            w.writeDescriptor(Descriptors.ATTACH);
+            w.startList();
+            w.writeBinary(new byte[] {'n', (byte) 0x97});
+            w.writeUInt(0);
+            w.writeBoolean(false);
+            w.endList();
+        });
+        assertThrows(UnexpectedTypeException.class, () -> decode(b, new Attach()));
+    }
+
+    @Test
     void reusedInstanceDoesNotKeepOldValues() {
         Attach reused = decode(encode(full()), new Attach());
         decode(encode(new Attach().name("n").handle(9).role(Role.SENDER)), reused);

@@ -125,8 +125,15 @@ public final class AttachedLinks {
                 : "on a sender per reply address");
     }
 
-    /** The broker answered one of our attaches; a refusal (a null terminus) is followed by its detach. */
+    /**
+     * The broker answered one of our attaches (a refusal, a null terminus, is followed by its detach), or attached a
+     * link of its own, which is refused: the attachment consumes the queues it names and answers on links it makes.
+     */
     public ErrorCondition linkAttached(Link link, Attach remoteAttach) {
+        if (!receivers.contains(link) && link != relay && senderOf(link) == null) {
+            return new ErrorCondition().condition(ErrorConditions.NOT_ALLOWED)
+                    .description("the gateway attaches the links it uses");
+        }
         boolean refused = link.isSender() ? remoteAttach.target().isNull() : remoteAttach.source().isNull();
         if (refused) {
             return null; // onLinkDetach says why
@@ -269,7 +276,8 @@ public final class AttachedLinks {
     /**
      * The link a response to {@code replyTo} goes on: the relay, or the reply address's sender (attached now if
      * there is none; a response given to it before the broker answers waits on it). Null when the cache of reply
-     * senders is full of links that still wait for outcomes: the request then goes back to the queue.
+     * senders is full of links that still wait for outcomes, or the broker's handle-max leaves no handle for another
+     * link: the request then goes back to the queue.
      */
     public Link replyLink(byte[] replyTo, long nowMillis) {
         if (relay != null) {
@@ -279,6 +287,12 @@ public final class AttachedLinks {
         ReplySender sender = senders.get(address);
         if (sender == null) {
             if (senders.size() >= settings.maxReplyLinks() && !evictIdleSender()) {
+                return null;
+            }
+            if (!session.canAttach()) {
+                // The broker's handle-max leaves no handle for another link: the request goes back to the queue, and
+                // an idle reply sender is let go, so that a later response finds a handle once the broker answers.
+                evictIdleSender();
                 return null;
             }
             Link link = session.attachSender("amqp-servlet:reply-" + (++senderNames), address);

@@ -151,7 +151,7 @@ class RequestMapperFuzzTest {
     }
 
     /** The acceptor's end of a link a client attached to {@code /fuzz}, over engines joined in memory. */
-    private static Link receivingLink() {
+    static Link receivingLink() {
         Link[] accepted = new Link[1];
         Engine server = new Engine(new EngineConfig().role(EngineConfig.Role.ACCEPTOR).anonymousAllowed(true),
                 new EngineHandler() {

@@ -1,5 +1,6 @@
-package io.amqpservlet.connector.engine;
+package io.amqpservlet.connector;
 
+import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.DecodeException;
 import io.amqpservlet.protocol.frame.FrameHeader;
@@ -21,15 +22,16 @@ import java.util.HexFormat;
  * protocol headers and frames that split cleanly (AMQP 1.0 §2.3), every frame no larger than the limit that
  * applies to it, every performative and SASL frame decodable by our own reader, and every error condition in an
  * end, detach or close an {@code amqp:} one (a peer's bytes can only earn a protocol error, docs/connector.md).
+ * Shared by the fuzz targets of both roles: the acceptor's here, the broker attachment's in the Jetty module.
  */
-final class WrittenStreamCheck {
+public final class WrittenStreamCheck {
     private final ByteArrayOutputStream written = new ByteArrayOutputStream();
     private final Performatives performatives = new Performatives();
     private final SaslFrames saslFrames = new SaslFrames();
     private final AmqpReader reader = new AmqpReader();
 
     /** Takes whatever {@code engine} has to write, as a transport would. */
-    void drain(Engine engine) {
+    public void drain(Engine engine) {
         ByteBuffer out;
         while ((out = engine.beginFlush()) != null) {
             byte[] copy = new byte[out.remaining()];
@@ -40,7 +42,7 @@ final class WrittenStreamCheck {
     }
 
     /** Splits and decodes all written bytes; throws AssertionError naming the first fault. */
-    void check() {
+    public void check() {
         byte[] b = written.toByteArray();
         // Frames the engine writes go to a peer whose max-frame-size we do not know here; 64 KiB bounds ours.
         FrameReader frames = new FrameReader(64 * 1024);

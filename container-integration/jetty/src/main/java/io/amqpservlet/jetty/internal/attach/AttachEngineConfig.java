@@ -1,0 +1,51 @@
+package io.amqpservlet.jetty.internal.attach;
+
+import io.amqpservlet.connector.engine.EngineConfig;
+
+import java.util.UUID;
+
+/**
+ * The engine settings of a connection a broker attachment makes: the initiator role, the limits of the attachment's
+ * connection factory, credit as the capacity, and the SASL mechanism the attachment was given. One place, so that
+ * the attachment and the tests that stand in for a broker build the same engine.
+ */
+public final class AttachEngineConfig {
+    private AttachEngineConfig() {
+    }
+
+    /**
+     * @param base the attachment's factory's engine configuration, whose limits apply
+     * @param idleTimeoutMillis how long the broker may send nothing before the connection is closed (0: never)
+     * @param capacity the most requests in flight on the connection: credit per address × addresses
+     * @param saslExternal SASL EXTERNAL (a TLS client certificate); else PLAIN when {@code username} is set, else
+     *                     ANONYMOUS
+     * @param username the SASL PLAIN user, or null
+     * @param password the SASL PLAIN password (null for none)
+     */
+    public static EngineConfig of(EngineConfig base, long idleTimeoutMillis, int capacity, boolean saslExternal,
+                                  String username, String password) {
+        EngineConfig config = new EngineConfig().role(EngineConfig.Role.INITIATOR)
+                .containerId("amqp-servlet-" + UUID.randomUUID())
+                .maxFrameSizeBytes(base.maxFrameSizeBytes())
+                .maxMessageSizeBytes(base.maxMessageSizeBytes())
+                .maxPendingOutputBytes(base.maxPendingOutputBytes())
+                .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
+                .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
+                .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
+                .idleTimeoutMillis(idleTimeoutMillis)
+                .decoderLimits(base.decoderLimits())
+                // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
+                .maxDeliveriesInFlight(capacity)
+                // A broker that overruns credit (RabbitMQ 3) gets the extra message back, released, rather than the
+                // link detached, which would return every unsettled request, answered ones too.
+                .releaseBeyondCredit(true);
+        if (saslExternal) {
+            config.saslExternal();
+        } else if (username != null) {
+            config.saslPlain(username, password == null ? "" : password);
+        } else {
+            config.saslAnonymous();
+        }
+        return config;
+    }
+}
