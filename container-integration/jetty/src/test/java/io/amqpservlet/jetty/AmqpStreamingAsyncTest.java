@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
@@ -96,8 +97,14 @@ class AmqpStreamingAsyncTest {
         }
     }
 
-    /** Declares 2 MiB, writes 1 MiB, then fails: the response has started to stream. */
+    /**
+     * Declares 2 MiB, writes 1 MiB, then fails once the client has the response's first transfer
+     * ({@link #clientHasTheResponse}): a flush completes when the bytes are queued for the engine, and a response
+     * that failed before its first transfer left is dropped whole, not aborted.
+     */
     static final class FailsMidway extends HttpServlet {
+        static volatile CountDownLatch clientHasTheResponse = new CountDownLatch(1);
+
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response)
                 throws IOException, ServletException {
@@ -108,6 +115,11 @@ class AmqpStreamingAsyncTest {
                 out.write(block);
             }
             out.flush();
+            try {
+                clientHasTheResponse.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             throw new ServletException("failing after 1 MiB (expected by the test)");
         }
     }
@@ -261,9 +273,11 @@ class AmqpStreamingAsyncTest {
                 new StreamReceiverOptions().creditWindow(10));
         replies.openFuture().get(10, TimeUnit.SECONDS);
         Sender sender = connection.openSender("/fails");
+        FailsMidway.clientHasTheResponse = new CountDownLatch(1);
         Tracker tracker = sender.send(Message.create("").subject("GET").messageId("f-1").replyTo("fail-replies"));
         StreamDelivery delivery = replies.receive(30, TimeUnit.SECONDS);
         assertNotNull(delivery, "the response started to stream");
+        FailsMidway.clientHasTheResponse.countDown();
         boolean failed = false;
         // The abort may surface while the body is read, or before it is opened: either way the read fails.
         try (InputStream body = delivery.message().body()) {
