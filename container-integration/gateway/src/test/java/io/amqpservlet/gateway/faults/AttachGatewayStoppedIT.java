@@ -174,8 +174,7 @@ class AttachGatewayStoppedIT {
                 requester.answered().size(), requester.received(), held.size(), held,
                 millis(requester.firstAnswerNanos(held) - run.continued()),
                 millis(requester.answeredAllNanos(held) - run.continued()), run.answeredBy(held, run.stoppedPid()),
-                run.answeredBy(held, run.otherPid()),
-                run.reattached() == 0 ? "never" : "" + millis(run.reattached() - run.continued()), twice.size(),
+                run.answeredBy(held, run.otherPid()), run.reattached() == 0 ? "never" : "" + millis(run.reattached() - run.continued()), twice.size(),
                 twice.keySet(), requester.deliveredAgain(), run.startedTwice(), String.join("\n", run.givenUp()));
 
         // The gateway's own idle timeout (10 s, 5 s announced) does not make the broker drop it.
