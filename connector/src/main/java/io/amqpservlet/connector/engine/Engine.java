@@ -82,21 +82,10 @@ public final class Engine {
     private boolean creditPaused;
     private boolean creditStopped;
 
-    /**
-     * A tick this much later than it asked for comes from a paused process: the idle verdict waits this long (or
-     * the idle timeout, if shorter) for the transport to read what arrived meanwhile.
-     */
-    static final long LATE_TICK_MILLIS = 1_000;
-
     private long now;
     private long lastInputMillis;
     private long lastOutputMillis;
     private long saslDeadlineMillis = Long.MAX_VALUE;
-    /** When the last {@link #tick} asked to be called again: a tick long after it comes from a paused process. */
-    private long tickDueMillis = Long.MAX_VALUE;
-    /** The idle deadline a late tick postponed, and until when: once per deadline. */
-    private long idleGraceDeadline = Long.MIN_VALUE;
-    private long idleGraceUntilMillis;
 
     /**
      * An acceptor or initiator engine (by {@link EngineConfig#role()}) for a transport that has not established the
@@ -538,9 +527,7 @@ public final class Engine {
     /**
      * Lets time pass: closes the connection if the peer has been silent too long (with
      * {@code amqp:resource-limit-exceeded}), sends a heartbeat when the peer's idle timeout needs one, and drops
-     * a transport whose SASL handshake did not finish in time. A call that comes over {@link #LATE_TICK_MILLIS}
-     * after the time the previous one returned (the process was stopped or starved) closes for silence only after
-     * that long again, so that frames waiting unread in the socket are ingested first.
+     * a transport whose SASL handshake did not finish in time.
      *
      * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      * @return when to call again at the latest, in the same clock as {@code nowMillis}
@@ -563,20 +550,11 @@ public final class Engine {
         long idle = config.idleTimeoutMillis();
         if (idle > 0 && phase.afterHeaders() && local != LocalConnectionState.CLOSE_SENT) {
             long deadline = lastInputMillis + idle;
-            if (nowMillis >= deadline && idleGraceDeadline != deadline
-                    && nowMillis - tickDueMillis >= LATE_TICK_MILLIS) {
-                // This tick comes long after it was due: the process was stopped or starved (SIGSTOP, a long GC
-                // pause, a frozen VM), and what the peer sent meanwhile may be waiting in the socket unread. Judge
-                // its silence once the transport has had a moment to read, not before.
-                idleGraceDeadline = deadline;
-                idleGraceUntilMillis = nowMillis + Math.min(idle, LATE_TICK_MILLIS);
-            }
-            if (nowMillis >= deadline && !(idleGraceDeadline == deadline && nowMillis < idleGraceUntilMillis)) {
-                tickDueMillis = Long.MAX_VALUE;
+            if (nowMillis >= deadline) {
                 connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no frame received for " + idle + " ms");
                 return Long.MAX_VALUE;
             }
-            next = Math.min(next, nowMillis >= deadline ? idleGraceUntilMillis : deadline);
+            next = Math.min(next, deadline);
         }
         if (remoteIdleTimeoutMillis > 0 && local == LocalConnectionState.OPEN_SENT) {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
@@ -591,7 +569,6 @@ public final class Engine {
             }
             next = Math.min(next, lastOutputMillis + interval);
         }
-        tickDueMillis = next;
         return next;
     }
 

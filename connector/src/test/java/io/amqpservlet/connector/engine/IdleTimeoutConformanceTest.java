@@ -60,38 +60,6 @@ class IdleTimeoutConformanceTest {
     }
 
     @Test
-    void aTickLongAfterItWasDueReadsBeforeItJudgesTheSilence() {
-        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
-        peer.open();
-        assertEquals(peer.now + 10_000, peer.advance(0));
-        // The process was stopped for 30 s: the peer's heartbeats wait in the socket, unread when the tick comes.
-        long next = peer.advance(30_000);
-        assertTrue(peer.engine.isOpen(), "closed before reading what arrived during the pause");
-        assertEquals(peer.now + Engine.LATE_TICK_MILLIS, next);
-        peer.heartbeat().flush();
-        peer.advance(Engine.LATE_TICK_MILLIS);
-        assertTrue(peer.engine.isOpen(), "the heartbeat read after the pause restarted the idle clock");
-        peer.advance(10_000 - Engine.LATE_TICK_MILLIS - 1); // 10 s after the heartbeat, less a millisecond
-        assertTrue(peer.engine.isOpen());
-        peer.advance(1);
-        RawPeer.assertCloseError(peer.next(Close.class), ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
-    }
-
-    @Test
-    void aLateTickClosesASilentPeerOnceTheGraceHasPassed() {
-        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
-        peer.open();
-        peer.advance(0);
-        peer.advance(30_000);
-        assertTrue(peer.engine.isOpen());
-        peer.advance(Engine.LATE_TICK_MILLIS - 1);
-        assertTrue(peer.engine.isOpen());
-        peer.advance(1); // on time now, and still nothing from the peer
-        RawPeer.assertCloseError(peer.next(Close.class), ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
-        assertTrue(handler.closed);
-    }
-
-    @Test
     void weSendHeartbeatsAtHalfThePeersIdleTimeout() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
         peer.open(peer.p().open().clear().containerId("sleepy").idleTimeOutMillis(4_000));

@@ -37,20 +37,6 @@ final class Requester implements AutoCloseable {
      *     again
      * @param atNanos when it was taken ({@link System#nanoTime()})
      */
-    /** The status of the gateway's request timeout, which answers for a servlet that took too long. */
-    static final String TIMED_OUT = "503";
-
-    private boolean acceptTimeouts;
-
-    /**
-     * Takes the request timeout's 503 as an answer too (its serving is {@link #TIMED_OUT}, it names no gateway):
-     * for a test whose gateway is stopped for longer than that timeout while its servlets run.
-     */
-    Requester acceptTimeouts(boolean accept) {
-        acceptTimeouts = accept;
-        return this;
-    }
-
     record Answer(String serving, long deliveryCount, long atNanos) {
         /** {@return whether the gateway process {@code pid} served it} */
         boolean servedBy(long pid) {
@@ -113,14 +99,12 @@ final class Requester implements AutoCloseable {
             while (d != null) {
                 Message<Object> m = d.message();
                 d.accept();
-                boolean timedOut = TIMED_OUT.equals(m.subject()) && acceptTimeouts;
-                if (!"200".equals(m.subject()) && !timedOut) {
+                if (!"200".equals(m.subject())) {
                     throw new AssertionError("answer " + m.correlationId() + " has status " + m.subject());
                 }
                 lastAnswerNanos = System.nanoTime();
                 answers.computeIfAbsent(String.valueOf(m.correlationId()), id -> new ArrayList<>())
-                        .add(timedOut ? new Answer(TIMED_OUT, -1, lastAnswerNanos)
-                                : new Answer(String.valueOf(m.property("x-serving")),
+                        .add(new Answer(String.valueOf(m.property("x-serving")),
                                 Long.parseLong(String.valueOf(m.property("x-delivery-count"))), lastAnswerNanos));
                 received++;
                 n++;
