@@ -239,10 +239,20 @@ final class InboundTransfers {
         replenishAutoCredit(link);
     }
 
+    /**
+     * Tops auto-credit up to its window once half is used. Under the cap on deliveries in flight the room comes back
+     * one settlement at a time; granting each would cost a flow per message and let the peer send one message per
+     * flow, so the credit waits until a quarter of the window (of the cap, when smaller) can be given at once.
+     */
     void replenishAutoCredit(Link link) {
         int windowSize = link.autoCreditWindow();
-        if (windowSize > 0 && link.isOpen() && link.credit().credit() <= windowSize / 2) {
-            engine.grantCredit(link, windowSize, false);
+        long credit = link.credit().credit();
+        if (windowSize > 0 && link.isOpen() && credit <= windowSize / 2) {
+            int cap = engine.config.maxDeliveriesInFlight();
+            long grant = Math.min(windowSize, Math.max(0, cap - engine.incomingUnsettled));
+            if (grant - credit >= Math.max(1, Math.min(windowSize, cap) / 4)) {
+                engine.grantCredit(link, windowSize, false);
+            }
         }
     }
 

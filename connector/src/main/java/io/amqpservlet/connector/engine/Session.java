@@ -429,6 +429,10 @@ public final class Session {
      * the drain finished.
      */
     void writeLinkFlow(Link link, boolean echo, boolean drain) {
+        if (!window.held() && !endSent) {
+            // The flow tells the peer our incoming window anyway: reopened now, it spares a session flow later.
+            window.replenishIncoming();
+        }
         Flow f = flowFields();
         f.handle(link.localHandle());
         f.deliveryCount(link.credit().deliveryCount());

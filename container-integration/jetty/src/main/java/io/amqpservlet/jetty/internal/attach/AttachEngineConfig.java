@@ -31,7 +31,10 @@ public final class AttachEngineConfig {
                 .maxPendingOutputBytes(base.maxPendingOutputBytes())
                 .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
                 .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
-                .sessionIncomingWindowFrames(base.sessionIncomingWindowFrames())
+                // Room for a frame per request the credit lets the broker send, so the session window, not reopened
+                // until half is used, never holds back what the credit allows.
+                .sessionIncomingWindowFrames((int) Math.min(1 << 20,
+                        Math.max((long) base.sessionIncomingWindowFrames(), 2L * capacity)))
                 .idleTimeoutMillis(idleTimeoutMillis)
                 .decoderLimits(base.decoderLimits())
                 // Credit is the capacity: credit plus unsettled requests never pass it (AMQP 1.0 §2.6.7).
