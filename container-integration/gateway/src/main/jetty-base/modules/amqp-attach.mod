@@ -33,6 +33,10 @@ etc/jetty-amqp-attach.xml
 ## every message put on the queue against its sender's login (docs/attach.md), else anyone can claim to be anyone.
 # amqp.attach.trustUserId=false
 
+## Requests and responses pre-settled: no outcome is sent or awaited either way, and a request this gateway holds
+## when it, its connection or the broker fails is lost rather than delivered again (docs/attach.md, "At most once").
+# amqp.attach.atMostOnce=false
+
 ## TLS to an amqps:// broker: a PKCS12 key store with the client certificate to present, and the trust store for
 ## the broker's certificate (unset: the JVM's).
 # amqp.attach.keyStorePath=

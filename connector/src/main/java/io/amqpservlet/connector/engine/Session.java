@@ -621,6 +621,20 @@ public final class Session {
     }
 
     /**
+     * As {@link #attachSender(String, String)}; with {@code settled}, asks for snd-settle-mode {@code settled}: every
+     * message of the link is sent pre-settled (at-most-once, AMQP 1.0 §2.8.2), and the peer sends no disposition.
+     *
+     * @param name the link name, unique among this connection's sending links; also the source address
+     * @param targetAddress the address of the node to send to, or null for the anonymous relay
+     * @param settled send every message pre-settled
+     * @return the new link, its attach queued
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
+    public Link attachSender(String name, String targetAddress, boolean settled) {
+        return links.attachLocal(name, true, null, targetAddress, false, null, false, settled);
+    }
+
+    /**
      * Attaches a sending link whose target is a temporary queue the peer creates (a dynamic target with the
      * {@code temporary-queue} capability, as Qpid JMS {@code createTemporaryQueue} does). The queue's address is in
      * {@code link.target().address()} once the peer's attach arrives; a receiving link attached to that address
@@ -646,6 +660,21 @@ public final class Session {
      */
     public Link attachReceiver(String name, String sourceAddress) {
         return links.attachLocal(name, false, sourceAddress, null, false);
+    }
+
+    /**
+     * As {@link #attachReceiver(String, String)}; with {@code settled}, asks the peer for snd-settle-mode
+     * {@code settled}: it sends every message pre-settled (at-most-once, AMQP 1.0 §2.8.2), and this side settles none.
+     * The peer's attach says what it does ({@link Link#sndSettleMode()}).
+     *
+     * @param name the link name, unique among this connection's receiving links; also the target address
+     * @param sourceAddress the address of the node to receive from
+     * @param settled ask the peer to send pre-settled
+     * @return the new link, its attach queued
+     * @throws IllegalStateException when the session has ended or no handle is free within the peer's handle-max
+     */
+    public Link attachReceiver(String name, String sourceAddress, boolean settled) {
+        return links.attachLocal(name, false, sourceAddress, null, false, null, false, settled);
     }
 
     /**

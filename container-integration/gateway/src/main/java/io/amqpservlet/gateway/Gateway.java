@@ -313,6 +313,7 @@ public final class Gateway {
             }
             attachment.setTrustUserId(true);
         }
+        attachment.setAtMostOnce(options.attachAtMostOnce());
         if (attachment.isTls() && (options.attachTrustStore() != null || options.attachKeyStore() != null)) {
             SslContextFactory.Client tls = new SslContextFactory.Client();
             if (options.attachTrustStore() != null) {

@@ -258,6 +258,13 @@ final class GatewayCommand {
         o.attachTrustUserId = on;
     }
 
+    @Option(order = 25, names = "--attach-at-most-once", description = "attached requests and their responses are "
+            + "pre-settled: cheaper, but a request this gateway holds when it, its connection or the broker fails is "
+            + "lost, not delivered again (docs/attach.md)")
+    void attachAtMostOnce(boolean on) {
+        o.attachAtMostOnce = on;
+    }
+
     @Option(order = 25, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
             + "client certificate the gateway presents to amqps:// brokers")
     void attachKeyStore(String file) {

@@ -83,6 +83,8 @@ public final class GatewayOptions {
     String attachRequestUser;
     /** Each attached request's user is its message's user-id, which the broker validated. */
     boolean attachTrustUserId;
+    /** Attached requests and their responses are pre-settled (at most once). */
+    boolean attachAtMostOnce;
     /** The client certificate presented to amqps brokers, and the trust store for their certificates. */
     String attachKeyStore;
     String attachKeyStorePassword;
@@ -312,6 +314,9 @@ public final class GatewayOptions {
             case "attach-trust-user-id":
                 attachTrustUserId = bool(name, value);
                 break;
+            case "attach-at-most-once":
+                attachAtMostOnce = bool(name, value);
+                break;
             case "attach-keystore":
                 attachKeyStore = value;
                 break;
@@ -369,6 +374,11 @@ public final class GatewayOptions {
     /** Whether each attached request's user is its message's user-id (which the broker must validate). */
     public boolean attachTrustUserId() {
         return attachTrustUserId;
+    }
+
+    /** Whether attached requests and their responses are pre-settled (at most once). */
+    public boolean attachAtMostOnce() {
+        return attachAtMostOnce;
     }
 
     /** The PKCS12 key store with the client certificate presented to amqps brokers, or null for none. */

@@ -106,14 +106,25 @@ class GatewayAttachAuthTest {
     }
 
     @Test
+    void atMostOnceReachesTheAttachmentOnlyWhenAsked() throws Exception {
+        Gateway asked = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders", "--attach-at-most-once"}));
+        assertTrue(asked.attachments().get(0).isAtMostOnce());
+        Gateway notAsked = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders"}));
+        assertFalse(notAsked.attachments().get(0).isAtMostOnce());
+    }
+
+    @Test
     void aConfigFileSetsThemToo() throws Exception {
         Path config = dir.resolve("attach.properties");
-        Files.writeString(config, "attach-trust-user-id=true\nattach-sasl-external=true\n"
+        Files.writeString(config, "attach-trust-user-id=true\nattach-sasl-external=true\nattach-at-most-once=true\n"
                 + "attach-keystore=/etc/gw.p12\nattach-keystore-password=pw\n"
                 + "tls-truststore=/etc/trust.p12\ntls-truststore-password=tpw\n");
         GatewayOptions o = GatewayOptions.parse(new String[] {"--config", config.toString()});
         assertTrue(o.attachTrustUserId());
         assertTrue(o.attachSaslExternal());
+        assertTrue(o.attachAtMostOnce());
         assertEquals("/etc/gw.p12", o.attachKeyStore());
         // Without --attach-truststore, the brokers are checked against --tls-truststore.
         assertEquals("/etc/trust.p12", o.attachTrustStore());
@@ -121,6 +132,7 @@ class GatewayAttachAuthTest {
         GatewayOptions defaults = GatewayOptions.parse(new String[0]);
         assertFalse(defaults.attachTrustUserId());
         assertFalse(defaults.attachSaslExternal());
+        assertFalse(defaults.attachAtMostOnce());
         assertEquals(null, defaults.attachTrustStore());
     }
 }

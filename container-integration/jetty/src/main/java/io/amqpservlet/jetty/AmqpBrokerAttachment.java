@@ -86,6 +86,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private String saslMechanism;
     private String requestUser;
     private boolean trustUserId;
+    private boolean atMostOnce;
     private int credit;
     private long attachTimeoutMillis = DEFAULT_ATTACH_TIMEOUT_MILLIS;
     private long minReconnectDelayMillis = DEFAULT_MIN_RECONNECT_DELAY_MILLIS;
@@ -304,6 +305,30 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     @ManagedAttribute("Whether each request's user is its message's user-id, which the broker validated")
     public boolean isTrustUserId() {
         return trustUserId;
+    }
+
+    /**
+     * Serves requests at most once (off by default): request links ask the broker for pre-settled messages and
+     * responses are sent pre-settled, so neither side sends or waits for an outcome. It saves the broker and the
+     * gateway a disposition each way per request, and gives up what the default gives (docs/attach.md, "At most
+     * once"): a request this gateway holds when it, its connection or the broker fails is lost rather than delivered
+     * again, and a response the broker cannot route is dropped without the request going back to the queue. The
+     * credit still bounds the requests here: it follows the requests being served.
+     *
+     * @param atMostOnce true to pre-settle requests and responses
+     */
+    public void setAtMostOnce(boolean atMostOnce) {
+        this.atMostOnce = atMostOnce;
+    }
+
+    /**
+     * Whether requests and responses are pre-settled; see {@link #setAtMostOnce}.
+     *
+     * @return true when requests are served at most once
+     */
+    @ManagedAttribute("Whether requests and responses are pre-settled (at most once)")
+    public boolean isAtMostOnce() {
+        return atMostOnce;
     }
 
     /**
@@ -593,7 +618,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                     factory.getCloseTimeout(), budget, serving));
         }
         AttachSettings links = new AttachSettings(addresses, effectiveCredit(), attachTimeoutMillis, maxReplyLinks,
-                replyLinkIdleTimeoutMillis);
+                replyLinkIdleTimeoutMillis, atMostOnce);
         Request.AuthenticationState user = requestUser == null ? null
                 : serving.users().authenticationOf(requestUser, false);
         boolean trust = trustUserId;

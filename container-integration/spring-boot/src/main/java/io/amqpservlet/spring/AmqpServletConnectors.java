@@ -147,6 +147,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         a.setUri(settings.getUri());
         a.setCredit(settings.getCredit());
         a.setRequestUser(settings.getRequestUser());
+        a.setAtMostOnce(settings.isAtMostOnce());
         a.setAttachTimeout(settings.getAttachTimeout().toMillis());
         a.setReconnectDelay(settings.getMinReconnectDelay().toMillis(), settings.getMaxReconnectDelay().toMillis());
         a.setMaxReplyLinks(settings.getMaxReplyLinks());

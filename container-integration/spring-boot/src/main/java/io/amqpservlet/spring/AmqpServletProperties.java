@@ -439,6 +439,12 @@ public class AmqpServletProperties {
         /** The user controllers see on these requests; none when unset. */
         private String requestUser;
 
+        /**
+         * Whether requests and responses are pre-settled (at most once): cheaper, but a request this application holds
+         * when it, its connection or the broker fails is lost rather than delivered again.
+         */
+        private boolean atMostOnce = false;
+
         /** How long a controller may take to answer a request of the queue; the listener's request timeout when unset. */
         private Duration requestTimeout;
 
@@ -485,6 +491,14 @@ public class AmqpServletProperties {
 
         public void setRequestUser(String requestUser) {
             this.requestUser = requestUser;
+        }
+
+        public boolean isAtMostOnce() {
+            return atMostOnce;
+        }
+
+        public void setAtMostOnce(boolean atMostOnce) {
+            this.atMostOnce = atMostOnce;
         }
 
         public Duration getRequestTimeout() {

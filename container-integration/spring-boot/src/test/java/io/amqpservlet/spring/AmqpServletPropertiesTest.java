@@ -79,6 +79,8 @@ class AmqpServletPropertiesTest {
         assertEquals(attach.getReplyLinkIdleTimeout().toMillis(), made.getReplyLinkIdleTimeout());
         assertEquals(0, made.getCredit());
         assertEquals(List.of("orders"), made.getAddresses());
+        assertTrue(!attach.isAtMostOnce(), "at least once unless asked, as the library");
+        assertEquals(attach.isAtMostOnce(), made.isAtMostOnce());
     }
 
     @Test

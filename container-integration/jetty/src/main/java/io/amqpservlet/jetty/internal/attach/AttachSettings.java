@@ -10,9 +10,11 @@ import java.util.List;
  * @param attachTimeoutMillis how long the broker has to answer each attach (and the connection's handshake)
  * @param maxReplyLinks how many reply senders may be attached at once when the broker has no anonymous relay
  * @param replyLinkIdleTimeoutMillis how long a reply sender with nothing in flight stays attached
+ * @param atMostOnce requests and responses pre-settled: nothing is settled after the fact (docs/attach.md,
+ *                   "At most once")
  */
 public record AttachSettings(List<String> addresses, int credit, long attachTimeoutMillis, int maxReplyLinks,
-                             long replyLinkIdleTimeoutMillis) {
+                             long replyLinkIdleTimeoutMillis, boolean atMostOnce) {
     public AttachSettings {
         addresses = List.copyOf(addresses);
     }

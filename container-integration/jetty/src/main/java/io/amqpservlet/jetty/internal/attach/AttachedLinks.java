@@ -102,15 +102,22 @@ public final class AttachedLinks {
     public void opened(Engine engine, Open remoteOpen, long nowMillis) {
         session = engine.beginSession();
         int credit = settings.credit();
+        boolean settled = settings.atMostOnce();
         for (String address : settings.addresses()) {
             // Named for its queue: a message without a to then maps to the queue's address as its request-target.
-            Link receiver = session.attachReceiver(address, address);
-            // Granted now, sent with our attach's answer: the queue may start delivering at once (AMQP 1.0 §2.6.7).
-            receiver.streaming(true).autoCredit(credit);
+            Link receiver = session.attachReceiver(address, address, settled);
+            receiver.streaming(true);
+            if (settled) {
+                // Pre-settled requests are not counted in flight by the engine: credit follows the requests served.
+                receiver.flow(credit);
+            } else {
+                // Granted now, sent with our attach's answer: the queue may start delivering at once (§2.6.7).
+                receiver.autoCredit(credit);
+            }
             receivers.add(receiver);
         }
         if (remoteOpen.offeredCapabilities().contains(Capabilities.ANONYMOUS_RELAY)) {
-            relay = session.attachSender("amqp-servlet:replies", null);
+            relay = session.attachSender("amqp-servlet:replies", null, settled);
         }
         attachDeadlineMillis = nowMillis + settings.attachTimeoutMillis();
         if (LOG.isDebugEnabled()) {
@@ -295,7 +302,8 @@ public final class AttachedLinks {
                 evictIdleSender();
                 return null;
             }
-            Link link = session.attachSender("amqp-servlet:reply-" + (++senderNames), address);
+            Link link = session.attachSender("amqp-servlet:reply-" + (++senderNames), address,
+                    settings.atMostOnce());
             sender = new ReplySender(link, address, nowMillis, settings.attachTimeoutMillis());
             senders.put(address, sender);
         }
@@ -421,12 +429,39 @@ public final class AttachedLinks {
         }
     }
 
+    /** Whether requests and responses are pre-settled: nothing waits for an outcome. */
+    public boolean atMostOnce() {
+        return settings.atMostOnce();
+    }
+
+    /**
+     * At most once, engine thread, as requests arrive and as they come back from the servlets: keeps each request
+     * link's credit at the credit less the requests being served ({@code serving}), given back a quarter of the credit
+     * at a time (a flow per request would cost the broker a delivery round per request).
+     */
+    public void topUpCredit(Engine engine, int serving) {
+        int credit = settings.credit();
+        int want = Math.max(0, credit - serving);
+        for (int i = 0; i < receivers.size(); i++) {
+            Link receiver = receivers.get(i);
+            if (receiver.isOpen() && want - receiver.linkCredit() >= Math.max(1, credit / 4)) {
+                receiver.flow(want);
+            }
+        }
+        sampleOutstanding(engine, serving);
+    }
+
     /**
      * Engine thread: notes credit plus unsettled requests now (called as each request arrives and as each is
      * settled, the moments that number can change by our doing), for the attachment's {@code getMostOutstanding}.
      */
     public void sampleOutstanding(Engine engine) {
-        long outstanding = engine.unsettledIncoming();
+        sampleOutstanding(engine, 0);
+    }
+
+    /** As {@link #sampleOutstanding(Engine)}, with {@code serving} pre-settled requests being served besides. */
+    private void sampleOutstanding(Engine engine, int serving) {
+        long outstanding = engine.unsettledIncoming() + serving;
         for (int i = 0; i < receivers.size(); i++) {
             outstanding += receivers.get(i).linkCredit();
         }

@@ -24,7 +24,8 @@ import java.util.Arrays;
  * Serves the requests of a broker's queues on a connection a broker attachment made (docs/attach.md): the links to the
  * broker and their rules are {@link AttachedLinks}'; here they meet the serving path every request takes. A response
  * goes to its reply-to through the broker, and its request is settled only once the broker has settled the response
- * (at-least-once across a gateway crash); a response with no link to go on sends its request back to the queue.
+ * (at-least-once across a gateway crash); a response with no link to go on sends its request back to the queue. At
+ * most once (an opt-in), requests and responses are pre-settled and the credit follows the requests being served.
  */
 public final class AttachedHandler extends ServingHandler {
     private final AttachedLinks links;
@@ -116,11 +117,23 @@ public final class AttachedHandler extends ServingHandler {
 
     @Override
     void requestArriving(Engine engine) {
-        links.sampleOutstanding(engine);
+        if (links.atMostOnce()) {
+            links.topUpCredit(engine, inFlight() + 1);
+        } else {
+            links.sampleOutstanding(engine);
+        }
     }
 
+
+    /**
+     * Every pass: at most once, the credit follows the requests being served (those that came back in this pass, and
+     * after a pause of credit for the byte budget), before the pass's output is flushed.
+     */
     @Override
     public long tick(Engine engine, long nowMillis) {
+        if (links.atMostOnce() && engine.isOpen()) {
+            links.topUpCredit(engine, inFlight());
+        }
         return links.tick(engine, nowMillis);
     }
 
@@ -139,7 +152,15 @@ public final class AttachedHandler extends ServingHandler {
     /** The request is settled when the broker settles the response (docs/attach.md). */
     @Override
     void answered(Engine engine, Link replies, Delivery response, Delivery request, boolean timedOut) {
-        if (response != null) {
+        if (links.atMostOnce()) {
+            // The response went pre-settled: no outcome will come. A broker that sent the request unsettled all the
+            // same (it chose mixed) has it settled now.
+            if (timedOut) {
+                engine.release(request);
+            } else {
+                engine.accept(request);
+            }
+        } else if (response != null) {
             links.awaitOutcome(replies, response, request, timedOut);
         } else if (timedOut) {
             engine.release(request);
