@@ -69,6 +69,8 @@ public final class LoadOptions {
      * declares {@code /queue/NAME} when a receiver attaches to it.
      */
     String replyNodePrefix;
+    /** The request-target of every AMQP endpoint given on the command line ({@code --to}), or null: each URL's own. */
+    String target;
     String scenario = "custom";
     /** Endpoints the scenario wants; when fewer URLs are given, the last one is used again to make up the count. */
     int wantedEndpoints = 1;
@@ -101,7 +103,7 @@ public final class LoadOptions {
             throw new UsageException("version");
         }
         for (String url : o.endpointUrls) {
-            o.endpoint(url);
+            o.endpoint(url, o.target);
         }
         if (o.endpoints.isEmpty()) {
             throw new UsageException("no endpoint: give amqp://host:port/path");
