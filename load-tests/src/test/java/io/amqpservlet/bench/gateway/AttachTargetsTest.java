@@ -60,7 +60,9 @@ class AttachTargetsTest {
                         new double[] {12_979.5, 33.00, 7_462.9, 0}, new double[] {12_981.0, 34.92, 6_070.3, 0})));
         m.put("artemis-attach-broker", List.of(
                 rows("artemis-attach-broker", "saturation", 0, new double[] {18_850.0, 41.71, 10_494.0, 0},
-                        new double[] {35_739.1, 28.44, 4_137.0, 0}, new double[] {25_958.9, 34.19, 7_122.9, 0})));
+                        new double[] {35_739.1, 28.44, 4_137.0, 0}, new double[] {25_958.9, 34.19, 7_122.9, 0}),
+                rows("artemis-attach-broker", RATE, 12_979.4, new double[] {12_977.5, 72.56, 41_222.1, 0},
+                        new double[] {12_979.5, 71.52, 7_462.9, 0}, new double[] {12_981.0, 77.55, 6_070.3, 0})));
         m.put("artemis-listener", List.of(
                 rows("artemis-listener", RATE, 12_979.4, new double[] {12_981.0, 64.32, 7_897.1, 0},
                         new double[] {12_979.2, 56.89, 2_199.6, 0}, new double[] {12_979.5, 57.27, 1_188.9, 0})));
@@ -80,10 +82,11 @@ class AttachTargetsTest {
     }
 
     @Test
-    void aRunOfTodaysAttachModeMeetsOnlyTheErrorTarget() {
+    void aRunOfTheAttachModeBeforeItsWorkMeetsOnlyTheErrorTargetAndTheCostsAtOneRate() {
         BrokeredRows.Result r = new BrokeredRows.Result("artemis", "Artemis 2.55.0", measured(0), Map.of());
         Map<String, AttachTargets.Target> t = byKey(AttachTargets.of(LISTENER, r));
-        assertEquals(List.of("throughput", "gatewayCpu", "brokerCpu", "p99", "errors"), List.copyOf(t.keySet()));
+        assertEquals(List.of("throughput", "gatewayCpu", "brokerCpu", "p99", "errors", "gatewayCpuAtRate",
+                "brokerCpuAtRate"), List.copyOf(t.keySet()));
 
         // 18,850 / 41,056, 35,739 / 69,925, 25,959 / 58,536: round by round.
         assertEquals(AttachTargets.Verdict.NOT_MET, t.get("throughput").verdict());
@@ -108,6 +111,13 @@ class AttachTargetsTest {
 
         assertEquals(AttachTargets.Verdict.MET, t.get("errors").verdict());
         assertEquals("0", t.get("errors").value());
+
+        // At one rate the same run's ratios: the broker 72.56 / 87.92, 71.52 / 90.13, 77.55 / 91.95; the gateway
+        // 36.86 / 64.32, 33.00 / 56.89, 34.92 / 57.27.
+        assertEquals(AttachTargets.Verdict.MET, t.get("brokerCpuAtRate").verdict());
+        assertEquals(72.56 / 87.92, t.get("brokerCpuAtRate").values()[0], 1e-9);
+        assertEquals(AttachTargets.Verdict.MET, t.get("gatewayCpuAtRate").verdict());
+        assertEquals(36.86 / 64.32, t.get("gatewayCpuAtRate").values()[0], 1e-9);
     }
 
     @Test
@@ -131,7 +141,9 @@ class AttachTargetsTest {
                         new double[] {12_979, 58.0, 3_300, 0}, new double[] {12_980, 59.0, 1_780, 0})));
         m.put("artemis-attach-broker", List.of(rows("artemis-attach-broker", "saturation", 0,
                 new double[] {41_100, 38.9, 5_900, 0}, new double[] {70_000, 20.6, 3_400, 0},
-                new double[] {58_600, 21.3, 3_300, 0})));
+                new double[] {58_600, 21.3, 3_300, 0}), rows("artemis-attach-broker", RATE, 12_979.4,
+                new double[] {12_980, 80.0, 11_800, 0}, new double[] {12_979, 82.0, 3_300, 0},
+                new double[] {12_980, 85.0, 1_780, 0})));
         BrokeredRows.Result r = new BrokeredRows.Result("artemis", "Artemis 2.55.0", m, Map.of());
         for (AttachTargets.Target t : AttachTargets.of(LISTENER, r)) {
             assertEquals(AttachTargets.Verdict.MET, t.verdict(), t.key() + ": " + t.value());
