@@ -306,6 +306,11 @@ public final class Gateway {
             attachment.setIdleTimeout(options.attachIdleTimeoutMillis());
         }
         attachment.setAttachTimeout(options.attachTimeoutMillis());
+        if (options.attachMinReconnectDelayMillis() > options.attachMaxReconnectDelayMillis()) {
+            throw new IllegalArgumentException("--attach-min-reconnect-delay (" + options.attachMinReconnectDelayMillis()
+                    + ") is above --attach-max-reconnect-delay (" + options.attachMaxReconnectDelayMillis() + ")");
+        }
+        attachment.setReconnectDelay(options.attachMinReconnectDelayMillis(), options.attachMaxReconnectDelayMillis());
         if (options.attachTrustUserId()) {
             if (options.attachRequestUser() != null) {
                 throw new IllegalArgumentException("--attach-trust-user-id and --attach-request-user exclude each "

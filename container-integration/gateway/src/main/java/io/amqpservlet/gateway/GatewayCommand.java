@@ -301,6 +301,18 @@ final class GatewayCommand {
         set("attach-idle-timeout", millis);
     }
 
+    @Option(order = 27, names = "--attach-min-reconnect-delay", paramLabel = "MS", description = "the first wait "
+            + "before connecting to a broker again after a failure; it doubles with each failure (default 100)")
+    void attachMinReconnectDelay(String millis) {
+        set("attach-min-reconnect-delay", millis);
+    }
+
+    @Option(order = 27, names = "--attach-max-reconnect-delay", paramLabel = "MS", description = "the longest wait "
+            + "before connecting to a broker again (default 30000)")
+    void attachMaxReconnectDelay(String millis) {
+        set("attach-max-reconnect-delay", millis);
+    }
+
     @Option(order = 27, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
             + "answer the connection's handshake and each attach before the gateway connects again (default 10000)")
     void attachTimeout(String millis) {

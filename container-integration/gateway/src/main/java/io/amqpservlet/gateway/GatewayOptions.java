@@ -94,6 +94,9 @@ public final class GatewayOptions {
     boolean attachSaslExternal;
     /** How long an attachment's broker may stay silent before it connects again; -1 for the attachment's default. */
     long attachIdleTimeoutMillis = -1;
+    /** The attachment's reconnect delays: the first and the longest. */
+    long attachMinReconnectDelayMillis = AmqpBrokerAttachment.DEFAULT_MIN_RECONNECT_DELAY_MILLIS;
+    long attachMaxReconnectDelayMillis = AmqpBrokerAttachment.DEFAULT_MAX_RECONNECT_DELAY_MILLIS;
     /** How long the broker has to answer each attach (and the connection's handshake). */
     long attachTimeoutMillis = AmqpBrokerAttachment.DEFAULT_ATTACH_TIMEOUT_MILLIS;
     /** The properties every AMQP port's open offers (symbol keys, string values), in the order given. */
@@ -338,6 +341,12 @@ public final class GatewayOptions {
             case "attach-timeout":
                 attachTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
                 break;
+            case "attach-min-reconnect-delay":
+                attachMinReconnectDelayMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
+            case "attach-max-reconnect-delay":
+                attachMaxReconnectDelayMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
             default:
                 throw new UsageException("unknown option --" + name);
         }
@@ -410,6 +419,16 @@ public final class GatewayOptions {
     /** Whether the attachments authenticate with SASL EXTERNAL (their client certificate). */
     public boolean attachSaslExternal() {
         return attachSaslExternal;
+    }
+
+    /** The first wait before connecting to a broker again after a failure, in milliseconds. */
+    public long attachMinReconnectDelayMillis() {
+        return attachMinReconnectDelayMillis;
+    }
+
+    /** The longest wait before connecting to a broker again, in milliseconds. */
+    public long attachMaxReconnectDelayMillis() {
+        return attachMaxReconnectDelayMillis;
     }
 
     /** How long an attached broker may send nothing before the connection is made again; -1 for the default. */

@@ -116,6 +116,26 @@ class GatewayAttachAuthTest {
     }
 
     @Test
+    void theReconnectDelaysReachTheAttachmentAndMustBeInOrder() throws Exception {
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders", "--attach-min-reconnect-delay", "250",
+            "--attach-max-reconnect-delay", "5000"}));
+        assertEquals(250, g.attachments().get(0).getMinReconnectDelay());
+        assertEquals(5000, g.attachments().get(0).getMaxReconnectDelay());
+        Gateway defaults = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+            "--attach", "amqp://127.0.0.1:1/orders"}));
+        assertEquals(AmqpBrokerAttachment.DEFAULT_MIN_RECONNECT_DELAY_MILLIS,
+                defaults.attachments().get(0).getMinReconnectDelay());
+        assertEquals(AmqpBrokerAttachment.DEFAULT_MAX_RECONNECT_DELAY_MILLIS,
+                defaults.attachments().get(0).getMaxReconnectDelay());
+        IllegalArgumentException reversed = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+                GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                    "--attach", "amqp://127.0.0.1:1/orders", "--attach-min-reconnect-delay", "9000",
+                    "--attach-max-reconnect-delay", "5000"})));
+        assertTrue(reversed.getMessage().contains("--attach-max-reconnect-delay"), reversed.getMessage());
+    }
+
+    @Test
     void aConfigFileSetsThemToo() throws Exception {
         Path config = dir.resolve("attach.properties");
         Files.writeString(config, "attach-trust-user-id=true\nattach-sasl-external=true\nattach-at-most-once=true\n"

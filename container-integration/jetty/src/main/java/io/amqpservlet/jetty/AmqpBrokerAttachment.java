@@ -426,6 +426,26 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /**
+     * The first delay before connecting again after a failure; see {@link #setReconnectDelay}.
+     *
+     * @return the delay in milliseconds
+     */
+    @ManagedAttribute("The first delay before connecting again after a failure, in ms")
+    public long getMinReconnectDelay() {
+        return minReconnectDelayMillis;
+    }
+
+    /**
+     * The longest delay before connecting again; see {@link #setReconnectDelay}.
+     *
+     * @return the delay in milliseconds
+     */
+    @ManagedAttribute("The longest delay before connecting again, in ms")
+    public long getMaxReconnectDelay() {
+        return maxReconnectDelayMillis;
+    }
+
+    /**
      * Sets how many reply senders may be attached at once when the broker offers no anonymous relay (one per reply
      * address); a response to a new address when all of them wait for outcomes goes back to the queue.
      *
