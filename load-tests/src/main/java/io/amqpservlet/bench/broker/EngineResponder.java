@@ -10,8 +10,10 @@ import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageView;
 import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.MutableBytes;
+import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.MessageId;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.Open;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,13 +24,18 @@ import java.nio.ByteBuffer;
 
 /**
  * The service behind the broker: one connection (our initiator engine over a socket, one thread) that consumes the
- * request queue with a window of credit and answers each request through an anonymous-relay sender to its
- * {@code reply-to}, with {@code correlation-id} = the request's {@code message-id}, subject {@code 200} and the
+ * request queue with a window of credit and answers each request to its {@code reply-to}, through the anonymous
+ * relay when the broker offers it (Artemis), else on a sender per reply address, a few kept at a time
+ * ({@link ReplySenders}; RabbitMQ 3.10), with {@code correlation-id} = the request's {@code message-id}, subject {@code 200} and the
  * request body echoed, the same answer the gateway's {@code /echo} gives. Our engine rather than protonj2-client:
  * it pipelines (credit for many requests, many answers per write) without a thread per message, so the broker, not
- * the responder, is what the run measures; and it allocates nothing per message.
+ * the responder, is what the run measures; and it allocates nothing per message. Run as a process of its own
+ * ({@link #main}) so that the broker's CPU time and the responder's are measured apart.
  */
 public final class EngineResponder implements Runnable, EngineHandler {
+    /** Reply senders kept at once without the relay: the generator's connections each have one reply address. */
+    private static final int REPLY_SENDERS = 64;
+
     private final String host;
     private final int port;
     private final String queue;
@@ -40,18 +47,77 @@ public final class EngineResponder implements Runnable, EngineHandler {
     private final MessageWriter messages = new MessageWriter();
     private byte[] body = new byte[256];
     private Link requests;
+    /** The anonymous-relay sender, when the broker offers the relay; else null and {@link #senders} is used. */
     private Link replies;
+    private boolean relayOffered;
+    private ReplySenders senders;
     private volatile boolean ready;
     private volatile boolean stopped;
     private volatile String failure;
 
     EngineResponder(String host, int port, String queue, int credit) {
+        this(host, port, queue, credit, null, null);
+    }
+
+    /**
+     * A responder that logs in with SASL PLAIN as {@code user} (ANONYMOUS when null) and consumes {@code queue} (the
+     * broker's address of the request queue) with {@code credit} messages of credit.
+     */
+    public EngineResponder(String host, int port, String queue, int credit, String user, String password) {
         this.host = host;
         this.port = port;
         this.queue = queue;
         this.credit = credit;
-        engine = new Engine(new EngineConfig().role(EngineConfig.Role.INITIATOR).containerId("responder")
-                .hostname(host).saslAnonymous(), this);
+        EngineConfig config = new EngineConfig().role(EngineConfig.Role.INITIATOR).containerId("responder")
+                .hostname(host);
+        if (user == null) {
+            config.saslAnonymous();
+        } else {
+            config.saslPlain(user, password);
+        }
+        engine = new Engine(config, this);
+    }
+
+    /**
+     * Runs a responder as a process of its own until it is ended: {@code --port P --queue ADDRESS [--host H]
+     * [--credit N] [--user NAME:PASS]}. Prints {@code responder ready} once both its links are attached.
+     */
+    public static void main(String[] args) throws Exception {
+        String host = "127.0.0.1";
+        int port = -1;
+        String queue = ArtemisBroker.QUEUE;
+        int credit = 256;
+        String user = null;
+        String password = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--host" -> host = args[++i];
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--queue" -> queue = args[++i];
+                case "--credit" -> credit = Integer.parseInt(args[++i]);
+                case "--user" -> {
+                    String[] u = args[++i].split(":", 2);
+                    user = u[0];
+                    password = u.length > 1 ? u[1] : "";
+                }
+                default -> throw new IllegalArgumentException("responder: unknown argument " + args[i]);
+            }
+        }
+        if (port <= 0) {
+            throw new IllegalArgumentException("responder: --port is required");
+        }
+        EngineResponder responder = new EngineResponder(host, port, queue, credit, user, password);
+        Thread t = new Thread(responder, "responder");
+        t.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(responder::stop, "responder-shutdown"));
+        responder.awaitReady(30_000);
+        System.out.println("responder ready queue=" + queue + " replies="
+                + (responder.relayOffered ? "anonymous-relay" : "sender-per-address"));
+        System.out.flush();
+        t.join();
+        if (responder.failure != null && !responder.stopped) {
+            System.exit(1);
+        }
     }
 
     void awaitReady(long millis) throws InterruptedException {
@@ -99,11 +165,15 @@ public final class EngineResponder implements Runnable, EngineHandler {
                 }
                 if (requests == null && engine.isOpen()) {
                     Session s = engine.beginSession();
-                    replies = s.attachSender("replies", null); // anonymous relay: each answer names its address
+                    if (relayOffered) {
+                        replies = s.attachSender("replies", null); // anonymous relay: each answer names its address
+                    } else {
+                        senders = new ReplySenders(s, REPLY_SENDERS);
+                    }
                     requests = s.attachReceiver("requests", queue);
                     requests.autoCredit(credit);
                 }
-                if (!ready && requests != null && requests.isOpen() && replies.isOpen()) {
+                if (!ready && requests != null && requests.isOpen() && (replies == null || replies.isOpen())) {
                     ready = true;
                 }
                 engine.tick(now());
@@ -137,11 +207,18 @@ public final class EngineResponder implements Runnable, EngineHandler {
         response.clear();
         messages.wrap(response).startProperties().to(replyTo).subject("200").correlationId(messageId)
                 .endProperties().data(body, 0, length).end();
-        if (replies.send(response.array(), response.start(), response.length(), false) == null) {
+        Link to = replies != null ? replies : senders.to(replyTo);
+        if (to.send(response.array(), response.start(), response.length(), false) == null) {
             engine.release(delivery); // the reply queue is full: let the broker redeliver
             return;
         }
         engine.accept(delivery);
+    }
+
+    @Override
+    public ErrorCondition onOpen(Engine e, Open remoteOpen) {
+        relayOffered = remoteOpen.offeredCapabilities().contains(Capabilities.ANONYMOUS_RELAY);
+        return null;
     }
 
     @Override

@@ -13,21 +13,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The brokered baseline in its own JVM: {@link ArtemisBroker} from this jar's class path. */
+/**
+ * An embedded Artemis broker in its own JVM: {@link ArtemisBroker} from this jar's class path. The brokered rows
+ * start it with {@code --no-responder} and run the responder in a process of its own ({@link ResponderProcess}).
+ */
 public final class BrokerProcess implements AutoCloseable {
     /** The Artemis version the broker runs. */
     public static final String VERSION = "2.55.0";
-    static final String QUEUE = ArtemisBroker.QUEUE;
-    static final String RESPONDER = "our engine, one connection, 256 credits";
     private static final Pattern LISTENING = Pattern.compile("artemis listening amqp=(\\d+)");
 
     private final Process process;
     /** The broker's AMQP port. */
     public final int port;
-
-    BrokerProcess(Path workDir) throws IOException {
-        this(workDir, List.of());
-    }
 
     /** A broker started with {@link ArtemisBroker}'s arguments (e.g. {@code --queue echo --no-responder}). */
     public BrokerProcess(Path workDir, List<String> brokerArgs) throws IOException {

@@ -18,9 +18,10 @@ import java.util.Map;
  * with the same 100-byte POST body. Every load is measured in three alternating rounds (each round takes the protocols in turn, starting one
  * further along each time), so drift falls on all of them alike; the report gives medians and spreads. Server CPU
  * comes from {@code /proc/<pid>/stat}, allocation and GC from the gateway's counters, latency from the clients.
- * Then the brokered baselines: the same generator through an embedded Artemis broker and a responder, and through
- * Artemis to a gateway in attach mode. Writes {@code gateway.json}, {@code gateway.md} and the plots into the output
- * directory.
+ * Then, with the listener gateway still running, the brokered rows ({@link BrokeredRows}: the same generator through
+ * a broker to a hand-written responder and to a gateway in attach mode, and the listener at half the attach row's
+ * saturation rate) and the attach-mode targets ({@link AttachTargets}). Writes {@code gateway.json},
+ * {@code gateway.md} and the plots into the output directory.
  */
 public final class GatewaySuite {
     private static final String[] PROTOCOLS = {"floor", "amqp", "http1", "http2"};
@@ -36,7 +37,8 @@ public final class GatewaySuite {
     private double warmupSeconds = 10;
     private double saturationSeconds = 10;
     private double rateSeconds = 6;
-    private boolean artemis = true;
+    /** The brokers of the brokered rows; empty with {@code --no-artemis}. */
+    private List<String> brokers = List.of("artemis");
     private boolean tools = true;
     private boolean profile;
     private List<String> gatewayJvm = List.of("-Xms512m", "-Xmx512m");
@@ -55,7 +57,8 @@ public final class GatewaySuite {
                     s.saturationSeconds = 3;
                     s.rateSeconds = 2;
                 }
-                case "--no-artemis" -> s.artemis = false;
+                case "--no-artemis" -> s.brokers = List.of();
+                case "--broker" -> s.brokers = BrokerUnderTest.parse(args[++i]);
                 case "--no-tools" -> s.tools = false;
                 case "--profile" -> s.profile = true;
                 case "--jar" -> s.jar = Path.of(args[++i]);
@@ -84,6 +87,7 @@ public final class GatewaySuite {
         Map<String, Map<String, List<Run>>> measured = new LinkedHashMap<>();
         Map<String, String> clients = new LinkedHashMap<>();
         List<String> profiles = new ArrayList<>();
+        List<BrokeredRows.Result> brokered = new ArrayList<>();
         int inFlight = connections * window;
         // Made first: a mistake in it must not cost the measurements.
         String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
@@ -147,6 +151,13 @@ public final class GatewaySuite {
                     }
                 }
             }
+            // The brokered rows, with the listener gateway still up: it is measured again at each attach row's
+            // 50% rate, and its AMQP saturation rounds above are target 2's reference.
+            BrokeredRows rows = new BrokeredRows(new BrokeredRows.Settings(jar, out, gatewayJvm, threads, connections,
+                    window, bodyBytes, warmupSeconds, saturationSeconds, rateSeconds, rounds), log);
+            for (String b : brokers) {
+                brokered.add(rows.run(b, byProtocol.get("amqp"), gw));
+            }
         }
         Map<String, List<RoundSet>> runs = new LinkedHashMap<>();
         for (Map.Entry<String, Map<String, List<Run>>> e : measured.entrySet()) {
@@ -157,38 +168,11 @@ public final class GatewaySuite {
             }
             runs.put(e.getKey(), sets);
         }
-        if (artemis) {
-            try (BrokerProcess broker = new BrokerProcess(work)) {
-                LoadClient c = new GeneratorClient("amqp://127.0.0.1:" + broker.port + "/" + BrokerProcess.QUEUE,
-                        threads, connections, window, bodyBytes);
-                clients.put("artemis", c.describe() + ", through Artemis " + BrokerProcess.VERSION
-                        + " and a responder (" + BrokerProcess.RESPONDER + "); one round");
-                log.printf(Locale.ROOT, "bench gateway: artemis warm-up %.0f s%n", warmupSeconds);
-                c.run(0, warmupSeconds);
-                ServerSample[] samples = new ServerSample[2];
-                ClientFigures f = c.run(0, saturationSeconds, new MeasuredPhase() {
-                    @Override
-                    public void begin() throws Exception {
-                        samples[0] = ServerSample.cpuOnly(broker.pid());
-                    }
-
-                    @Override
-                    public void end() throws Exception {
-                        samples[1] = ServerSample.cpuOnly(broker.pid());
-                    }
-                });
-                ServerSample.ServerFigures server = samples[1].since(samples[0], f.responses());
-                runs.put("artemis", List.of(new RoundSet("artemis", "saturation", 0,
-                        List.of(new Run("artemis", "saturation", 0, f, server)))));
-                log.printf(Locale.ROOT, "bench gateway: artemis %,.0f req/s%n", f.requestsPerSecond());
-            }
-            attachRow(runs, clients);
-        }
-        SuiteReport report = new SuiteReport(runs, clients, settings);
+        SuiteReport report = new SuiteReport(runs, clients, settings, brokered, true);
         Files.writeString(out.resolve("gateway.json"), report.json());
         String md = report.markdown();
         Files.writeString(out.resolve("gateway.md"), md);
-        SuiteCharts.write(runs, out);
+        SuiteCharts.write(runs, brokered, out, "gateway");
         System.out.println(md);
         for (String p : profiles) {
             System.out.println(p);
@@ -212,46 +196,6 @@ public final class GatewaySuite {
     private static void add(Map<String, Map<String, List<Run>>> measured, Run r) {
         measured.computeIfAbsent(r.protocol(), k -> new LinkedHashMap<>())
                 .computeIfAbsent(r.load(), k -> new ArrayList<>()).add(r);
-    }
-
-    /**
-     * Attach mode: the same generator into an Artemis queue named {@code echo}, consumed by a gateway in attach mode
-     * ({@code --attach}), which answers through the broker. Two rows: the gateway's CPU and heap per request, and
-     * the broker's CPU per request, both over the same measured phase.
-     */
-    private void attachRow(Map<String, List<RoundSet>> runs, Map<String, String> clients) throws Exception {
-        Path work = out.resolve("attach-work");
-        try (BrokerProcess broker = new BrokerProcess(work, List.of("--queue", "echo", "--no-responder"));
-             GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm,
-                     List.of("--attach", "amqp://127.0.0.1:" + broker.port + "/echo"))) {
-            LoadClient c = new GeneratorClient("amqp://127.0.0.1:" + broker.port + "/echo", threads, connections,
-                    window, bodyBytes);
-            clients.put("attach", c.describe() + ", through Artemis " + BrokerProcess.VERSION
-                    + " to a gateway in attach mode (default credit); one round");
-            log.printf(Locale.ROOT, "bench gateway: attach warm-up %.0f s%n", warmupSeconds);
-            c.run(0, warmupSeconds);
-            ServerSample[] gateway = new ServerSample[2];
-            ServerSample[] brokerCpu = new ServerSample[2];
-            ClientFigures f = c.run(0, saturationSeconds, new MeasuredPhase() {
-                @Override
-                public void begin() throws Exception {
-                    gateway[0] = ServerSample.take(gw.pid(), gw.statsUrl());
-                    brokerCpu[0] = ServerSample.cpuOnly(broker.pid());
-                }
-
-                @Override
-                public void end() throws Exception {
-                    gateway[1] = ServerSample.take(gw.pid(), gw.statsUrl());
-                    brokerCpu[1] = ServerSample.cpuOnly(broker.pid());
-                }
-            });
-            runs.put("attach", List.of(new RoundSet("attach", "saturation", 0, List.of(new Run("attach",
-                    "saturation", 0, f, gateway[1].since(gateway[0], f.responses()))))));
-            runs.put("attach-broker", List.of(new RoundSet("attach-broker", "saturation", 0, List.of(new Run(
-                    "attach-broker", "saturation", 0, f, brokerCpu[1].since(brokerCpu[0], f.responses()))))));
-            clients.put("attach-broker", "the broker's process during the attach run (CPU only)");
-            log.printf(Locale.ROOT, "bench gateway: attach %,.0f req/s%n", f.requestsPerSecond());
-        }
     }
 
     /**

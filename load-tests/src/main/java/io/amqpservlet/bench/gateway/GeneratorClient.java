@@ -18,6 +18,11 @@ final class GeneratorClient implements LoadClient {
     private final int connections;
     private final int window;
     private final int bodyBytes;
+    /** The request-target when it is not the URL's node (a queue of a broker), else null. */
+    private String target;
+    private String user;
+    private String password;
+    private String replyNodePrefix;
 
     GeneratorClient(String url, int clients, int connections, int window, int bodyBytes) {
         this.url = url;
@@ -27,11 +32,25 @@ final class GeneratorClient implements LoadClient {
         this.bodyBytes = bodyBytes;
     }
 
+    /**
+     * The same generator into the queue {@code queue} of {@code broker}: its login, and named reply queues when the
+     * broker makes no dynamic ones; {@code target} (null: the queue's address) in each request's {@code to}.
+     */
+    static GeneratorClient through(BrokerUnderTest broker, String queue, String target, int clients, int connections,
+                                   int window, int bodyBytes) {
+        GeneratorClient c = new GeneratorClient(broker.generatorUrl(queue), clients, connections, window, bodyBytes);
+        c.target = target;
+        c.user = broker.user();
+        c.password = broker.password();
+        c.replyNodePrefix = broker.replyNodePrefix();
+        return c;
+    }
+
     @Override
     public ClientFigures run(double ratePerSecond, double seconds, MeasuredPhase phase) throws Exception {
         LoadOptions o;
         try {
-            o = new LoadOptions().endpoint(url);
+            o = new LoadOptions().endpoint(url, target);
         } catch (LoadOptions.UsageException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -39,7 +58,10 @@ final class GeneratorClient implements LoadClient {
         int threads = Math.min(clients, connections);
         o.clients(threads).connections(Math.max(1, connections / threads)).window(window).body(bodyBytes)
                 .warmupMillis(phase == MeasuredPhase.NONE ? 0 : SETTLE_MILLIS).durationMillis(Math.round(seconds * 1000))
-                .rate(ratePerSecond).progress(false);
+                .rate(ratePerSecond).progress(false).replyNodePrefix(replyNodePrefix);
+        if (user != null) {
+            o.user(user, password);
+        }
         return ClientFigures.of(new LoadRun(o, null).run(phase));
     }
 
@@ -47,6 +69,7 @@ final class GeneratorClient implements LoadClient {
     public String describe() {
         String protocol = url.startsWith("http:") ? "HTTP/1.1" : url.startsWith("h2c:") ? "h2c" : "AMQP, our engine";
         return "bench load (" + protocol + "): " + connections
-                + " connections x " + window + " in flight, POST " + bodyBytes + " B, latency from the due time";
+                + " connections x " + window + " in flight, POST " + bodyBytes + " B, latency from the due time"
+                + (replyNodePrefix == null ? "" : ", a named reply queue per connection (" + replyNodePrefix + "...)");
     }
 }

@@ -22,17 +22,31 @@ import java.util.Map;
  * ({@code gateway-latency-saturation.png}, {@code gateway-latency-25.png}, ...), and against load, one line per
  * protocol through its fixed rates and its saturation point, the p99 latency ({@code gateway-p99-by-load.png}) and
  * the server CPU per request ({@code gateway-cpu-by-load.png}); the floor through its fixed rates only. Every point
- * is the median of the rounds.
+ * is the median of the rounds. {@code bench attach} writes the same plots as {@code attach-*.png}.
  */
 final class SuiteCharts {
     private SuiteCharts() {
     }
 
-    /** Writes the plots into {@code dir}; returns the files written. */
-    static List<Path> write(Map<String, List<RoundSet>> rounds, Path dir) throws IOException {
+    /**
+     * Writes the plots into {@code dir}, their names starting with {@code prefix} ({@code gateway}, {@code attach});
+     * returns the files written. The brokered rows join the throughput bars and the latency curves (their fixed rate,
+     * half of each broker's attach saturation, as {@code PREFIX-latency-attach-50.png}); rows that repeat another's
+     * client figures with another process's CPU ({@code -responder}, {@code -attach-broker}) are left out.
+     */
+    static List<Path> write(Map<String, List<RoundSet>> rounds, List<BrokeredRows.Result> brokered, Path dir,
+                            String prefix) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        Map<String, List<RoundSet>> all = new LinkedHashMap<>(rounds);
+        for (BrokeredRows.Result r : brokered) {
+            for (Map.Entry<String, List<RoundSet>> e : r.rows().entrySet()) {
+                if (!e.getKey().endsWith("-responder") && !e.getKey().endsWith("-broker")) {
+                    all.put(e.getKey(), e.getValue());
+                }
+            }
+        }
         Map<String, List<Run>> runs = new LinkedHashMap<>();
-        for (Map.Entry<String, List<RoundSet>> e : rounds.entrySet()) {
+        for (Map.Entry<String, List<RoundSet>> e : all.entrySet()) {
             List<Run> medians = new ArrayList<>();
             for (RoundSet s : e.getValue()) {
                 medians.add(s.median());
@@ -54,7 +68,7 @@ final class SuiteCharts {
             rates.add(e.getValue().get(0).client().requestsPerSecond());
         }
         bars.addSeries("requests/s", names, rates);
-        files.add(save(bars, dir.resolve("gateway-throughput")));
+        files.add(save(bars, dir.resolve(prefix + "-throughput")));
 
         Map<String, Map<String, Run>> byLoad = new LinkedHashMap<>();
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
@@ -66,7 +80,8 @@ final class SuiteCharts {
             String load = e.getKey();
             XYChart chart = new XYChartBuilder().width(800).height(500)
                     .title("Latency by percentile, " + (load.equals("saturation") ? "at saturation"
-                            : "at " + load + " of the AMQP maximum"))
+                            : load.startsWith("attach-") ? "at " + load.substring(7) + " of each broker's attach "
+                            + "saturation" : "at " + load + " of the AMQP maximum"))
                     .xAxisTitle("1 / (1 - percentile):  2 = p50, 10 = p90, 100 = p99, 1000 = p99.9, 10^4 = p99.99")
                     .yAxisTitle("latency (ms)").build();
             // A log axis of 1/(1-p), as HdrHistogram's plots: XChart's decade ticks read 10 = p90, 100 = p99...
@@ -86,12 +101,12 @@ final class SuiteCharts {
                 chart.addSeries(label, x, y).setMarker(SeriesMarkers.CIRCLE);
             }
             String suffix = load.equals("saturation") ? "saturation" : load.replace("%", "");
-            files.add(save(chart, dir.resolve("gateway-latency-" + suffix)));
+            files.add(save(chart, dir.resolve(prefix + "-latency-" + suffix)));
         }
         files.add(byLoad(runs, "p99 latency against load (median of the rounds)", "p99 (ms)",
-                r -> r.client().latencyMicros().get("p99") / 1000, dir.resolve("gateway-p99-by-load")));
+                r -> r.client().latencyMicros().get("p99") / 1000, dir.resolve(prefix + "-p99-by-load")));
         files.add(byLoad(runs, "Server CPU per request against load (median of the rounds)", "CPU (µs/request)",
-                r -> r.server().cpuMicrosPerRequest(), dir.resolve("gateway-cpu-by-load")));
+                r -> r.server().cpuMicrosPerRequest(), dir.resolve(prefix + "-cpu-by-load")));
         return files;
     }
 

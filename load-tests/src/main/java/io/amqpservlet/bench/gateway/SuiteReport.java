@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The suite's results as {@code gateway.json} (an object keyed {@code floor}, {@code amqp}, {@code http1},
- * {@code http2}, then the brokered rows: each the median figures at saturation, the spread over the rounds, the
- * rounds themselves, and the fixed-rate runs in the same shape) and as Markdown tables. Rows served by the gateway
+ * The suite's results as {@code gateway.json} or {@code attach.json} (an object keyed {@code floor}, {@code amqp},
+ * {@code http1}, {@code http2}, then the brokered rows ({@link BrokeredRows}): each the median figures at saturation,
+ * the spread over the rounds, the rounds themselves, and the fixed-rate runs in the same shape; then
+ * {@code attachTargets}) and as Markdown tables ({@link BrokeredReport} for the brokered part). Rows served by the gateway
  * itself also give their cost above the floor (per round: the row's figure minus the floor's in the same round), and
  * the ratios between protocols are taken on that overhead, round by round; a verdict against a target stands only
  * when every round agrees.
@@ -24,18 +25,46 @@ final class SuiteReport {
     private final Map<String, List<RoundSet>> runs;
     private final Map<String, String> clients;
     private final String settings;
+    private final List<BrokeredRows.Result> brokered;
+    private final BrokeredReport brokeredReport;
+    private final boolean listenerTables;
 
-    SuiteReport(Map<String, List<RoundSet>> runs, Map<String, String> clients, String settings) {
+    /**
+     * @param runs           the listener gateway's rows (for {@code bench attach} its AMQP saturation alone)
+     * @param brokered       each broker's rows
+     * @param listenerTables whether to write the side-by-side tables of the listener's protocols
+     *                       ({@code bench gateway}) or only the brokered rows and targets ({@code bench attach})
+     */
+    SuiteReport(Map<String, List<RoundSet>> runs, Map<String, String> clients, String settings,
+                List<BrokeredRows.Result> brokered, boolean listenerTables) {
         this.runs = runs;
-        this.clients = clients;
+        this.clients = new LinkedHashMap<>(clients);
         this.settings = settings;
+        this.brokered = brokered;
+        this.listenerTables = listenerTables;
+        for (BrokeredRows.Result r : brokered) {
+            this.clients.putAll(r.clients());
+        }
+        brokeredReport = new BrokeredReport(at("amqp", "saturation"), brokered);
+    }
+
+    /** The attach-mode targets of each broker. */
+    Map<String, List<AttachTargets.Target>> attachTargets() {
+        return brokeredReport.targets();
     }
 
     String json() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("settings", settings);
         json.put("machine", machine());
-        for (Map.Entry<String, List<RoundSet>> e : runs.entrySet()) {
+        Map<String, List<RoundSet>> all = new LinkedHashMap<>(runs);
+        for (BrokeredRows.Result r : brokered) {
+            all.putAll(r.rows());
+        }
+        if (!brokered.isEmpty()) {
+            json.put("attachTargets", brokeredReport.targetsJson());
+        }
+        for (Map.Entry<String, List<RoundSet>> e : all.entrySet()) {
             List<RoundSet> list = e.getValue();
             Map<String, Object> peer = figures(e.getKey(), list.get(0));
             peer.put("client", clients.getOrDefault(e.getKey(), ""));
@@ -106,6 +135,9 @@ final class SuiteReport {
 
     private RoundSet at(String protocol, String load) {
         List<RoundSet> l = runs.get(protocol);
+        for (BrokeredRows.Result r : brokered) {
+            l = l == null ? r.rows().get(protocol) : l;
+        }
         if (l == null) {
             return null;
         }
@@ -122,8 +154,21 @@ final class SuiteReport {
         int rounds = runs.containsKey("amqp") ? runs.get("amqp").get(0).rounds().size() : 1;
         b.append("Settings: ").append(settings).append(".  \nMachine: ").append(machine()).append(".  \nEach figure: ")
                 .append("the median of ").append(rounds).append(" alternating rounds, ±: half the range of the ")
-                .append("rounds relative to the median; \"over floor\": the row minus the floor, round by round.\n\n");
-        b.append("| protocol | req/s | server CPU µs/req | over floor | heap B/req | over floor | GCs (ms) | p50 ms "
+                .append("rounds relative to the median").append(listenerTables ? "; \"over floor\": the row minus the "
+                        + "floor, round by round" : "").append(".\n");
+        if (listenerTables) {
+            listenerTables(b);
+        }
+        b.append(brokeredReport.markdown());
+        b.append("\nClients:\n\n");
+        for (Map.Entry<String, String> e : clients.entrySet()) {
+            b.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+        }
+        return b.toString();
+    }
+
+    private void listenerTables(StringBuilder b) {
+        b.append("\n| protocol | req/s | server CPU µs/req | over floor | heap B/req | over floor | GCs (ms) | p50 ms "
                 + "| p99 ms | p99.9 ms | max ms | errors |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Map.Entry<String, List<RoundSet>> e : runs.entrySet()) {
@@ -160,11 +205,6 @@ final class SuiteReport {
             }
         }
         b.append(targets());
-        b.append("\nClients:\n\n");
-        for (Map.Entry<String, String> e : clients.entrySet()) {
-            b.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
-        }
-        return b.toString();
     }
 
     /** Every load of the AMQP row (saturation first), the order the tables use. */
@@ -235,8 +275,8 @@ final class SuiteReport {
         }
         RoundSet broker = at("artemis", "saturation");
         if (broker != null) {
-            check(b, "throughput >= 5x Artemis-brokered", new double[] {amqp.median(RoundSet::rps)
-                    / broker.median(RoundSet::rps)}, 5, false);
+            check(b, "throughput >= 5x Artemis-brokered (the responder row)", RoundSet.quotients(
+                    amqp.each(RoundSet::rps), broker.each(RoundSet::rps)), 5, false);
         }
         for (String load : loads()) {
             RoundSet a = at("amqp", load);

@@ -15,10 +15,11 @@ import io.amqpservlet.protocol.types.transport.ErrorCondition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
+import java.util.UUID;
 
 /**
  * One AMQP connection of the load generator: our initiator {@link Engine} over a non-blocking socket, a dynamic
- * reply receiver, a sender to the endpoint's address, and a fixed window of request slots. A slot holds the time its
+ * reply receiver (or a named one, {@link LoadOptions#replyNodePrefix(String)}), a sender to the endpoint's address, and a fixed window of request slots. A slot holds the time its
  * request's latency counts from (the scheduled send time in open loop) and the message-id it is waiting for; a
  * response is matched by its {@code correlation-id}. Nothing here allocates per request.
  */
@@ -100,11 +101,18 @@ final class AmqpLoadConnection extends LoadConnection implements EngineHandler {
         }
         if (sender == null && engine.isOpen()) {
             var session = engine.beginSession();
-            replies = session.attachDynamicReceiver("replies", true); // pre-settled responses, as our client
+            if (options.replyNodePrefix == null) {
+                replies = session.attachDynamicReceiver("replies", true); // pre-settled responses, as our client
+            } else {
+                // A peer without dynamic nodes (RabbitMQ 3.10): a named node of this connection's own, declared by
+                // this attach; its responses come unsettled and are accepted one by one.
+                String node = options.replyNodePrefix + UUID.randomUUID();
+                replies = session.attachReceiver(node, node);
+            }
             replies.autoCredit(Math.max(16, 2 * window));
             sender = session.attachSender("requests", endpoint.node());
         }
-        if (sender != null && !replies.source().address().isNull() && sender.canSend()) {
+        if (sender != null && replies.isOpen() && !replies.source().address().isNull() && sender.canSend()) {
             byte[] body = options.body();
             template = new RequestMessageEncoder(256 + body.length).encode(RequestMessageEncoder.ID_MARK,
                     options.method, endpoint.path(), replies.source().address().toString(), options.contentType,

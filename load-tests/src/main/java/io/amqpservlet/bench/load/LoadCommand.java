@@ -121,18 +121,24 @@ final class LoadCommand {
         o.password = user.substring(colon + 1);
     }
 
-    @Option(order = 14, names = "--json", paramLabel = "FILE", description = "write the result as JSON")
+    @Option(order = 14, names = "--reply-queue", paramLabel = "PREFIX", description = "named reply queues, PREFIX and "
+            + "a unique suffix per connection, for a broker without dynamic queues (RabbitMQ: /queue/bench-replies-)")
+    void replyQueue(String prefix) {
+        o.replyNodePrefix = prefix;
+    }
+
+    @Option(order = 15, names = "--json", paramLabel = "FILE", description = "write the result as JSON")
     void json(String file) {
         o.jsonOut = file;
     }
 
-    @Option(order = 15, names = "--hgrm", paramLabel = "FILE",
+    @Option(order = 16, names = "--hgrm", paramLabel = "FILE",
             description = "write the latency percentile distribution (HdrHistogram .hgrm, ms)")
     void hgrm(String file) {
         o.hgrmOut = file;
     }
 
-    @Option(order = 16, names = "--no-progress", description = "no live progress line")
+    @Option(order = 17, names = "--no-progress", description = "no live progress line")
     void noProgress(boolean off) {
         o.progress = !off;
     }

@@ -63,6 +63,12 @@ public final class LoadOptions {
     long timeoutMillis = 10_000;
     String user;
     String password;
+    /**
+     * Null: each AMQP connection receives its responses on a dynamic node the peer makes. Else the prefix of a named
+     * reply node per connection (the prefix, then a unique suffix), for a peer without dynamic nodes: RabbitMQ 3.10
+     * declares {@code /queue/NAME} when a receiver attaches to it.
+     */
+    String replyNodePrefix;
     String scenario = "custom";
     /** Endpoints the scenario wants; when fewer URLs are given, the last one is used again to make up the count. */
     int wantedEndpoints = 1;
@@ -119,6 +125,15 @@ public final class LoadOptions {
      * {@code h2c://host[:port]/path} (HTTP/2 without TLS).
      */
     public LoadOptions endpoint(String url) throws UsageException {
+        return endpoint(url, null);
+    }
+
+    /**
+     * As {@link #endpoint(String)}, for an AMQP URL whose node is not the request-target: requests go to the URL's
+     * node and carry {@code target} in {@code to} (a gateway behind a RabbitMQ queue {@code /queue/echo} serves
+     * {@code /echo}). A null {@code target} is the URL's own.
+     */
+    public LoadOptions endpoint(String url, String target) throws UsageException {
         URI uri;
         try {
             uri = new URI(url);
@@ -137,7 +152,7 @@ public final class LoadOptions {
                 path += "?" + uri.getRawQuery();
             }
         } else {
-            AmqpAddress address = AmqpAddress.of(uri);
+            AmqpAddress address = target == null ? AmqpAddress.of(uri) : AmqpAddress.of(uri, target);
             node = address.node();
             path = address.target();
         }
@@ -232,6 +247,22 @@ public final class LoadOptions {
     /** How long a request may wait for its response before it counts as a timeout. */
     public LoadOptions timeoutMillis(long ms) {
         timeoutMillis = ms;
+        return this;
+    }
+
+    /** SASL PLAIN as {@code name} (default: ANONYMOUS). */
+    public LoadOptions user(String name, String pass) {
+        user = name;
+        password = pass;
+        return this;
+    }
+
+    /**
+     * Named reply nodes, {@code prefix} and a unique suffix per connection, instead of dynamic ones (for RabbitMQ
+     * 3.10: {@code /queue/bench-replies-}).
+     */
+    public LoadOptions replyNodePrefix(String prefix) {
+        replyNodePrefix = prefix;
         return this;
     }
 
