@@ -162,8 +162,12 @@ final class CpuGroups implements AutoCloseable {
         return g;
     }
 
-    /** Moves this JVM (all its threads) into {@code group}; {@link #close()} moves it back. */
+    /** Moves this JVM (all its threads) into {@code group}; {@link #close()} moves it back to where it first was. */
     synchronized void joinSelf(QuotaGroup group) throws IOException {
+        if (!joinedFrom.isEmpty()) {
+            group.join(ProcessHandle.current().pid());
+            return;
+        }
         for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
             // "hierarchy-id:controllers:path"; v2's line is "0::path"
             String[] f = line.split(":", 3);

@@ -63,7 +63,7 @@ final class ScaleOutBench {
             List<AttachedGateway> gateways = new ArrayList<>();
             try {
                 for (int i = 0; i < n; i++) {
-                    gateways.add(AttachedGateway.start("gateway-" + (i + 1), gatewayGroups.get(i), broker.queueUrl(),
+                    gateways.add(AttachedGateway.start("gateway-" + (i + 1), gatewayGroups.get(i), broker.attachUri(),
                             work, settings));
                 }
                 for (AttachedGateway g : gateways) {
@@ -83,13 +83,17 @@ final class ScaleOutBench {
         int n = gateways.size();
         LoadOptions o;
         try {
-            o = new LoadOptions().endpoint(broker.queueUrl());
+            o = new LoadOptions().endpoint(broker.generatorUrl(), BrokerKind.TARGET);
         } catch (LoadOptions.UsageException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
         o.clients(settings.clients()).connections(settings.connectionsPerClient()).window(settings.window())
                 .body(settings.bodyBytes()).warmupMillis(Math.round(settings.warmupSeconds() * 1000))
-                .durationMillis(Math.round(settings.durationSeconds() * 1000)).progress(true);
+                .durationMillis(Math.round(settings.durationSeconds() * 1000)).progress(true)
+                .replyNodePrefix(broker.replyNodePrefix());
+        if (broker.user() != null) {
+            o.user(broker.user(), broker.password());
+        }
         CpuReading[][] readings = new CpuReading[2][n + 2];
         long[][] served = new long[2][n];
         long[] machine = new long[2];
@@ -117,7 +121,7 @@ final class ScaleOutBench {
                 }
             }
         });
-        broker.process().checkAlive();
+        broker.checkAlive();
         List<ProcessCpu> gatewayCpu = new ArrayList<>();
         List<Long> servedBy = new ArrayList<>();
         for (int i = 0; i < n; i++) {

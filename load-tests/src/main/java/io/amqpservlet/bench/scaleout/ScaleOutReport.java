@@ -52,9 +52,9 @@ final class ScaleOutReport {
         StringBuilder b = new StringBuilder();
         b.append("### ").append(broker.label).append("\n\n");
         b.append("| gateways | req/s | X(N) / (N × X(1)) | model req/s (limit) | model error | gateways' CPU, % of "
-                + "quota | broker's CPU, % of quota | served by each gateway | gateways' CPU µs/req | broker's CPU "
+                + "quota | broker's CPU, % of quota | broker throttled, % of periods | served by each gateway | gateways' CPU µs/req | broker's CPU "
                 + "µs/req | generator cores | machine cores | p99 ms | errors |\n");
-        b.append("|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        b.append("|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (ScaleOutVerdict.Row row : v.rows()) {
             ScaleOutRun r = row.run();
             StringBuilder shares = new StringBuilder();
@@ -69,10 +69,11 @@ final class ScaleOutReport {
                 served.append(sep).append(String.format(Locale.ROOT, "%.0f%%",
                         total > 0 ? 100.0 * r.servedByGateway().get(i) / total : Double.NaN));
             }
-            b.append(String.format(Locale.ROOT, "| %d | %,.0f | %.2f | %,.0f (%s) | %+.0f%% | %s | %.0f | %s | %.1f | %.1f "
+            b.append(String.format(Locale.ROOT, "| %d | %,.0f | %.2f | %,.0f (%s) | %+.0f%% | %s | %.0f | %.0f | %s | %.1f | %.1f "
                             + "| %.2f | %.2f | %.1f | %d |\n", r.gateways(), r.requestsPerSecond(), row.linearity(),
                     row.predicted(), v.model().brokerBound(r.gateways()) ? "broker" : "gateways",
-                    row.modelError() * 100, shares, r.brokerCpu().quotaShare() * 100, served,
+                    row.modelError() * 100, shares, r.brokerCpu().quotaShare() * 100,
+                    r.brokerCpu().throttledShare() * 100, served,
                     r.gatewayMicrosPerRequest(), r.brokerMicrosPerRequest(), r.generatorCpu().cores(),
                     r.machineBusyCores(), r.p99Micros() / 1000, r.errorCount()));
         }

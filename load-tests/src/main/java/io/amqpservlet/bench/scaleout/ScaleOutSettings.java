@@ -41,8 +41,8 @@ record ScaleOutSettings(List<BrokerKind> brokers, List<Integer> gatewayCounts, d
      * told the machine's processor count, so that they pick the same collector and pool sizes as in the other
      * benchmarks and only the CPU time differs (seeing a quota of one core or less, a JVM picks the serial GC).
      */
-    static final ScaleOutSettings DEFAULT = new ScaleOutSettings(List.of(BrokerKind.ARTEMIS), List.of(1, 2, 3), 1.0,
-            0.25, 10_000, 15, 20, 2, 16, 8, 100, Runtime.getRuntime().availableProcessors(),
+    static final ScaleOutSettings DEFAULT = new ScaleOutSettings(List.of(BrokerKind.ARTEMIS, BrokerKind.RABBITMQ),
+            List.of(1, 2, 3), 1.0, 0.25, 10_000, 15, 20, 2, 16, 8, 100, Runtime.getRuntime().availableProcessors(),
             Path.of("container-integration/gateway/target/amqp-servlet-gateway.jar"), Path.of("load-tests/target/bench"),
             List.of("-Xms512m", "-Xmx512m"));
 

@@ -125,6 +125,17 @@ class ScaleOutVerdictTest {
         assertEquals(100 + 2 + 30 + 5 + 6 + 1, MachineCpu.busyTicks("cpu  100 2 30 4000 50 5 6 1 0 0"));
     }
 
+    @Test
+    void reportHasARowPerRunTheModelAndTheVerdict() {
+        String md = ScaleOutReport.table(BrokerKind.ARTEMIS, ScaleOutVerdict.of(BROKER_FOUR_TENTHS));
+        assertTrue(md.contains("| 3 | 2,364 | 0.60 | 1,700 (broker) | +39% | 98, 99, 98 | 97 | 97 | 33%, 33%, 33% |"),
+                md);
+        assertTrue(md.contains("X(N) = min(N × 0.25 / c_g, 0.40 / c_b) = min(N × 1,322, 1,700) req/s, so the broker "
+                + "limits from 2 gateways on."), md);
+        assertTrue(md.contains("The broker saturates its quota at 2 gateways (93% of it)."), md);
+        assertTrue(md.endsWith("Verdict: scales (every check passed).\n"), md);
+    }
+
     private static List<String> failed(ScaleOutVerdict v) {
         List<String> names = new ArrayList<>();
         for (ScaleOutVerdict.Check c : v.checks()) {
