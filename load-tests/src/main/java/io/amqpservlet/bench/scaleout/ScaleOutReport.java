@@ -6,9 +6,11 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +27,8 @@ import java.util.Map;
  * gateway count, drawn with XChart as the other benchmarks' plots are.
  */
 final class ScaleOutReport {
+    private static final Color[] COLOURS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c)};
+
     private ScaleOutReport() {
     }
 
@@ -207,12 +211,16 @@ final class ScaleOutReport {
             throws IOException {
         System.setProperty("java.awt.headless", "true");
         XYChart chart = new XYChartBuilder().width(800).height(500)
-                .title(String.format(Locale.ROOT, "Gateways on one queue: broker %.2f cores, each gateway %.2f cores",
+                .title(String.format(Locale.ROOT, "N gateways on one queue: broker %.2f cores, each gateway %.2f",
                         s.brokerCores(), s.gatewayCores()))
                 .xAxisTitle("gateways attached to the queue").yAxisTitle("requests/s").build();
         chart.getStyler().setXAxisDecimalPattern("0");
         chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        int colour = 0;
         for (Map.Entry<BrokerKind, ScaleOutVerdict> e : verdicts.entrySet()) {
+            // One colour per broker: measured solid, the model dashed, linear dotted.
+            Color c = COLOURS[colour++ % COLOURS.length];
             List<ScaleOutVerdict.Row> rows = e.getValue().rows();
             double[] x = new double[rows.size()];
             double[] measured = new double[rows.size()];
@@ -227,13 +235,18 @@ final class ScaleOutReport {
                 linear[i] = r.gateways() * one;
             }
             String name = e.getKey().label;
-            chart.addSeries(name + ", measured", x, measured).setMarker(SeriesMarkers.CIRCLE);
+            XYSeries ms = chart.addSeries(name + ", measured", x, measured);
+            ms.setMarker(SeriesMarkers.CIRCLE);
             XYSeries m = chart.addSeries(name + ", model min(N q_g/c_g, q_b/c_b)", x, model);
             m.setMarker(SeriesMarkers.DIAMOND);
             m.setLineStyle(SeriesLines.DASH_DASH);
             XYSeries l = chart.addSeries(name + ", linear N × X(1)", x, linear);
             l.setMarker(SeriesMarkers.NONE);
             l.setLineStyle(SeriesLines.DOT_DOT);
+            for (XYSeries series : List.of(ms, m, l)) {
+                series.setLineColor(c);
+                series.setMarkerColor(c);
+            }
         }
         BitmapEncoder.saveBitmap(chart, base.toString(), BitmapEncoder.BitmapFormat.PNG);
     }

@@ -1,8 +1,16 @@
 package io.amqpservlet.bench.scaleout;
 
+import io.amqpservlet.bench.ReportJson;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -134,6 +142,21 @@ class ScaleOutVerdictTest {
                 + "limits from 2 gateways on."), md);
         assertTrue(md.contains("The broker saturates its quota at 2 gateways (93% of it)."), md);
         assertTrue(md.endsWith("Verdict: scales (every check passed).\n"), md);
+    }
+
+    @Test
+    void writesTheTableTheJsonAndThePlot(@TempDir Path dir) throws IOException {
+        Map<BrokerKind, ScaleOutVerdict> verdicts = new LinkedHashMap<>();
+        verdicts.put(BrokerKind.ARTEMIS, ScaleOutVerdict.of(BROKER_ONE_CORE));
+        String md = ScaleOutReport.write(ScaleOutSettings.DEFAULT, verdicts, dir);
+        assertEquals(md, Files.readString(dir.resolve("scaleout.md")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = (Map<String, Object>) ReportJson.parse(Files.readString(dir.resolve("scaleout.json")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> artemis = (Map<String, Object>) ((List<Object>) json.get("brokers")).get(0);
+        assertEquals(Boolean.TRUE, artemis.get("passed"));
+        assertEquals(3, ((List<?>) artemis.get("runs")).size());
+        assertTrue(Files.size(dir.resolve("scaleout.png")) > 10_000);
     }
 
     private static List<String> failed(ScaleOutVerdict v) {
