@@ -210,13 +210,13 @@ final class ScaleOutReport {
     private static void chart(ScaleOutSettings s, Map<BrokerKind, ScaleOutVerdict> verdicts, Path base)
             throws IOException {
         System.setProperty("java.awt.headless", "true");
-        XYChart chart = new XYChartBuilder().width(800).height(500)
+        XYChart chart = new XYChartBuilder().width(800).height(600)
                 .title(String.format(Locale.ROOT, "N gateways on one queue: broker %.2f cores, each gateway %.2f",
                         s.brokerCores(), s.gatewayCores()))
                 .xAxisTitle("gateways attached to the queue").yAxisTitle("requests/s").build();
         chart.getStyler().setXAxisDecimalPattern("0");
         chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         int colour = 0;
         for (Map.Entry<BrokerKind, ScaleOutVerdict> e : verdicts.entrySet()) {
             // One colour per broker: measured solid, the model dashed, linear dotted.
