@@ -259,7 +259,7 @@ final class GatewayCommand {
     }
 
     @Option(order = 25, names = "--attach-at-most-once", description = "attached requests and their responses are "
-            + "pre-settled: cheaper, but a request this gateway holds when it, its connection or the broker fails is "
+            + "pre-settled: never served twice, but a request this gateway holds when it, its connection or the broker fails is "
             + "lost, not delivered again (docs/attach.md)")
     void attachAtMostOnce(boolean on) {
         o.attachAtMostOnce = on;

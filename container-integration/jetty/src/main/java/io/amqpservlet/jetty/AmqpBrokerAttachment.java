@@ -309,8 +309,8 @@ public class AmqpBrokerAttachment extends AbstractConnector {
 
     /**
      * Serves requests at most once (off by default): request links ask the broker for pre-settled messages and
-     * responses are sent pre-settled, so neither side sends or waits for an outcome. It saves the broker and the
-     * gateway a disposition each way per request, and gives up what the default gives (docs/attach.md, "At most
+     * responses are sent pre-settled, so neither side sends or waits for an outcome and no request is served twice
+     * (it is not faster through Artemis, docs/attach.md). It gives up what the default gives (docs/attach.md, "At most
      * once"): a request this gateway holds when it, its connection or the broker fails is lost rather than delivered
      * again, and a response the broker cannot route is dropped without the request going back to the queue. The
      * credit still bounds the requests here: it follows the requests being served.

@@ -440,7 +440,7 @@ public class AmqpServletProperties {
         private String requestUser;
 
         /**
-         * Whether requests and responses are pre-settled (at most once): cheaper, but a request this application holds
+         * Whether requests and responses are pre-settled (at most once): never served twice, but a request this application holds
          * when it, its connection or the broker fails is lost rather than delivered again.
          */
         private boolean atMostOnce = false;
