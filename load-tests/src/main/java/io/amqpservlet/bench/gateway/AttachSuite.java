@@ -17,18 +17,7 @@ import java.util.Map;
  * {@code attach.json}, {@code attach.md} and {@code attach-*.png} into the output directory.
  */
 public final class AttachSuite {
-    private Path jar = Path.of("container-integration/gateway/target/amqp-servlet-gateway.jar");
-    private Path out = Path.of("load-tests/target/bench");
-    private int connections = 16;
-    private int window = 4;
-    private int bodyBytes = 100;
-    private int threads = 2;
-    private int rounds = 3;
-    private double warmupSeconds = 8;
-    private double saturationSeconds = 8;
-    private double rateSeconds = 6;
-    private List<String> brokers = BrokerUnderTest.NAMES;
-    private List<String> gatewayJvm = List.of("-Xms512m", "-Xmx512m");
+    private final SuiteOptions o = new SuiteOptions(8, BrokerUnderTest.NAMES);
     private final PrintStream log = System.err;
 
     private AttachSuite() {
@@ -38,22 +27,12 @@ public final class AttachSuite {
     public static void main(String[] args) throws Exception {
         AttachSuite s = new AttachSuite();
         for (int i = 0; i < args.length; i++) {
+            int last = s.o.take(args, i);
+            if (last >= 0) {
+                i = last;
+                continue;
+            }
             switch (args[i]) {
-                case "--quick" -> {
-                    s.warmupSeconds = 3;
-                    s.saturationSeconds = 3;
-                    s.rateSeconds = 2;
-                }
-                case "--broker" -> s.brokers = BrokerUnderTest.parse(args[++i]);
-                case "--jar" -> s.jar = Path.of(args[++i]);
-                case "--out" -> s.out = Path.of(args[++i]);
-                case "--connections" -> s.connections = Integer.parseInt(args[++i]);
-                case "--window" -> s.window = Integer.parseInt(args[++i]);
-                case "--rounds" -> s.rounds = Integer.parseInt(args[++i]);
-                case "--duration" -> s.saturationSeconds = Double.parseDouble(args[++i]);
-                case "--rate-duration" -> s.rateSeconds = Double.parseDouble(args[++i]);
-                case "--warmup" -> s.warmupSeconds = Double.parseDouble(args[++i]);
-                case "--gateway-jvm" -> s.gatewayJvm = List.of(args[++i].trim().split("\\s+"));
                 default -> {
                     System.err.println("bench attach: unknown option " + args[i]);
                     System.exit(2);
@@ -64,45 +43,44 @@ public final class AttachSuite {
     }
 
     private void run() throws Exception {
-        Files.createDirectories(out);
+        Files.createDirectories(o.out);
         String settings = String.format(Locale.ROOT, "POST %d B to /echo; AMQP %d connections x %d in flight by our "
                         + "generator, latency from the due time; brokers: %s; %d alternating rounds of %.0f s at "
                         + "saturation and %.0f s at %d%% of attach saturation (open loop), after %.0f s warm-ups",
-                bodyBytes, connections, window, String.join(", ", brokers), rounds, saturationSeconds, rateSeconds,
-                BrokeredRows.RATE_PERCENT, warmupSeconds);
+                o.bodyBytes, o.connections, o.window, String.join(", ", o.brokers), o.rounds, o.saturationSeconds,
+                o.rateSeconds, BrokeredRows.RATE_PERCENT, o.warmupSeconds);
         Map<String, List<RoundSet>> runs = new LinkedHashMap<>();
         Map<String, String> clients = new LinkedHashMap<>();
         List<BrokeredRows.Result> brokered = new ArrayList<>();
-        Path work = out.resolve("attach-work").resolve("listener");
-        try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm, List.of())) {
+        Path work = o.out.resolve("attach-work").resolve("listener");
+        try (GatewayProcess gw = new GatewayProcess(o.jar, work, o.gatewayJvm, List.of())) {
             log.println("bench attach: listener gateway pid " + gw.pid() + ", amqp=" + gw.amqpPort);
-            LoadClient amqp = new GeneratorClient("amqp://127.0.0.1:" + gw.amqpPort + "/echo", threads, connections,
-                    window, bodyBytes);
+            LoadClient amqp = new GeneratorClient("amqp://127.0.0.1:" + gw.amqpPort + "/echo", o.threads, o.connections,
+                    o.window, o.bodyBytes);
             clients.put("amqp", amqp.describe() + ", the listener gateway's own AMQP port");
-            log.printf(Locale.ROOT, "bench attach: amqp warm-up %.0f s%n", warmupSeconds);
-            amqp.run(0, warmupSeconds);
+            log.printf(Locale.ROOT, "bench attach: amqp warm-up %.0f s%n", o.warmupSeconds);
+            amqp.run(0, o.warmupSeconds);
             List<Run> saturation = new ArrayList<>();
-            for (int round = 0; round < rounds; round++) {
+            for (int round = 0; round < o.rounds; round++) {
                 saturation.add(measure(amqp, gw));
             }
             runs.put("amqp", List.of(new RoundSet("amqp", "saturation", 0, saturation)));
-            BrokeredRows rows = new BrokeredRows(new BrokeredRows.Settings(jar, out, gatewayJvm, threads, connections,
-                    window, bodyBytes, warmupSeconds, saturationSeconds, rateSeconds, rounds), log);
-            for (String b : brokers) {
+            BrokeredRows rows = new BrokeredRows(o.brokeredRows(), log);
+            for (String b : o.brokers) {
                 brokered.add(rows.run(b, amqp, gw));
             }
         }
         SuiteReport report = new SuiteReport(runs, clients, settings, brokered, false);
-        Files.writeString(out.resolve("attach.json"), report.json());
+        Files.writeString(o.out.resolve("attach.json"), report.json());
         String md = report.markdown();
-        Files.writeString(out.resolve("attach.md"), md);
-        SuiteCharts.write(runs, brokered, out, "attach");
+        Files.writeString(o.out.resolve("attach.md"), md);
+        SuiteCharts.write(runs, brokered, o.out, "attach");
         System.out.println(md);
     }
 
     private Run measure(LoadClient client, GatewayProcess gw) throws Exception {
         ServerSample[] samples = new ServerSample[2];
-        ClientFigures f = client.run(0, saturationSeconds, new io.amqpservlet.bench.load.MeasuredPhase() {
+        ClientFigures f = client.run(0, o.saturationSeconds, new io.amqpservlet.bench.load.MeasuredPhase() {
             @Override
             public void begin() throws Exception {
                 samples[0] = ServerSample.take(gw.pid(), gw.statsUrl());

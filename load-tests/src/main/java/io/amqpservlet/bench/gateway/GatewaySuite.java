@@ -27,21 +27,9 @@ public final class GatewaySuite {
     private static final String[] PROTOCOLS = {"floor", "amqp", "http1", "http2"};
     private static final int[] RATE_PERCENTS = {25, 50, 75};
 
-    private Path jar = Path.of("container-integration/gateway/target/amqp-servlet-gateway.jar");
-    private Path out = Path.of("load-tests/target/bench");
-    private int connections = 16;
-    private int window = 4;
-    private int bodyBytes = 100;
-    private int threads = 2;
-    private int rounds = 3;
-    private double warmupSeconds = 10;
-    private double saturationSeconds = 10;
-    private double rateSeconds = 6;
-    /** The brokers of the brokered rows; empty with {@code --no-artemis}. */
-    private List<String> brokers = List.of("artemis");
     private boolean tools = true;
     private boolean profile;
-    private List<String> gatewayJvm = List.of("-Xms512m", "-Xmx512m");
+    private final SuiteOptions o = new SuiteOptions(10, List.of("artemis"));
     private final PrintStream log = System.err;
 
     private GatewaySuite() {
@@ -51,26 +39,15 @@ public final class GatewaySuite {
     public static void main(String[] args) throws Exception {
         GatewaySuite s = new GatewaySuite();
         for (int i = 0; i < args.length; i++) {
+            int last = s.o.take(args, i);
+            if (last >= 0) {
+                i = last;
+                continue;
+            }
             switch (args[i]) {
-                case "--quick" -> {
-                    s.warmupSeconds = 3;
-                    s.saturationSeconds = 3;
-                    s.rateSeconds = 2;
-                }
-                case "--no-artemis" -> s.brokers = List.of();
-                case "--broker" -> s.brokers = BrokerUnderTest.parse(args[++i]);
+                case "--no-artemis" -> s.o.brokers = List.of();
                 case "--no-tools" -> s.tools = false;
                 case "--profile" -> s.profile = true;
-                case "--jar" -> s.jar = Path.of(args[++i]);
-                case "--out" -> s.out = Path.of(args[++i]);
-                case "--connections" -> s.connections = Integer.parseInt(args[++i]);
-                case "--window" -> s.window = Integer.parseInt(args[++i]);
-                case "--threads" -> s.threads = Integer.parseInt(args[++i]);
-                case "--rounds" -> s.rounds = Integer.parseInt(args[++i]);
-                case "--duration" -> s.saturationSeconds = Double.parseDouble(args[++i]);
-                case "--rate-duration" -> s.rateSeconds = Double.parseDouble(args[++i]);
-                case "--warmup" -> s.warmupSeconds = Double.parseDouble(args[++i]);
-                case "--gateway-jvm" -> s.gatewayJvm = List.of(args[++i].trim().split("\\s+"));
                 default -> {
                     System.err.println("bench gateway: unknown option " + args[i]);
                     System.exit(2);
@@ -81,47 +58,47 @@ public final class GatewaySuite {
     }
 
     private void run() throws Exception {
-        Files.createDirectories(out);
-        Path work = out.resolve("gateway-work");
+        Files.createDirectories(o.out);
+        Path work = o.out.resolve("gateway-work");
         // protocol -> load -> the rounds, in the order measured
         Map<String, Map<String, List<Run>>> measured = new LinkedHashMap<>();
         Map<String, String> clients = new LinkedHashMap<>();
         List<String> profiles = new ArrayList<>();
         List<BrokeredRows.Result> brokered = new ArrayList<>();
-        int inFlight = connections * window;
+        int inFlight = o.connections * o.window;
         // Made first: a mistake in it must not cost the measurements.
         String settings = String.format(Locale.ROOT, "POST %d B to /echo; in flight: AMQP %d connections x %d, "
                         + "HTTP/1.1 %d connections x 1 (no pipelining), h2c %d connections x %d streams, floor %d "
                         + "threads x 1; all by our generator, latency from the due time; %d rounds of %.0f s at "
-                        + "saturation and %.0f s per fixed rate", bodyBytes, connections, window, inFlight, connections,
-                window, threads, rounds, saturationSeconds, rateSeconds);
+                        + "saturation and %.0f s per fixed rate", o.bodyBytes, o.connections, o.window, inFlight,
+                o.connections, o.window, o.threads, o.rounds, o.saturationSeconds, o.rateSeconds);
         // --bench-floor: the floor row's endpoint, which a gateway serves only when asked (and to loopback only).
-        try (GatewayProcess gw = new GatewayProcess(jar, work, gatewayJvm, List.of("--bench-floor"))) {
+        try (GatewayProcess gw = new GatewayProcess(o.jar, work, o.gatewayJvm, List.of("--bench-floor"))) {
             log.println("bench gateway: gateway pid " + gw.pid() + ", amqp=" + gw.amqpPort + " http=" + gw.httpPort);
             Map<String, LoadClient> byProtocol = new LinkedHashMap<>();
-            byProtocol.put("floor", new FloorClient(gw.floorUrl(), threads, bodyBytes));
-            byProtocol.put("amqp", new GeneratorClient("amqp://127.0.0.1:" + gw.amqpPort + "/echo", threads,
-                    connections, window, bodyBytes));
+            byProtocol.put("floor", new FloorClient(gw.floorUrl(), o.threads, o.bodyBytes));
+            byProtocol.put("amqp", new GeneratorClient("amqp://127.0.0.1:" + gw.amqpPort + "/echo", o.threads,
+                    o.connections, o.window, o.bodyBytes));
             // HTTP/1.1 has one request per connection at a time: as many connections as the others have in flight.
-            byProtocol.put("http1", new GeneratorClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                    inFlight, 1, bodyBytes));
-            byProtocol.put("http2", new GeneratorClient("h2c://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                    connections, window, bodyBytes));
+            byProtocol.put("http1", new GeneratorClient("http://127.0.0.1:" + gw.httpPort + "/echo", o.threads,
+                    inFlight, 1, o.bodyBytes));
+            byProtocol.put("http2", new GeneratorClient("h2c://127.0.0.1:" + gw.httpPort + "/echo", o.threads,
+                    o.connections, o.window, o.bodyBytes));
             // The C tools, as cross-checks of our generator at saturation (they count latency from the send).
             Map<String, LoadClient> crossChecks = new LinkedHashMap<>();
             if (tools) {
-                crossChecks.put("http1", new WrkClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                        inFlight, bodyBytes, work));
-                crossChecks.put("http2", new H2loadClient("http://127.0.0.1:" + gw.httpPort + "/echo", threads,
-                        connections, window, bodyBytes, work));
+                crossChecks.put("http1", new WrkClient("http://127.0.0.1:" + gw.httpPort + "/echo", o.threads,
+                        inFlight, o.bodyBytes, work));
+                crossChecks.put("http2", new H2loadClient("http://127.0.0.1:" + gw.httpPort + "/echo", o.threads,
+                        o.connections, o.window, o.bodyBytes, work));
             }
             // Warm every path first: the gateway's JIT compiles the servlet and Jetty code all protocols share
             // during the first run, which would otherwise make whichever protocol runs first look slow.
             for (String p : PROTOCOLS) {
                 clients.put(p, byProtocol.get(p).describe());
                 measured.put(p, new LinkedHashMap<>());
-                log.printf(Locale.ROOT, "bench gateway: %s warm-up %.0f s%n", p, warmupSeconds);
-                byProtocol.get(p).run(0, warmupSeconds);
+                log.printf(Locale.ROOT, "bench gateway: %s warm-up %.0f s%n", p, o.warmupSeconds);
+                byProtocol.get(p).run(0, o.warmupSeconds);
             }
             for (Map.Entry<String, LoadClient> c : crossChecks.entrySet()) {
                 String row = crossCheckRow(c.getKey());
@@ -129,14 +106,14 @@ public final class GatewaySuite {
                         + "round only; it counts latency from the actual send)");
                 measured.put(row, new LinkedHashMap<>());
             }
-            for (int round = 0; round < rounds; round++) {
+            for (int round = 0; round < o.rounds; round++) {
                 for (String p : inTurn(round)) {
                     Path jfr = profile && round == 0 ? work.resolve(p + ".jfr") : null;
-                    add(measured, measure(p, "saturation", 0, byProtocol.get(p), gw, saturationSeconds, jfr,
+                    add(measured, measure(p, "saturation", 0, byProtocol.get(p), gw, o.saturationSeconds, jfr,
                             profiles));
                     if (round == 0 && crossChecks.containsKey(p)) { // a cross-check: one round is enough
                         add(measured, measure(crossCheckRow(p), "saturation", 0, crossChecks.get(p), gw,
-                                saturationSeconds, null, profiles));
+                                o.saturationSeconds, null, profiles));
                     }
                 }
             }
@@ -145,17 +122,17 @@ public final class GatewaySuite {
             double amqpMax = RoundSet.median(amqpRates);
             for (int pct : RATE_PERCENTS) {
                 double rate = amqpMax * pct / 100.0;
-                for (int round = 0; round < rounds; round++) {
+                for (int round = 0; round < o.rounds; round++) {
                     for (String p : inTurn(round)) {
-                        add(measured, measure(p, pct + "%", rate, byProtocol.get(p), gw, rateSeconds, null, profiles));
+                        add(measured, measure(p, pct + "%", rate, byProtocol.get(p), gw, o.rateSeconds, null,
+                                profiles));
                     }
                 }
             }
             // The brokered rows, with the listener gateway still up: it is measured again at each attach row's
             // 50% rate, and its AMQP saturation rounds above are target 2's reference.
-            BrokeredRows rows = new BrokeredRows(new BrokeredRows.Settings(jar, out, gatewayJvm, threads, connections,
-                    window, bodyBytes, warmupSeconds, saturationSeconds, rateSeconds, rounds), log);
-            for (String b : brokers) {
+            BrokeredRows rows = new BrokeredRows(o.brokeredRows(), log);
+            for (String b : o.brokers) {
                 brokered.add(rows.run(b, byProtocol.get("amqp"), gw));
             }
         }
@@ -169,10 +146,10 @@ public final class GatewaySuite {
             runs.put(e.getKey(), sets);
         }
         SuiteReport report = new SuiteReport(runs, clients, settings, brokered, true);
-        Files.writeString(out.resolve("gateway.json"), report.json());
+        Files.writeString(o.out.resolve("gateway.json"), report.json());
         String md = report.markdown();
-        Files.writeString(out.resolve("gateway.md"), md);
-        SuiteCharts.write(runs, brokered, out, "gateway");
+        Files.writeString(o.out.resolve("gateway.md"), md);
+        SuiteCharts.write(runs, brokered, o.out, "gateway");
         System.out.println(md);
         for (String p : profiles) {
             System.out.println(p);
@@ -226,7 +203,7 @@ public final class GatewaySuite {
         ClientFigures f = client.run(rate, seconds, phase);
         Run r = new Run(protocol, load, rate, f, samples[1].since(samples[0], f.responses()));
         if (recording[0] != null) {
-            profiles.add(recording[0].report(f.responses(), out.resolve("profile-" + protocol + ".txt")));
+            profiles.add(recording[0].report(f.responses(), o.out.resolve("profile-" + protocol + ".txt")));
         }
         log.printf(Locale.ROOT, "bench gateway: %-5s %-10s %,9.0f req/s  cpu %6.1f us/req  %8.0f B/req  p99 %.3f ms"
                         + "  errors %d%n", protocol, load, f.requestsPerSecond(), r.server().cpuMicrosPerRequest(),
