@@ -26,19 +26,7 @@ public final class AttachSuite {
     /** Runs the suite; options as in {@code load-tests/bench attach}. */
     public static void main(String[] args) throws Exception {
         AttachSuite s = new AttachSuite();
-        for (int i = 0; i < args.length; i++) {
-            int last = s.o.take(args, i);
-            if (last >= 0) {
-                i = last;
-                continue;
-            }
-            switch (args[i]) {
-                default -> {
-                    System.err.println("bench attach: unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
-        }
+        s.o.parse(args, "bench attach", option -> false);
         s.run();
     }
 

@@ -38,22 +38,17 @@ public final class GatewaySuite {
     /** Runs the suite; options as in {@code load-tests/bench gateway}. */
     public static void main(String[] args) throws Exception {
         GatewaySuite s = new GatewaySuite();
-        for (int i = 0; i < args.length; i++) {
-            int last = s.o.take(args, i);
-            if (last >= 0) {
-                i = last;
-                continue;
-            }
-            switch (args[i]) {
+        s.o.parse(args, "bench gateway", option -> {
+            switch (option) {
                 case "--no-artemis" -> s.o.brokers = List.of();
                 case "--no-tools" -> s.tools = false;
                 case "--profile" -> s.profile = true;
                 default -> {
-                    System.err.println("bench gateway: unknown option " + args[i]);
-                    System.exit(2);
+                    return false;
                 }
             }
-        }
+            return true;
+        });
         s.run();
     }
 

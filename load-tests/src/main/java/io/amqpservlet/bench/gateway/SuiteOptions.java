@@ -2,6 +2,7 @@ package io.amqpservlet.bench.gateway;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The options {@code bench gateway} and {@code bench attach} share: what is measured (the gateway jar, the generator's
@@ -41,11 +42,27 @@ final class SuiteOptions {
     }
 
     /**
+     * Reads {@code args}: these options, and those {@code own} takes (a flag without a value; true when it is one of
+     * the suite's). Anything else ends the process with status 2 and a line naming {@code command}.
+     */
+    void parse(String[] args, String command, Predicate<String> own) {
+        for (int i = 0; i < args.length; i++) {
+            int last = take(args, i);
+            if (last >= 0) {
+                i = last;
+            } else if (!own.test(args[i])) {
+                System.err.println(command + ": unknown option " + args[i]);
+                System.exit(2);
+            }
+        }
+    }
+
+    /**
      * Reads the option at {@code args[i]} (and its value) when it is one of these.
      *
      * @return the index of the option's last argument, or -1 when the option is not one of these
      */
-    int take(String[] args, int i) {
+    private int take(String[] args, int i) {
         switch (args[i]) {
             case "--quick" -> {
                 warmupSeconds = 3;
