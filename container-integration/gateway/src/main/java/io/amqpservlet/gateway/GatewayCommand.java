@@ -187,6 +187,13 @@ final class GatewayCommand {
         set("close-timeout", millis);
     }
 
+    @Option(order = 15, names = "--request-timeout", paramLabel = "MS", description = "how long an AMQP request may "
+            + "take before its client is answered 503 (default " + AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS
+            + "; 0: no limit)")
+    void requestTimeout(String millis) {
+        set("request-timeout", millis);
+    }
+
     @Option(order = 15, names = "--connection-property", paramLabel = "KEY=VALUE", description = "a property the "
             + "AMQP open offers, KEY as a symbol and VALUE as a string (repeatable); RabbitMQ's AMQP 1.0 clients "
             + "want product=RabbitMQ, version=4.0.0 (or later) and node=NAME")

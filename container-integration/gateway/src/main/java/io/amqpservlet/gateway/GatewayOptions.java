@@ -76,6 +76,8 @@ public final class GatewayOptions {
     boolean proxyProtocol;
     long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
     long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
+    /** How long an AMQP request may take before it is answered 503; 0 for no limit. */
+    long requestTimeoutMillis = AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS;
     /** Attach mode: the broker URIs whose queues the gateway consumes (AmqpBrokerAttachment). */
     final List<String> attach = new ArrayList<>();
     /** Requests in flight per attached queue; 0 for the attachment's default. */
@@ -260,6 +262,9 @@ public final class GatewayOptions {
                 break;
             case "close-timeout":
                 closeTimeoutMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
+                break;
+            case "request-timeout":
+                requestTimeoutMillis = nonNegative(name, value, "milliseconds (0: no limit)");
                 break;
             case "connection-property": {
                 int eq = value.indexOf('=');
@@ -509,6 +514,11 @@ public final class GatewayOptions {
     /** How long a client has to answer our close before the connection is dropped. */
     public long closeTimeoutMillis() {
         return closeTimeoutMillis;
+    }
+
+    /** How long an AMQP request may take before its client is answered 503; 0 for no limit. */
+    public long requestTimeoutMillis() {
+        return requestTimeoutMillis;
     }
 
     /** The connection properties the AMQP ports' open offers, in the order given; empty by default. */

@@ -2,6 +2,7 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,6 +91,24 @@ class GatewayConfigurationsTest {
         } finally {
             g.stop();
         }
+    }
+
+    @Test
+    void requestTimeoutAnswers503ForARequestSlowerThanIt() throws Exception {
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--request-timeout", "300");
+        try {
+            String base = "amqp://127.0.0.1:" + g.amqpPort();
+            assertTrue(Cli.request("-i", base + "/slow?ms=3000").text().startsWith("HTTP/1.1 503\r\n"));
+            assertTrue(Cli.request("-i", base + "/slow?ms=10").text().startsWith("HTTP/1.1 200\r\n"));
+        } finally {
+            g.stop();
+        }
+        assertEquals(0, GatewayOptions.parse(new String[] {"--request-timeout", "0"}).requestTimeoutMillis());
+        assertEquals(AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS,
+                GatewayOptions.parse(new String[0]).requestTimeoutMillis());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--request-timeout", "-1"})).getMessage()
+                .contains("--request-timeout"));
     }
 
     @Test

@@ -384,6 +384,32 @@ class AttachModeArtemisTest {
     }
 
     @Test
+    void aRequestTheTimeoutAnswered503IsAcceptedSoTheClientHearsOnceAndTheServletRunsOnce() throws Exception {
+        AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/" + QUEUE, 2);
+        gateways.add(g);
+        g.attachment.getConnectionFactory().setRequestTimeout(300);
+        g.start().awaitAttached(WAIT_SECONDS * 1000);
+        try (Requester r = new Requester()) {
+            r.send(Message.create(new byte[1]).subject("POST").messageId("slow").property("x-sleep-ms", "1500"));
+            Message<Object> response = r.receive();
+            assertEquals("503", response.subject());
+            assertEquals("slow", response.correlationId());
+            // The servlet finishes 1.2 s after the 503; released, the request would be delivered again and answered
+            // again. Wait past that, and then some.
+            long lateBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (g.attachment.getConnectionFactory().getLateResponses() == 0) {
+                assertTrue(System.nanoTime() < lateBy, "the servlet's late response was not counted");
+                Thread.sleep(10);
+            }
+            Delivery again = r.replies.receive(2, TimeUnit.SECONDS);
+            assertTrue(again == null, () -> "a second answer: " + again);
+        }
+        assertEquals(1, g.work.calls.get(), "the servlet ran " + g.work.calls.get() + " times");
+        assertEquals(1, g.attachment.getConnectionFactory().getRequestsTimedOut());
+        assertSettledEventually();
+    }
+
+    @Test
     void gatewaysReconnectAfterTheBrokerRestartsAndServeAgain() throws Exception {
         AttachedGateway g = gateway(2);
         try (Requester r = new Requester()) {

@@ -39,6 +39,7 @@ class AttachGatewayStoppedIT {
     private static final long BROKER_IDLE_TIMEOUT_MILLIS = 10_000;
     private static final long GATEWAY_IDLE_TIMEOUT_MILLIS = 10_000;
     private static final long STOPPED_MILLIS = 30_000;
+    private static final long REQUEST_TIMEOUT_MILLIS = 4 * STOPPED_MILLIS;
     private static final long SEND_INTERVAL_MILLIS = 100;
     private static final String WORK = "/work?ms=200";
     /** Long enough that a burst of them is still being served when the gateway is stopped. */
@@ -219,7 +220,10 @@ class AttachGatewayStoppedIT {
         String uri = "amqp://127.0.0.1:" + port + "/orders";
         ArtemisProcess.Settings settings = new ArtemisProcess.Settings(dir.resolve("broker"), "127.0.0.1", port,
                 brokerIdleTimeoutMillis, List.of(), List.of("orders", "replies"));
-        String[] options = {"--attach-credit", "" + CREDIT, "--attach-idle-timeout", "" + GATEWAY_IDLE_TIMEOUT_MILLIS};
+        // The request timeout (30 s by default) must outlast the stop: the requests the stopped gateway holds are
+        // older than that on SIGCONT, and which comes first there, their 503 or the idle timeout's close, is a race.
+        String[] options = {"--attach-credit", "" + CREDIT, "--attach-idle-timeout", "" + GATEWAY_IDLE_TIMEOUT_MILLIS,
+                "--request-timeout", "" + REQUEST_TIMEOUT_MILLIS};
         try (ArtemisProcess broker = ArtemisProcess.start(settings);
              GatewayProcess stopped = GatewayProcess.start(dir, "gateway-stopped", uri, options);
              GatewayProcess other = GatewayProcess.start(dir, "gateway-other", uri, options);

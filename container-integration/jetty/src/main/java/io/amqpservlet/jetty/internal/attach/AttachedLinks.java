@@ -86,7 +86,6 @@ public final class AttachedLinks {
         Delivery response;
         int responseGeneration;
         ReplySender sender;
-        boolean timedOut;
     }
 
     public AttachedLinks(AttachSettings settings, Reconnection reconnection, String brokerName, long nowMillis) {
@@ -329,7 +328,7 @@ public final class AttachedLinks {
      * The response to {@code request} was given to {@code replyLink} as {@code response}: the request is settled
      * when the broker settles the response ({@link #outcome}).
      */
-    public void awaitOutcome(Link replyLink, Delivery response, Delivery request, boolean timedOut) {
+    public void awaitOutcome(Link replyLink, Delivery response, Delivery request) {
         PendingReply p = freeReplies.poll();
         if (p == null) {
             p = new PendingReply();
@@ -338,7 +337,6 @@ public final class AttachedLinks {
         p.requestGeneration = request.generation();
         p.response = response;
         p.responseGeneration = response.generation();
-        p.timedOut = timedOut;
         p.sender = replyLink == relay ? null : senderOf(replyLink);
         if (p.sender != null) {
             p.sender.unsettled++;
@@ -362,8 +360,9 @@ public final class AttachedLinks {
 
     /**
      * The broker updated a response we sent: once it settled it (or gave a terminal outcome), the request it answers
-     * is settled: accepted when the response was accepted (released when it was a timeout's 503, as the listener
-     * does), else modified with delivery-failed so that the broker delivers the request again.
+     * is settled: accepted when the response was accepted (a timeout's 503 too: the client has its answer, so the
+     * broker must not deliver the request again), else modified with delivery-failed so that the broker delivers the
+     * request again.
      */
     public void outcome(Engine engine, Delivery response) {
         if (!(response.attachment() instanceof PendingReply p) || p.response != response
@@ -397,8 +396,6 @@ public final class AttachedLinks {
         if (request.link() != null && request.generation() == p.requestGeneration) {
             if (!responseAccepted) {
                 engine.modified(request, true, false); // the broker may deliver it again, here or elsewhere
-            } else if (p.timedOut) {
-                engine.release(request);
             } else {
                 engine.accept(request);
             }

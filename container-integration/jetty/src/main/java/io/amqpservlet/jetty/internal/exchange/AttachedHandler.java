@@ -149,19 +149,19 @@ public final class AttachedHandler extends ServingHandler {
         return false;
     }
 
-    /** The request is settled when the broker settles the response (docs/attach.md). */
+    /**
+     * The request is settled when the broker settles the response (docs/attach.md). A timeout's 503 answers the
+     * client like any response, so its request is accepted, not released as on the listener: released, the broker
+     * would deliver it again and the client would hear twice.
+     */
     @Override
     void answered(Engine engine, Link replies, Delivery response, Delivery request, boolean timedOut) {
         if (links.atMostOnce()) {
             // The response went pre-settled: no outcome will come. A broker that sent the request unsettled all the
             // same (it chose mixed) has it settled now.
-            if (timedOut) {
-                engine.release(request);
-            } else {
-                engine.accept(request);
-            }
+            engine.accept(request);
         } else if (response != null) {
-            links.awaitOutcome(replies, response, request, timedOut);
+            links.awaitOutcome(replies, response, request);
         } else if (timedOut) {
             engine.release(request);
         } else {

@@ -221,7 +221,7 @@ final class FuzzedAttachment implements EngineHandler {
         }
         responses++;
         if (request != null) {
-            links.awaitOutcome(replies, sent, request, false);
+            links.awaitOutcome(replies, sent, request);
         }
     }
 
