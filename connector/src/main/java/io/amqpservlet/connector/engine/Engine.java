@@ -525,6 +525,20 @@ public final class Engine {
     // ------------------------------------------------------------------------------------------ time
 
     /**
+     * Whether {@link #tick} would now close the connection for the peer's silence. A transport that was not read for
+     * a while (its process paused: a long GC, SIGSTOP, a suspended virtual machine; or its selector late) reads what
+     * the socket holds before it ticks: the peer's frames may be there, unread.
+     *
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
+     * @return true when no frame has arrived for the idle timeout
+     */
+    public boolean idleTimeoutPassed(long nowMillis) {
+        long idle = config.idleTimeoutMillis();
+        return idle > 0 && phase != ConnectionPhase.DONE && phase.afterHeaders()
+                && local != LocalConnectionState.CLOSE_SENT && nowMillis >= lastInputMillis + idle;
+    }
+
+    /**
      * Lets time pass: closes the connection if the peer has been silent too long (with
      * {@code amqp:resource-limit-exceeded}), sends a heartbeat when the peer's idle timeout needs one, and drops
      * a transport whose SASL handshake did not finish in time.

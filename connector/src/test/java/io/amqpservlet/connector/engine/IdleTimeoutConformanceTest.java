@@ -60,6 +60,27 @@ class IdleTimeoutConformanceTest {
     }
 
     @Test
+    void idleTimeoutPassedSaysWhatTheNextTickWouldDoSoTheTransportCanReadFirst() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        peer.open();
+        long opened = peer.now;
+        assertFalse(peer.engine.idleTimeoutPassed(opened + 9_999));
+        assertTrue(peer.engine.idleTimeoutPassed(opened + 30_000), "a pause of 30 s");
+        // What the transport reads then (the heartbeats of the pause) restarts the clock before the tick.
+        peer.now = opened + 30_000;
+        peer.heartbeat().flush();
+        assertFalse(peer.engine.idleTimeoutPassed(peer.now));
+        peer.advance(0);
+        assertTrue(peer.engine.isOpen());
+        assertTrue(peer.engine.idleTimeoutPassed(peer.now + 10_000));
+        peer.advance(10_000);
+        assertTrue(peer.engine.isDone(), "the tick closed it, as said");
+        assertFalse(peer.engine.idleTimeoutPassed(peer.now), "nothing to read for once it is done");
+        assertFalse(new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler).engine.idleTimeoutPassed(
+                Long.MAX_VALUE / 2), "no idle timeout");
+    }
+
+    @Test
     void weSendHeartbeatsAtHalfThePeersIdleTimeout() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
         peer.open(peer.p().open().clear().containerId("sleepy").idleTimeOutMillis(4_000));

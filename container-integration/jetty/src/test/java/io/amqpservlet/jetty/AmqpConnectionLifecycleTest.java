@@ -7,6 +7,7 @@ import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -15,6 +16,9 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.security.Credential;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -134,6 +138,45 @@ class AmqpConnectionLifecycleTest {
             client.awaitResponses(1);
             assertEquals("200", client.responses.get(0).subject);
         } finally {
+            server.stop();
+        }
+    }
+
+    /**
+     * The selector is held up (as after a pause of the process, when the tick and the selector are due at once and
+     * the tick may come first) while a live client sends heartbeats: the tick that finds the idle timeout passed
+     * reads the socket before it judges the silence, and the connection stays open.
+     */
+    @Test
+    void heartbeatsTheSelectorHasNotReportedYetStillKeepTheClientConnected() throws Exception {
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(),
+                new EngineConfig().anonymousAllowed(true).idleTimeoutMillis(400));
+        Server server = start(factory);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (AmqpSocketClient client = AmqpSocketClient.connect(connector(server).getLocalPort(), null)) {
+            client.send(get("/echo/before", client.replyAddress()));
+            client.awaitResponses(1);
+            for (ManagedSelector selector : connector(server).getSelectorManager().getBeans(ManagedSelector.class)) {
+                selector.submit(s -> {
+                    held.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            assertTrue(held.await(5, TimeUnit.SECONDS), "the selector did not run the update");
+            long until = System.nanoTime() + 1_200_000_000L; // three idle timeouts
+            client.pumpUntil(() -> System.nanoTime() > until, "time to pass"); // heartbeats reach the socket
+            release.countDown();
+            assertTrue(client.engine().isOpen(), "closed with " + client.closedWith);
+            client.send(get("/echo/still-here", client.replyAddress()));
+            client.awaitResponses(2);
+            assertEquals("200", client.responses.get(1).subject);
+        } finally {
+            release.countDown();
             server.stop();
         }
     }

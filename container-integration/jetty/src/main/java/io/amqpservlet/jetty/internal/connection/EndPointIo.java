@@ -44,6 +44,8 @@ final class EndPointIo {
     private boolean inputShutdown;
     /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
     private boolean readPaused;
+    /** Set while reading without the selector's word (the fill interest may still be registered). */
+    private boolean readingUnasked;
     /** Bytes read from and written to the socket, for Jetty's connection statistics. */
     private volatile long bytesIn;
     private volatile long bytesOut;
@@ -175,10 +177,30 @@ final class EndPointIo {
         releaseInput();
     }
 
+    /**
+     * Before the engine closes the connection for the peer's silence: reads what the socket holds, though the selector
+     * has not said it is readable. After a pause of this process (a long GC, SIGSTOP, a suspended virtual machine)
+     * the tick and the selector are due at once, and the tick may come first: without this, the heartbeats a live
+     * peer sent meanwhile would lie unread while the connection is closed as silent.
+     */
+    void readBeforeIdleClose(EnginePass pass, long nowMillis) {
+        if (inputShutdown || readPaused) {
+            return;
+        }
+        readingUnasked = true;
+        try {
+            read(pass, nowMillis);
+        } finally {
+            readingUnasked = false;
+        }
+    }
+
     /** The socket is drained: the input buffer goes back and the selector watches the socket for more. */
     private void awaitInput(Engine engine) {
         releaseInput();
-        if (engine != null && engine.isOpen()) {
+        if (readingUnasked) {
+            connection.tryFillInterested(readOnSelector); // the selector may be watching already
+        } else if (engine != null && engine.isOpen()) {
             connection.fillInterested(readOnSelector);
         } else {
             connection.fillInterested();

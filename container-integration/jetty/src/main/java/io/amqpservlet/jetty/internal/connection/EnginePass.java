@@ -34,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A pass is a fixed order of steps, each a method below: make the engine once TLS allows ({@link #awaitTls}),
  * follow the server's byte budget ({@link #followBudget}), take the write's outcome ({@link #takeWriteOutcome}),
- * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, let
- * the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
+ * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, read
+ * once more when the peer's silence would close the connection (the socket may hold what the selector has not
+ * reported yet), let the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
  * against the budget, trim what an idle connection kept, schedule the next tick, give scratch back when quiet, and
  * close when the engine is done ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
  */
@@ -280,6 +281,9 @@ final class EnginePass implements BudgetShare.Owner {
         if (inbox.stopRequested() && (state == ConnectionState.ACTIVE || state == ConnectionState.STOPPING)) {
             state = ConnectionState.STOPPING;
             next = stop.step(engine, now, handler.inFlight());
+        }
+        if (engine.idleTimeoutPassed(now) && !state.closing()) {
+            io.readBeforeIdleClose(this, now); // the peer's frames may be in the socket, the selector not yet heard
         }
         next = Math.min(next, engine.tick(now));
         next = Math.min(next, handler.tick(engine, now));
