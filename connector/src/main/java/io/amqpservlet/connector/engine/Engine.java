@@ -84,6 +84,8 @@ public final class Engine {
 
     private long now;
     private long lastInputMillis;
+    /** The peer's current silence has been excused once for a pause of ours ({@link #excusePause}). */
+    private boolean pauseExcused;
     private long lastOutputMillis;
     private long saslDeadlineMillis = Long.MAX_VALUE;
 
@@ -410,6 +412,7 @@ public final class Engine {
         now = nowMillis;
         if (length > 0) {
             lastInputMillis = nowMillis;
+            pauseExcused = false;
         }
         return dispatcher.process(bytes, offset, length);
     }
@@ -536,6 +539,26 @@ public final class Engine {
         long idle = config.idleTimeoutMillis();
         return idle > 0 && phase != ConnectionPhase.DONE && phase.afterHeaders()
                 && local != LocalConnectionState.CLOSE_SENT && nowMillis >= lastInputMillis + idle;
+    }
+
+    /**
+     * This side was paused (its process or its scheduler: a tick came long after it was due): the peer's frames of
+     * that time may be in the transport, unread, so the silence is not judged yet. When the idle timeout has passed,
+     * the next {@link #tick} that closes for silence comes {@code graceMillis} (at most the idle timeout) from now at
+     * the earliest; once per silence, so that a peer that really went quiet is still closed, that much later.
+     *
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
+     * @param graceMillis how long the transport has to deliver what the peer sent meanwhile
+     * @return true when the silence was excused now
+     */
+    public boolean excusePause(long nowMillis, long graceMillis) {
+        if (pauseExcused || !idleTimeoutPassed(nowMillis)) {
+            return false;
+        }
+        pauseExcused = true;
+        long idle = config.idleTimeoutMillis();
+        lastInputMillis = nowMillis - idle + Math.max(1, Math.min(graceMillis, idle));
+        return true;
     }
 
     /**

@@ -81,6 +81,33 @@ class IdleTimeoutConformanceTest {
     }
 
     @Test
+    void aPauseOfOursIsExcusedOncePerSilenceForTheGraceGiven() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        peer.open();
+        long opened = peer.now;
+        assertFalse(peer.engine.excusePause(opened + 5_000, 1_000), "nothing to excuse before the idle timeout");
+        peer.now = opened + 30_000; // a pause: the tick due at 10 s comes at 30 s
+        assertTrue(peer.engine.excusePause(peer.now, 1_000));
+        assertFalse(peer.engine.idleTimeoutPassed(peer.now));
+        assertEquals(peer.now + 1_000, peer.advance(0), "the next tick at the end of the grace");
+        assertTrue(peer.engine.isOpen());
+        assertFalse(peer.engine.excusePause(peer.now + 1_000, 1_000), "once per silence");
+        peer.advance(1_000);
+        assertTrue(peer.engine.isDone(), "nothing came in the grace: closed");
+
+        RawPeer live = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(10_000), handler);
+        live.open();
+        live.now += 30_000;
+        assertTrue(live.engine.excusePause(live.now, 20_000));
+        assertEquals(live.now + 10_000, live.advance(0), "a grace of at most the idle timeout");
+        live.heartbeat().flush(); // what the pause left in the socket arrives in the grace
+        live.now += 30_000; // and another pause: a new silence, excused again
+        assertTrue(live.engine.excusePause(live.now, 1_000));
+        live.advance(0);
+        assertTrue(live.engine.isOpen());
+    }
+
+    @Test
     void weSendHeartbeatsAtHalfThePeersIdleTimeout() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
         peer.open(peer.p().open().clear().containerId("sleepy").idleTimeOutMillis(4_000));

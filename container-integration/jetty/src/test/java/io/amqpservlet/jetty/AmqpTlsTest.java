@@ -17,6 +17,7 @@ import org.apache.qpid.protonj2.client.Sender;
 import org.apache.qpid.protonj2.client.exceptions.ClientException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -33,11 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.Principal;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * AMQPS: {@link AmqpConnectionFactory} behind Jetty's {@link SslConnectionFactory}, real TLS handshakes with
@@ -283,6 +286,65 @@ class AmqpTlsTest {
             assertEquals(-1, socket.getInputStream().read(), "the server closes without a word");
             long millis = (System.nanoTime() - start) / 1_000_000;
             org.junit.jupiter.api.Assertions.assertTrue(millis >= HANDSHAKE_IDLE_MILLIS / 2, millis + " ms");
+        }
+    }
+
+    /**
+     * A pause of the server (its selector and its scheduler held up for four idle timeouts, as SIGSTOP or a long GC
+     * would) while the client sends heartbeats: once both run again, the late tick gives the selector time to deliver
+     * the heartbeats before the silence is judged (a TLS end point reads only when its selector says so), and the
+     * connection stays open.
+     */
+    @Test
+    void aPausedServerKeepsATlsConnectionWhoseClientSentHeartbeats() throws Exception {
+        Server quick = new Server();
+        AmqpConnectionFactory amqp = new AmqpConnectionFactory(new org.eclipse.jetty.server.HttpConfiguration(),
+                new EngineConfig().anonymousAllowed(true).idleTimeoutMillis(500));
+        ServerConnector tls = new ServerConnector(quick, 1, 1, AbstractConnectionFactory.getFactories(sslContext(),
+                amqp));
+        tls.setHost("127.0.0.1");
+        quick.addConnector(tls);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new WhoAmI()), "/whoami");
+        quick.setHandler(context);
+        quick.start();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Connection connection = client.connect("127.0.0.1", tls.getLocalPort(), tlsOptions(false, "ANONYMOUS"))) {
+            Receiver replies = connection.openDynamicReceiver();
+            Sender sender = connection.openSender("/whoami");
+            sender.send(Message.create("").subject("GET").messageId("before").replyTo(replies.address()));
+            assertNotNull(replies.receive(WAIT_SECONDS, TimeUnit.SECONDS), "no first response");
+            for (ManagedSelector selector : tls.getSelectorManager().getBeans(ManagedSelector.class)) {
+                selector.submit(sel -> {
+                    held.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            CountDownLatch schedulerHeld = new CountDownLatch(1);
+            tls.getScheduler().schedule(() -> {
+                schedulerHeld.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, 0, TimeUnit.MILLISECONDS);
+            assertTrue(held.await(5, TimeUnit.SECONDS), "the selector did not run the update");
+            assertTrue(schedulerHeld.await(5, TimeUnit.SECONDS), "the scheduler did not run the task");
+            Thread.sleep(2_000); // protonj2 sends an empty frame at half the 250 ms the server announced
+            release.countDown();
+            sender.send(Message.create("").subject("GET").messageId("after").replyTo(replies.address()));
+            Delivery after = replies.receive(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(after, "no response after the pause");
+            assertEquals("200", after.message().subject());
+        } finally {
+            release.countDown();
+            quick.stop();
         }
     }
 

@@ -36,13 +36,17 @@ import java.util.concurrent.TimeUnit;
  * follow the server's byte budget ({@link #followBudget}), take the write's outcome ({@link #takeWriteOutcome}),
  * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, read
  * once more when the peer's silence would close the connection (the socket may hold what the selector has not
- * reported yet), let the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
+ * reported yet) and, after a pause of the process, give the selector a moment, let the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
  * against the budget, trim what an idle connection kept, schedule the next tick, give scratch back when quiet, and
  * close when the engine is done ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
  */
 final class EnginePass implements BudgetShare.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
     private static final VarHandle WORK;
+    /** A tick this late means the process (or its scheduler) was paused. */
+    private static final long LATE_TICK_MILLIS = 200;
+    /** After a pause, how long the selector has to deliver the peer's frames before the silence is judged. */
+    private static final long PAUSE_GRACE_MILLIS = 1_000;
 
     static {
         try {
@@ -284,6 +288,11 @@ final class EnginePass implements BudgetShare.Owner {
         }
         if (engine.idleTimeoutPassed(now) && !state.closing()) {
             io.readBeforeIdleClose(this, now); // the peer's frames may be in the socket, the selector not yet heard
+            if (tick != null && now - tickAtMillis >= LATE_TICK_MILLIS) {
+                // The tick came long after it was due: this process was paused. A TLS end point reads only when its
+                // selector says so, and the selector has not caught up yet: give it time before judging the silence.
+                engine.excusePause(now, PAUSE_GRACE_MILLIS);
+            }
         }
         next = Math.min(next, engine.tick(now));
         next = Math.min(next, handler.tick(engine, now));
