@@ -37,6 +37,31 @@ class AmqpBrokerAttachmentTest {
         assertTrue(a.isTls());
     }
 
+    /**
+     * At most once, a broker that sends beyond the credit (all 8 requests at once against a credit of 2, pre-settled,
+     * so they cannot be given back): the extra requests wait for a servlet, which the credit still bounds, and every
+     * one is served and answered.
+     */
+    @Test
+    void atMostOnceRequestsABrokerSendsBeyondTheCreditWaitForAServlet() throws Exception {
+        int requests = 8;
+        try (OverrunningBroker broker = new OverrunningBroker(requests, 100);
+             AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/orders", 2)) {
+            g.attachment.setAtMostOnce(true);
+            g.start().awaitAttached(10_000);
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (broker.responses() < requests) {
+                assertTrue(System.nanoTime() < deadline, broker.responses() + " of " + requests + " answered; "
+                        + broker.failures());
+                Thread.sleep(10);
+            }
+            assertEquals(2, broker.firstCredit(), "the credit the broker overran");
+            assertEquals(requests, g.work.calls.get(), "served");
+            assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
+            assertEquals(List.of(), broker.failures());
+        }
+    }
+
     @Test
     void badUrisAreRefusedWithTheReason() {
         AmqpBrokerAttachment a = new AmqpBrokerAttachment(new Server());

@@ -120,6 +120,43 @@ class AttachModeRabbitMqTest {
     }
 
     @Test
+    void atMostOnceRabbitMqSendsEachRequestSettledAndCreditStillBoundsTheServing() throws Exception {
+        String queue = "/queue/once-" + UUID.randomUUID();
+        int requests = 12;
+        try (DeliveryTap tap = new DeliveryTap(broker.port())) {
+            try (AttachedGateway g = new AttachedGateway("amqp://" + RabbitMqBroker.USER + ":"
+                    + RabbitMqBroker.PASSWORD + "@127.0.0.1:" + tap.port() + "/" + queue, 3)) {
+                g.attachment.setAtMostOnce(true);
+                g.start().awaitAttached(WAIT_SECONDS * 1000);
+                Requester r = new Requester(queue, 1);
+                for (int i = 0; i < requests; i++) {
+                    r.sender.send(Message.create(new byte[10]).subject("POST").messageId("once-" + i)
+                            .property("x-sleep-ms", "50").replyTo(r.replyAddresses.get(0)));
+                }
+                Set<Object> answered = new HashSet<>();
+                for (int i = 0; i < requests; i++) {
+                    Message<Object> response = r.receive(0);
+                    assertEquals("200", response.subject());
+                    answered.add(response.correlationId());
+                }
+                assertEquals(requests, answered.size(), "every request answered once");
+                assertEquals(requests, g.work.calls.get());
+                // RabbitMQ 3.10 sends beyond the credit now and then (a flow that reaches it while deliveries are on
+                // their way counts in full): pre-settled, the extra requests cannot be given back, so they wait for a
+                // servlet. What the gateway had (credit, requests served and held) may pass the credit; the servlets
+                // never do.
+                assertTrue(g.work.mostInside.get() <= 3, "servlet concurrency " + g.work.mostInside.get());
+                assertTrue(g.attachment.getMostOutstanding() >= 3, "the whole credit was used: "
+                        + g.attachment.getMostOutstanding());
+                // RabbitMQ honours snd-settle-mode settled on the request link: every request came settled.
+                assertEquals(requests, tap.settledTransfers(), "requests RabbitMQ sent settled");
+                assertEquals(0, tap.transfers(), "requests RabbitMQ sent unsettled");
+                r.close();
+            }
+        }
+    }
+
+    @Test
     void moreReplyAddressesThanReplyLinksAreServedByEvictingIdleSenders() throws Exception {
         String queue = "/queue/many-" + UUID.randomUUID();
         int addresses = 5;

@@ -30,7 +30,8 @@ import java.util.Set;
  * delivery, a settled disposition the gateway sends removes its range. A settlement is counted before it is passed on
  * and a transfer once it has left the broker, so at each transfer the count here is at most what the broker itself
  * had out at that moment, with no lag of the broker's own accounting (which counts a settled delivery until it has
- * processed the acknowledgement). One connection at a time.
+ * processed the acknowledgement). It also counts the deliveries the broker sent pre-settled. One connection at a
+ * time.
  */
 final class DeliveryTap implements AutoCloseable {
     private final ServerSocket server;
@@ -40,8 +41,13 @@ final class DeliveryTap implements AutoCloseable {
     private final Map<Integer, Set<Integer>> unsettled = new HashMap<>();
     /** The broker's channel for each of the gateway's, from the broker's begin. */
     private final Map<Integer, Integer> brokerChannel = new HashMap<>();
+    /** The last pre-settled delivery the broker sent, by its channel (a message of several frames counts once). */
+    private final Map<Integer, Integer> lastSettled = new HashMap<>();
     private int most;
     private long transfers;
+    private long settledTransfers;
+    /** What the tap could not decode: the counts after it would be wrong, so every accessor fails with it. */
+    private volatile RuntimeException failure;
     private volatile Socket gatewaySide;
     private volatile Socket brokerSide;
 
@@ -60,12 +66,26 @@ final class DeliveryTap implements AutoCloseable {
 
     /** The most deliveries the broker had unsettled at the gateway when it sent one. */
     synchronized int most() {
+        checkDecoded();
         return most;
     }
 
-    /** The request transfers the broker sent through the tap. */
+    /** The unsettled deliveries the broker sent through the tap. */
     synchronized long transfers() {
+        checkDecoded();
         return transfers;
+    }
+
+    /** The pre-settled deliveries the broker sent through the tap. */
+    synchronized long settledTransfers() {
+        checkDecoded();
+        return settledTransfers;
+    }
+
+    private void checkDecoded() {
+        if (failure != null) {
+            throw new AssertionError("the tap could not decode what went through it", failure);
+        }
     }
 
     private void accept() {
@@ -83,6 +103,7 @@ final class DeliveryTap implements AutoCloseable {
                 synchronized (this) {
                     unsettled.clear();
                     brokerChannel.clear();
+                    lastSettled.clear();
                 }
                 pump(gateway, broker, true);
                 pump(broker, gateway, false);
@@ -107,6 +128,8 @@ final class DeliveryTap implements AutoCloseable {
                 }
             } catch (IOException e) {
                 // one side closed: the other follows
+            } catch (RuntimeException e) {
+                failure = e;
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);
@@ -127,6 +150,7 @@ final class DeliveryTap implements AutoCloseable {
 
         Frames(boolean fromGateway) {
             this.fromGateway = fromGateway;
+            reader.useNegotiatedLimit(); // a tap reads whatever the peers agree to, the opens included
         }
 
         void feed(byte[] bytes, int n) {
@@ -162,6 +186,11 @@ final class DeliveryTap implements AutoCloseable {
             synchronized (DeliveryTap.this) {
                 if (!fromGateway && p instanceof Begin begin && begin.hasRemoteChannel()) {
                     brokerChannel.put(begin.remoteChannel(), channel);
+                } else if (!fromGateway && p instanceof Transfer t && t.hasDeliveryId() && t.settled()) {
+                    Integer last = lastSettled.put(channel, t.deliveryId());
+                    if (last == null || last != t.deliveryId()) {
+                        settledTransfers++;
+                    }
                 } else if (!fromGateway && p instanceof Transfer t && t.hasDeliveryId() && !t.settled()) {
                     Set<Integer> out = unsettled.computeIfAbsent(channel, c -> new HashSet<>());
                     if (out.add(t.deliveryId())) {

@@ -431,6 +431,11 @@ public final class AttachedLinks {
         return settings.atMostOnce();
     }
 
+    /** {@return the requests the credit lets the servlets serve at once: the credit per request address} */
+    public int capacity() {
+        return settings.credit() * Math.max(1, settings.addresses().size());
+    }
+
     /**
      * At most once, engine thread, as requests arrive and as they come back from the servlets: keeps each request
      * link's credit at the credit less the requests being served ({@code serving}), given back a quarter of the credit

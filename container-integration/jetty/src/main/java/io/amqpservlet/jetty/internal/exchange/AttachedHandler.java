@@ -18,6 +18,7 @@ import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.NanoTime;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
@@ -35,6 +36,11 @@ public final class AttachedHandler extends ServingHandler {
     private final MutableBytes userId = new MutableBytes();
     private byte[] lastUserId;
     private Request.AuthenticationState lastUser;
+    /**
+     * At most once, engine thread: requests a broker sent beyond the credit (RabbitMQ 3 overruns it now and then),
+     * held until a servlet of the credit's is free. Pre-settled, they cannot be given back as an unsettled one is.
+     */
+    private final ArrayDeque<Exchange> held = new ArrayDeque<>();
 
     /**
      * @param requestUser the authentication every request of the attachment is made by, or null for none
@@ -135,6 +141,40 @@ public final class AttachedHandler extends ServingHandler {
             links.topUpCredit(engine, inFlight());
         }
         return links.tick(engine, nowMillis);
+    }
+
+    /** Requests being served, and at most once those held back beyond the credit (a graceful stop waits for them). */
+    @Override
+    public int inFlight() {
+        return super.inFlight() + held.size();
+    }
+
+    /** At most once, a request beyond the credit waits for a servlet to be free: the credit bounds the servlets. */
+    @Override
+    void serveAdmitted(Engine engine, Exchange exchange) {
+        if (links.atMostOnce() && (!held.isEmpty() || super.inFlight() >= links.capacity())) {
+            held.add(exchange);
+            return;
+        }
+        super.serveAdmitted(engine, exchange);
+    }
+
+    @Override
+    public void completed(Engine engine, Exchange exchange, boolean transportClosing) {
+        super.completed(engine, exchange, transportClosing);
+        while (!transportClosing && !held.isEmpty() && super.inFlight() < links.capacity()) {
+            super.serveAdmitted(engine, held.poll());
+        }
+    }
+
+    /** The connection closed: what was held goes unserved (at most once, as a request the gateway held on failure). */
+    @Override
+    public void connectionClosed() {
+        super.connectionClosed();
+        Exchange exchange;
+        while ((exchange = held.poll()) != null) {
+            dispatcher().reusables().release(exchange);
+        }
     }
 
     /** A link to the broker: the relay, or the reply address's sender. */

@@ -269,7 +269,7 @@ public abstract class ServingHandler implements EngineHandler {
         }
         switch (admission.admit(exchange, this, engine)) {
             case SERVE:
-                dispatcher().dispatch(exchange);
+                serveAdmitted(engine, exchange);
                 break;
             case RELEASE:
                 release(engine, delivery);
@@ -284,6 +284,11 @@ public abstract class ServingHandler implements EngineHandler {
                 settlement.expired(engine, exchange);
                 break;
         }
+    }
+
+    /** An admitted request goes to Jetty (an attachment may hold it back first: {@link AttachedHandler}). */
+    void serveAdmitted(Engine engine, Exchange exchange) {
+        dispatcher().dispatch(exchange);
     }
 
     /** An exchange for the request of {@code delivery}: one kept for reuse, or a new one. */
