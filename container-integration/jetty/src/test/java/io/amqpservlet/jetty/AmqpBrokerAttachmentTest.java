@@ -38,13 +38,13 @@ class AmqpBrokerAttachmentTest {
     }
 
     /**
-     * At most once, a broker that sends beyond the credit (all 8 requests at once against a credit of 2, pre-settled,
-     * so they cannot be given back): the extra requests wait for a servlet, which the credit still bounds, and every
+     * At most once, a broker that sends beyond the credit (4 requests at once against a credit of 2, pre-settled, so
+     * they cannot be given back): the extra requests wait for a servlet, which the credit still bounds, and every
      * one is served and answered.
      */
     @Test
     void atMostOnceRequestsABrokerSendsBeyondTheCreditWaitForAServlet() throws Exception {
-        int requests = 8;
+        int requests = 4;
         try (OverrunningBroker broker = new OverrunningBroker(requests, 100);
              AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/orders", 2)) {
             g.attachment.setAtMostOnce(true);
@@ -58,7 +58,30 @@ class AmqpBrokerAttachmentTest {
             assertEquals(2, broker.firstCredit(), "the credit the broker overran");
             assertEquals(requests, g.work.calls.get(), "served");
             assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
+            assertEquals(null, broker.closeError(), "the gateway closed");
             assertEquals(List.of(), broker.failures());
+        }
+    }
+
+    /**
+     * A broker that overruns the credit four times over (12 at once against 2: 2 served, 8 held, then one more) does
+     * not keep to it: the attachment closes the connection, saying so, rather than hold what it sends without end;
+     * the servlets still run 2 at most.
+     */
+    @Test
+    void atMostOnceABrokerThatIgnoresTheCreditLosesTheConnection() throws Exception {
+        try (OverrunningBroker broker = new OverrunningBroker(12, 300);
+             AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/orders", 2)) {
+            g.attachment.setAtMostOnce(true);
+            g.start(); // the broker sends its 12 as soon as it has credit, maybe before the attachment counts as attached
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (broker.closeError() == null) {
+                assertTrue(System.nanoTime() < deadline, "the gateway did not close; " + broker.failures());
+                Thread.sleep(10);
+            }
+            assertEquals("amqp:connection:forced the broker sent 9 requests beyond the credit of 2",
+                    broker.closeError());
+            assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
         }
     }
 

@@ -39,6 +39,7 @@ final class OverrunningBroker implements AutoCloseable {
     private final AtomicInteger responses = new AtomicInteger();
     private final AtomicInteger firstCredit = new AtomicInteger(-1);
     private final List<String> failures = new CopyOnWriteArrayList<>();
+    private volatile String closeError;
     private volatile Socket socket;
 
     OverrunningBroker(int requests, long sleepMillis) throws IOException {
@@ -62,6 +63,11 @@ final class OverrunningBroker implements AutoCloseable {
     /** The link credit of the gateway's first flow on the request link; -1 before it. */
     int firstCredit() {
         return firstCredit.get();
+    }
+
+    /** The condition and description of the gateway's close, or null before it (or for a close without error). */
+    String closeError() {
+        return closeError;
     }
 
     /** What went wrong in the script; empty when nothing did. */
@@ -126,7 +132,10 @@ final class OverrunningBroker implements AutoCloseable {
                     if (t.hasDeliveryId()) {
                         responses.incrementAndGet();
                     }
-                } else if (frame instanceof Close) {
+                } else if (frame instanceof Close c) {
+                    if (c.error() != null && c.error().condition() != null) {
+                        closeError = c.error().condition() + " " + c.error().description();
+                    }
                     peer.writeFrame(0, new Close());
                     return;
                 }

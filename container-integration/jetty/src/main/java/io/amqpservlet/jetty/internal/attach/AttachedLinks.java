@@ -431,6 +431,17 @@ public final class AttachedLinks {
         return settings.atMostOnce();
     }
 
+    /**
+     * At most once, engine thread: the broker sent {@code beyond} pre-settled requests beyond the capacity while the
+     * servlets were full, several times the capacity: it does not keep to the credit, and the connection is made
+     * again (the requests it overran with are lost, as at most once a failing connection's are).
+     */
+    public void overran(Engine engine, int beyond) {
+        if (engine.isOpen() && !reconnection.stopped()) {
+            end(engine, "the broker sent " + beyond + " requests beyond the credit of " + capacity());
+        }
+    }
+
     /** {@return the requests the credit lets the servlets serve at once: the credit per request address} */
     public int capacity() {
         return settings.credit() * Math.max(1, settings.addresses().size());

@@ -29,6 +29,8 @@ import java.util.Arrays;
  * most once (an opt-in), requests and responses are pre-settled and the credit follows the requests being served.
  */
 public final class AttachedHandler extends ServingHandler {
+    /** At most once, how many times the capacity may be held beyond it before the broker counts as ignoring it. */
+    private static final int MOST_HELD_PER_CREDIT = 4;
     private final AttachedLinks links;
     /** Each request is made by its message's user-id, which the broker validated (docs/attach.md, "Who sent it"). */
     private final boolean trustUserId;
@@ -149,10 +151,19 @@ public final class AttachedHandler extends ServingHandler {
         return super.inFlight() + held.size();
     }
 
-    /** At most once, a request beyond the credit waits for a servlet to be free: the credit bounds the servlets. */
+    /**
+     * At most once, a request beyond the credit waits for a servlet to be free: the credit bounds the servlets. A
+     * broker that overruns the credit by {@value #MOST_HELD_PER_CREDIT} times over does not keep to it at all (RabbitMQ
+     * 3 overruns it by a few now and then): the connection is made again rather than held requests piling up.
+     */
     @Override
     void serveAdmitted(Engine engine, Exchange exchange) {
         if (links.atMostOnce() && (!held.isEmpty() || super.inFlight() >= links.capacity())) {
+            if (held.size() >= MOST_HELD_PER_CREDIT * links.capacity()) {
+                dispatcher().reusables().release(exchange);
+                links.overran(engine, held.size() + 1);
+                return;
+            }
             held.add(exchange);
             return;
         }
