@@ -36,9 +36,10 @@ import java.util.concurrent.TimeUnit;
  * follow the server's byte budget ({@link #followBudget}), take the write's outcome ({@link #takeWriteOutcome}),
  * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, read
  * once more when the peer's silence would close the connection (the socket may hold what the selector has not
- * reported yet) and, after a pause of the process, give the selector a moment, let the engine and the handler tick, end a close nobody answers ({@link #closeIfUnanswered}), write, count the output
- * against the budget, trim what an idle connection kept, schedule the next tick, give scratch back when quiet, and
- * close when the engine is done ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
+ * reported yet) and, after a pause of the process, give the selector a moment, let the engine and the handler tick,
+ * end a close nobody answers ({@link #closeIfUnanswered}), write, count the output against the budget, trim what an
+ * idle connection kept, schedule the next tick, give scratch back when quiet, and close when the engine is done
+ * ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
  */
 final class EnginePass implements BudgetShare.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
