@@ -73,7 +73,8 @@ class AmqpBrokerAttachmentTest {
         try (OverrunningBroker broker = new OverrunningBroker(12, 300);
              AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/orders", 2)) {
             g.attachment.setAtMostOnce(true);
-            g.start(); // the broker sends its 12 as soon as it has credit, maybe before the attachment counts as attached
+            // The broker sends its 12 as soon as it has credit, maybe before the attachment counts as attached.
+            g.start();
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (broker.closeError() == null) {
                 assertTrue(System.nanoTime() < deadline, "the gateway did not close; " + broker.failures());
