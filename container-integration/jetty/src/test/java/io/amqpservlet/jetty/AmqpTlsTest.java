@@ -17,7 +17,6 @@ import org.apache.qpid.protonj2.client.Sender;
 import org.apache.qpid.protonj2.client.exceptions.ClientException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
-import org.eclipse.jetty.io.ManagedSelector;
 import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.Principal;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -308,42 +306,19 @@ class AmqpTlsTest {
         context.addServlet(new ServletHolder(new WhoAmI()), "/whoami");
         quick.setHandler(context);
         quick.start();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         try (Connection connection = client.connect("127.0.0.1", tls.getLocalPort(), tlsOptions(false, "ANONYMOUS"))) {
             Receiver replies = connection.openDynamicReceiver();
             Sender sender = connection.openSender("/whoami");
             sender.send(Message.create("").subject("GET").messageId("before").replyTo(replies.address()));
             assertNotNull(replies.receive(WAIT_SECONDS, TimeUnit.SECONDS), "no first response");
-            for (ManagedSelector selector : tls.getSelectorManager().getBeans(ManagedSelector.class)) {
-                selector.submit(sel -> {
-                    held.countDown();
-                    try {
-                        release.await(10, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
+            try (ServerPause pause = new ServerPause().selectors(tls).scheduler(tls)) {
+                Thread.sleep(2_000); // protonj2 sends an empty frame at half the 250 ms the server announced
             }
-            CountDownLatch schedulerHeld = new CountDownLatch(1);
-            tls.getScheduler().schedule(() -> {
-                schedulerHeld.countDown();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, 0, TimeUnit.MILLISECONDS);
-            assertTrue(held.await(5, TimeUnit.SECONDS), "the selector did not run the update");
-            assertTrue(schedulerHeld.await(5, TimeUnit.SECONDS), "the scheduler did not run the task");
-            Thread.sleep(2_000); // protonj2 sends an empty frame at half the 250 ms the server announced
-            release.countDown();
             sender.send(Message.create("").subject("GET").messageId("after").replyTo(replies.address()));
             Delivery after = replies.receive(WAIT_SECONDS, TimeUnit.SECONDS);
             assertNotNull(after, "no response after the pause");
             assertEquals("200", after.message().subject());
         } finally {
-            release.countDown();
             quick.stop();
         }
     }

@@ -1,14 +1,9 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.protocol.codec.AmqpWriter;
-import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.DescribedList;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
-import io.amqpservlet.protocol.types.sasl.SaslInit;
-import io.amqpservlet.protocol.types.sasl.SaslMechanismNames;
-import io.amqpservlet.protocol.types.sasl.SaslMechanisms;
-import io.amqpservlet.protocol.types.sasl.SaslOutcome;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.Begin;
 import io.amqpservlet.protocol.types.transport.Close;
@@ -78,16 +73,7 @@ final class OverrunningBroker implements AutoCloseable {
     private void serve() {
         try (Socket s = server.accept(); RawAmqpPeer peer = new RawAmqpPeer(s)) {
             socket = s;
-            peer.readHeader();
-            peer.writeHeader(ProtocolHeader.SASL);
-            SaslMechanisms mechanisms = new SaslMechanisms();
-            mechanisms.mechanisms().add(SaslMechanismNames.ANONYMOUS);
-            peer.writeSasl(mechanisms);
-            peer.readUntil(SaslInit.class);
-            peer.writeSasl(new SaslOutcome().code(SaslOutcome.OK));
-            peer.readHeader();
-            peer.writeHeader(ProtocolHeader.AMQP);
-            peer.readUntil(Open.class);
+            peer.acceptAnonymously();
             Open open = new Open().containerId("overrunning-broker");
             open.offeredCapabilities().add(Capabilities.ANONYMOUS_RELAY);
             peer.writeFrame(0, open);

@@ -9,6 +9,11 @@ import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.types.DescribedList;
 import io.amqpservlet.protocol.types.sasl.SaslFrame;
 import io.amqpservlet.protocol.types.sasl.SaslFrames;
+import io.amqpservlet.protocol.types.sasl.SaslInit;
+import io.amqpservlet.protocol.types.sasl.SaslMechanismNames;
+import io.amqpservlet.protocol.types.sasl.SaslMechanisms;
+import io.amqpservlet.protocol.types.sasl.SaslOutcome;
+import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Performative;
 import io.amqpservlet.protocol.types.transport.Performatives;
 import io.amqpservlet.protocol.types.transport.Transfer;
@@ -120,6 +125,23 @@ final class RawAmqpPeer implements AutoCloseable {
     /** Starts collecting frames for {@link #flushWriter()}. */
     void clearOutput() {
         writer.clear();
+    }
+
+    /**
+     * The broker's side of a connection's start: the SASL layer with ANONYMOUS offered and accepted (AMQP 1.0
+     * §5.3.2), then the AMQP header and the peer's open (§2.4.1). The open is read and returned, not answered.
+     */
+    Open acceptAnonymously() throws IOException {
+        readHeader();
+        writeHeader(ProtocolHeader.SASL);
+        SaslMechanisms mechanisms = new SaslMechanisms();
+        mechanisms.mechanisms().add(SaslMechanismNames.ANONYMOUS);
+        writeSasl(mechanisms);
+        readUntil(SaslInit.class);
+        writeSasl(new SaslOutcome().code(SaslOutcome.OK));
+        readHeader();
+        writeHeader(ProtocolHeader.AMQP);
+        return readUntil(Open.class);
     }
 
     /** Writes every frame appended since the last flush. */

@@ -1,11 +1,6 @@
 package io.amqpservlet.jetty;
 
-import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.types.DescribedList;
-import io.amqpservlet.protocol.types.sasl.SaslInit;
-import io.amqpservlet.protocol.types.sasl.SaslMechanismNames;
-import io.amqpservlet.protocol.types.sasl.SaslMechanisms;
-import io.amqpservlet.protocol.types.sasl.SaslOutcome;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.Begin;
 import io.amqpservlet.protocol.types.transport.Close;
@@ -110,18 +105,7 @@ public final class UnansweringBroker implements AutoCloseable {
 
     private void serve(Socket socket) {
         try (RawAmqpPeer peer = new RawAmqpPeer(socket)) {
-            // AMQP 1.0 §5.3.2: the SASL layer, ANONYMOUS offered and accepted.
-            peer.readHeader();
-            peer.writeHeader(ProtocolHeader.SASL);
-            SaslMechanisms mechanisms = new SaslMechanisms();
-            mechanisms.mechanisms().add(SaslMechanismNames.ANONYMOUS);
-            peer.writeSasl(mechanisms);
-            peer.readUntil(SaslInit.class);
-            peer.writeSasl(new SaslOutcome().code(SaslOutcome.OK));
-            // AMQP 1.0 §2.4.1: the AMQP header and the open.
-            peer.readHeader();
-            peer.writeHeader(ProtocolHeader.AMQP);
-            Open open = peer.readUntil(Open.class);
+            Open open = peer.acceptAnonymously();
             announcedIdleTimeouts.add(open.hasIdleTimeOut() ? open.idleTimeOutMillis() : -1L);
             peer.writeFrame(0, new Open().containerId("unanswering-broker"));
             // AMQP 1.0 §2.5.1: the session the peer begins on channel 0 is answered ...

@@ -44,8 +44,6 @@ final class EndPointIo {
     private boolean inputShutdown;
     /** Reading stopped because the engine's output is full: the peer is not reading what we write. */
     private boolean readPaused;
-    /** Set while reading without the selector's word (the fill interest may still be registered). */
-    private boolean readingUnasked;
     /** Bytes read from and written to the socket, for Jetty's connection statistics. */
     private volatile long bytesIn;
     private volatile long bytesOut;
@@ -184,23 +182,23 @@ final class EndPointIo {
      * peer sent meanwhile would lie unread while the connection is closed as silent.
      */
     void readBeforeIdleClose(EnginePass pass, long nowMillis) {
-        if (inputShutdown || readPaused) {
-            return;
-        }
-        readingUnasked = true;
-        try {
+        if (!inputShutdown && !readPaused) {
             read(pass, nowMillis);
-        } finally {
-            readingUnasked = false;
         }
     }
 
-    /** The socket is drained: the input buffer goes back and the selector watches the socket for more. */
+    /**
+     * The socket is drained: the input buffer goes back and the selector watches the socket for more. It may be
+     * watching already: a read without its word ({@link #readBeforeIdleClose}) may come while the interest is
+     * registered, or register it before a pass takes the fillable the selector reported meanwhile. Only the pass (one
+     * thread at a time) registers the interest, and the selector only takes it away, so the check cannot race.
+     */
     private void awaitInput(Engine engine) {
         releaseInput();
-        if (readingUnasked) {
-            connection.tryFillInterested(readOnSelector); // the selector may be watching already
-        } else if (engine != null && engine.isOpen()) {
+        if (connection.isFillInterested()) {
+            return;
+        }
+        if (engine != null && engine.isOpen()) {
             connection.fillInterested(readOnSelector);
         } else {
             connection.fillInterested();
