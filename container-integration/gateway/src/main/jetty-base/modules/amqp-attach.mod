@@ -59,5 +59,6 @@ etc/jetty-amqp-attach.xml
 # amqp.attach.minReconnectDelay=100
 # amqp.attach.maxReconnectDelay=30000
 
-## How long a servlet may take to answer a request, in ms (then 503 and the request is released); 0: no limit.
+## How long a servlet may take to answer a request, in ms (then 503, and the request is accepted so that the broker
+## does not deliver it again); 0: no limit.
 # amqp.attach.requestTimeout=30000

@@ -368,7 +368,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * How long a servlet may take to answer a request (from the moment the request reaches Jetty to its last
      * write); after that the client gets a 503 response and the request delivery is released (AMQP
-     * {@code released}, so it may be sent again). 0 means no limit. Default 30 seconds.
+     * {@code released}, so it may be sent again; in attach mode it is accepted once the broker takes the 503, so that
+     * the broker does not deliver it again). 0 means no limit. Default 30 seconds.
      *
      * @param millis the request timeout in milliseconds; 0 for no limit
      * @throws IllegalArgumentException when {@code millis} is negative

@@ -35,7 +35,10 @@ public class AmqpServletProperties {
     /** Requests each link a client sends on may have in flight: the credit kept open on it. */
     private int linkCredit = 100;
 
-    /** How long a controller may take to answer; then the client gets a 503 and the request is released. 0: none. */
+    /**
+     * How long a controller may take to answer; then the client gets a 503 and the request is released (in attach
+     * mode accepted, so that the broker does not deliver it again). 0: none.
+     */
     private Duration requestTimeout = Duration.ofSeconds(30);
 
     /** How long a client has to answer our close (graceful stop, idle timeout) before it is dropped. */

@@ -28,7 +28,7 @@ public enum ExchangeState {
     ANSWERED,
     /** Ended without a whole response: the request is settled so that the client may retry. */
     FAILED,
-    /** Its request timeout answered 503 for it: the request is released. */
+    /** Its request timeout answered 503 for it: the request is released (in attach mode, accepted). */
     TIMED_OUT;
 
     private static final ExchangeState[] ALL = values();
