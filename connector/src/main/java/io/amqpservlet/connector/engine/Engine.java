@@ -74,6 +74,8 @@ public final class Engine {
     private long nodeCounter;
     private final DeliveryPool pool = new DeliveryPool();
     int incomingUnsettled;
+    /** Messages the peer sent without link credit, taken in rather than detaching ({@link #receivedBeyondCredit}). */
+    long receivedBeyondCredit;
     /** Bytes of messages queued on this connection's sending links and not yet written (docs/design.md §5). */
     long queuedBytes;
     /** A sending link stopped because {@link EngineConfig#maxPendingOutputBytes()} of output waited. */
@@ -967,6 +969,17 @@ public final class Engine {
      */
     public int unsettledIncoming() {
         return incomingUnsettled;
+    }
+
+    /**
+     * Messages the peer sent on a link that had no credit for them, taken in (an unsettled one to be released) rather
+     * than the link detached, as {@link EngineConfig#releaseBeyondCredit()} asks: RabbitMQ 3 overruns credit now and
+     * then.
+     *
+     * @return how many such messages this connection received
+     */
+    public long receivedBeyondCredit() {
+        return receivedBeyondCredit;
     }
 
     /** Grants credit on a receiving link, capped by the connection's in-flight limit, and writes the flow. */

@@ -176,6 +176,7 @@ final class InboundTransfers {
                 return null;
             }
             link.credit().onReceivedBeyondCredit();
+            engine.receivedBeyondCredit++;
             beyondCredit = true;
         }
         boolean settled = t.hasSettled() && t.settled();

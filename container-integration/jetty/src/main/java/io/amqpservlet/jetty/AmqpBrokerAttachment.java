@@ -576,8 +576,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
 
     /**
      * The most requests the broker could have had out to this attachment at once, on any of its connections: credit
-     * granted plus requests not yet settled, sampled as requests arrive and are settled. Never more than the credit
-     * times the number of request addresses.
+     * granted plus requests not yet settled (at most once: being served or held), sampled as requests arrive and are
+     * settled. More than the credit times the number of request addresses only when a broker sent beyond the credit
+     * ({@link #getRequestsBeyondCredit()}).
      *
      * @return the high-water mark of outstanding requests
      */
@@ -585,6 +586,20 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     public int getMostOutstanding() {
         Reconnection r = reconnection;
         return r == null ? 0 : r.mostOutstanding();
+    }
+
+    /**
+     * Requests the broker sent beyond the credit, on any of this attachment's connections (RabbitMQ 3 does now and
+     * then): at least once each is released to the queue unserved; at most once, pre-settled, each waits for a
+     * servlet (docs/attach.md). Counted as requests arrive, so one released while none follows is counted with the
+     * next.
+     *
+     * @return how many requests came beyond the credit since the start
+     */
+    @ManagedAttribute("Requests the broker sent beyond the credit (released at least once, held at most once)")
+    public long getRequestsBeyondCredit() {
+        Reconnection r = reconnection;
+        return r == null ? 0 : r.beyondCredit();
     }
 
     // ------------------------------------------------------------------------------------------ lifecycle

@@ -59,6 +59,7 @@ class AmqpBrokerAttachmentTest {
             assertEquals(requests, g.work.calls.get(), "served");
             assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
             assertEquals(null, broker.closeError(), "the gateway closed");
+            assertEquals(2, g.attachment.getRequestsBeyondCredit(), "counted beyond the credit");
             assertEquals(List.of(), broker.failures());
         }
     }

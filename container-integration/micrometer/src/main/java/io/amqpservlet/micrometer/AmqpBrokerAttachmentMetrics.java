@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code amqp.servlet.attach.consecutive.failures} (gauge): failed or lost connections since it was last
  *       attached;</li>
  *   <li>{@code amqp.servlet.attach.reconnect.delay} (time gauge): the wait before it connects again;</li>
- *   <li>{@code amqp.servlet.attach.outstanding.peak} (gauge): the most requests the broker had out to it at once.</li>
+ *   <li>{@code amqp.servlet.attach.outstanding.peak} (gauge): the most requests the broker had out to it at once;</li>
+ *   <li>{@code amqp.servlet.attach.beyond.credit} (function counter): requests the broker sent beyond the credit.</li>
  * </ul>
  * A listener's connection and byte-budget meters are not here: an attachment's connection counts into a budget of
  * its own, not into its factory's, so they would read 0. The name is read when the meters are bound.
@@ -93,5 +94,8 @@ public final class AmqpBrokerAttachmentMetrics implements MeterBinder {
         Gauge.builder("amqp.servlet.attach.outstanding.peak", attachment, AmqpBrokerAttachment::getMostOutstanding)
                 .tags(connector).description("The most requests out to the attachment at once: credit plus unsettled")
                 .register(registry);
+        FunctionCounter.builder("amqp.servlet.attach.beyond.credit", attachment,
+                        AmqpBrokerAttachment::getRequestsBeyondCredit)
+                .tags(connector).description("Requests the broker sent beyond the credit").register(registry);
     }
 }

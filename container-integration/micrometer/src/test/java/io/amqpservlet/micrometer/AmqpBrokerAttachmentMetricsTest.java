@@ -78,6 +78,7 @@ class AmqpBrokerAttachmentMetricsTest {
                     .value(TimeUnit.MILLISECONDS);
             assertTrue(delayMillis > 0 && delayMillis <= 50, "a wait of at most the maximum delay: " + delayMillis);
             assertEquals(0, attachment("amqp.servlet.attach.outstanding.peak").gauge().value());
+            assertEquals(0, attachment("amqp.servlet.attach.beyond.credit").functionCounter().count());
             assertEquals(0, attachment("amqp.servlet.requests").tag("outcome", "served").functionCounter().count());
             assertEquals(0, attachment("amqp.servlet.requests.active").gauge().value());
         } finally {
@@ -91,6 +92,7 @@ class AmqpBrokerAttachmentMetricsTest {
         assertEquals(new TreeSet<>(Set.of("amqp.servlet.requests", "amqp.servlet.requests.timed.out",
                 "amqp.servlet.responses.late", "amqp.servlet.requests.active", "amqp.servlet.attach.state",
                 "amqp.servlet.attach.connects", "amqp.servlet.attach.consecutive.failures",
-                "amqp.servlet.attach.reconnect.delay", "amqp.servlet.attach.outstanding.peak")), names);
+                "amqp.servlet.attach.reconnect.delay", "amqp.servlet.attach.outstanding.peak",
+                "amqp.servlet.attach.beyond.credit")), names);
     }
 }

@@ -62,6 +62,8 @@ public final class AttachedLinks {
     private final ArrayDeque<PendingReply> freeReplies = new ArrayDeque<>();
     /** The most requests the broker could have had out to us at once: credit granted plus requests unsettled. */
     private int mostOutstanding;
+    /** Of the engine's requests received beyond the credit, those already told to the reconnection. */
+    private long reportedBeyondCredit;
 
     /** A reply address's sender and what it still waits for. */
     private static final class ReplySender {
@@ -474,6 +476,11 @@ public final class AttachedLinks {
 
     /** As {@link #sampleOutstanding(Engine)}, with {@code serving} pre-settled requests being served besides. */
     private void sampleOutstanding(Engine engine, int serving) {
+        long beyond = engine.receivedBeyondCredit();
+        if (beyond != reportedBeyondCredit) {
+            reconnection.beyondCredit(beyond - reportedBeyondCredit);
+            reportedBeyondCredit = beyond;
+        }
         long outstanding = engine.unsettledIncoming() + serving;
         for (int i = 0; i < receivers.size(); i++) {
             outstanding += receivers.get(i).linkCredit();

@@ -53,6 +53,7 @@ public final class Reconnection {
     private Connection connection;
     private long connectCount;
     private int mostOutstanding;
+    private long beyondCredit;
     /** Why the current connection is ending, as its engine's side said first; null when it said nothing. */
     private String endReason;
 
@@ -242,6 +243,16 @@ public final class Reconnection {
     /** Engine thread: credit plus unsettled requests reached {@code outstanding} on the current connection. */
     synchronized void outstanding(int outstanding) {
         mostOutstanding = Math.max(mostOutstanding, outstanding);
+    }
+
+    /** Engine thread: the broker sent {@code more} requests beyond the credit on the current connection. */
+    synchronized void beyondCredit(long more) {
+        beyondCredit += more;
+    }
+
+    /** {@return requests the brokers sent beyond the credit, on every connection so far} */
+    public synchronized long beyondCredit() {
+        return beyondCredit;
     }
 
     public synchronized AttachmentState state() {
