@@ -118,6 +118,7 @@ class LinkConformanceTest {
         assertEquals(DeliveryState.Kind.RELEASED, released.state().kind(), released.toString());
         assertEquals(1, handler.messages, "the one beyond credit is not handed to the application");
         assertTrue(handler.link("overrun").isOpen(), "the link is not detached");
+        assertEquals(1, peer.engine.receivedBeyondCredit(), "counted");
         // Credit granted again counts from the sender's delivery-count, the overrun message included.
         handler.link("overrun").flow(1);
         peer.collect();
@@ -125,6 +126,7 @@ class LinkConformanceTest {
         assertEquals(2, flow.deliveryCount());
         peer.transfer(0, peer.transfer(0, 2, false), RawPeer.message("POST", 3)).flush();
         assertEquals(2, handler.messages, handler.events.toString());
+        assertEquals(1, peer.engine.receivedBeyondCredit(), "within credit again: not counted");
     }
 
     @Test
