@@ -62,3 +62,7 @@ etc/jetty-amqp-attach.xml
 ## How long a servlet may take to answer a request, in ms (then 503, and the request is accepted so that the broker
 ## does not deliver it again); 0: no limit.
 # amqp.attach.requestTimeout=30000
+
+## How long a connection holds a ready response back while it still serves others, in µs, so that they leave in
+## one write to the broker; 0: never.
+# amqp.attach.writeCoalescing=200

@@ -34,3 +34,7 @@ etc/jetty-amqp.xml
 
 ## How long a servlet may take to answer a request, in ms (then 503 and the request is released); 0: no limit.
 # amqp.requestTimeout=30000
+
+## How long a connection holds a ready response back while it still serves others, in µs, so that they leave in
+## one write; 0: never.
+# amqp.writeCoalescing=200

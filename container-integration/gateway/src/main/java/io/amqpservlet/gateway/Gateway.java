@@ -357,8 +357,8 @@ public final class Gateway {
     }
 
     /**
-     * The server budget, close and request timeouts and offered connection properties of one AMQP port (each factory
-     * counts its own connections and bytes).
+     * The server budget, close and request timeouts, write coalescing and offered connection properties of one AMQP
+     * port (each factory counts its own connections and bytes).
      */
     private void applyLimits(AmqpConnectionFactory factory) {
         factory.setConnectionProperties(options.connectionProperties());
@@ -369,6 +369,7 @@ public final class Gateway {
         factory.setMaxBufferedBytes(options.maxBufferedBytes());
         factory.setCloseTimeout(options.closeTimeoutMillis());
         factory.setRequestTimeout(options.requestTimeoutMillis());
+        factory.setWriteCoalescing(options.writeCoalescingMicros());
     }
 
     /**

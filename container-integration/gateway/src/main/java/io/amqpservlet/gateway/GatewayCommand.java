@@ -194,6 +194,14 @@ final class GatewayCommand {
         set("request-timeout", millis);
     }
 
+    @Option(order = 15, names = "--write-coalescing", paramLabel = "MICROS", description = "how long an AMQP "
+            + "connection holds a ready response back while it still serves others, so they leave in one write "
+            + "(default " + AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS + "; 0: never; at most "
+            + AmqpConnectionFactory.MAX_WRITE_COALESCING_MICROS + ")")
+    void writeCoalescing(String micros) {
+        set("write-coalescing", micros);
+    }
+
     @Option(order = 15, names = "--connection-property", paramLabel = "KEY=VALUE", description = "a property the "
             + "AMQP open offers, KEY as a symbol and VALUE as a string (repeatable); RabbitMQ's AMQP 1.0 clients "
             + "want product=RabbitMQ, version=4.0.0 (or later) and node=NAME")

@@ -78,6 +78,7 @@ public final class GatewayOptions {
     long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
     /** How long an AMQP request may take before it is answered 503; 0 for no limit. */
     long requestTimeoutMillis = AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS;
+    long writeCoalescingMicros = AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS;
     /** Attach mode: the broker URIs whose queues the gateway consumes (AmqpBrokerAttachment). */
     final List<String> attach = new ArrayList<>();
     /** Requests in flight per attached queue; 0 for the attachment's default. */
@@ -265,6 +266,13 @@ public final class GatewayOptions {
                 break;
             case "request-timeout":
                 requestTimeoutMillis = nonNegative(name, value, "milliseconds (0: no limit)");
+                break;
+            case "write-coalescing":
+                writeCoalescingMicros = nonNegative(name, value, "microseconds (0: never)");
+                if (writeCoalescingMicros > AmqpConnectionFactory.MAX_WRITE_COALESCING_MICROS) {
+                    throw new UsageException("--write-coalescing must be from 0 to "
+                            + AmqpConnectionFactory.MAX_WRITE_COALESCING_MICROS + ", got " + value);
+                }
                 break;
             case "connection-property": {
                 int eq = value.indexOf('=');
@@ -519,6 +527,11 @@ public final class GatewayOptions {
     /** How long an AMQP request may take before its client is answered 503; 0 for no limit. */
     public long requestTimeoutMillis() {
         return requestTimeoutMillis;
+    }
+
+    /** How long an AMQP connection holds a ready response back while it serves others, in µs; 0 for never. */
+    public long writeCoalescingMicros() {
+        return writeCoalescingMicros;
     }
 
     /** The connection properties the AMQP ports' open offers, in the order given; empty by default. */

@@ -112,6 +112,28 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void writeCoalescingReachesEveryAmqpPortAndAttachment() throws Exception {
+        // The attachment's broker is not there: it keeps reconnecting, which does not matter here.
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--write-coalescing", "750",
+                "--attach", "amqp://127.0.0.1:1/orders");
+        try {
+            AmqpConnectionFactory factory = g.server().getConnectors()[0].getConnectionFactory(
+                    AmqpConnectionFactory.class);
+            assertEquals(750, factory.getWriteCoalescing());
+            assertEquals(750, g.attachments().get(0).getConnectionFactory().getWriteCoalescing());
+            assertEquals(0, Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/echo").exit);
+        } finally {
+            g.stop();
+        }
+        assertEquals(0, GatewayOptions.parse(new String[] {"--write-coalescing", "0"}).writeCoalescingMicros());
+        assertEquals(AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS,
+                GatewayOptions.parse(new String[0]).writeCoalescingMicros());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--write-coalescing", "1000001"})).getMessage()
+                .contains("--write-coalescing"));
+    }
+
+    @Test
     void connectionPropertiesAreOfferedInTheOpen() throws Exception {
         Path config = dir.resolve("props.properties");
         Files.writeString(config, "connection-property.1=node=rabbit@gateway\n");

@@ -355,7 +355,7 @@ class JettyHomeModuleIT {
         try (JettyBase base = base()) {
             base.startJar("--add-module=amqp,jmx-remote,ee11-deploy");
             int amqp = JettyBase.port(base.start("amqp.port=0", "jetty.jmxremote.rmiregistryport=" + registryPort,
-                    "jetty.jmxremote.rmiserverport=0"), "amqp");
+                    "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
                     base.serverLog());
             javax.management.remote.JMXServiceURL url = new javax.management.remote.JMXServiceURL(
@@ -370,6 +370,7 @@ class JettyHomeModuleIT {
                 assertEquals(4096, mbeans.getAttribute(factory, "maxConnections"));
                 assertEquals(512, mbeans.getAttribute(factory, "maxConnectionsPerAddress"));
                 assertEquals(32, mbeans.getAttribute(factory, "maxHandshakesPerAddress"));
+                assertEquals(350L, mbeans.getAttribute(factory, "writeCoalescing"));
                 assertEquals(1, mbeans.queryNames(
                         new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpserverbudget,*"), null).size());
             }

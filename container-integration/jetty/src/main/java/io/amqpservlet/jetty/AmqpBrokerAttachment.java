@@ -650,7 +650,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         var httpConfiguration = RequestAttributesCustomizer.configurationFor(factory.getHttpConfiguration());
         for (BrokerUri.HostPort broker : brokers) {
             perBroker.add(new ConnectionSettings(newEngineConfig().hostname(broker.host()), httpConfiguration, false,
-                    factory.getCloseTimeout(), budget, serving));
+                    factory.getCloseTimeout(), factory.getWriteCoalescing() * 1_000, budget, serving));
         }
         AttachSettings links = new AttachSettings(addresses, effectiveCredit(), attachTimeoutMillis, maxReplyLinks,
                 replyLinkIdleTimeoutMillis, atMostOnce);

@@ -186,6 +186,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         factory.setLinkCredit(properties.getLinkCredit());
         factory.setRequestTimeout(properties.getRequestTimeout().toMillis());
         factory.setCloseTimeout(properties.getCloseTimeout().toMillis());
+        factory.setWriteCoalescing(properties.getWriteCoalescing().toNanos() / 1_000);
         factory.setResponseBufferSize(intBytes(properties.getResponseBufferSize(), "response-buffer-size"));
         factory.setQpidJmsHeartbeatMillis(properties.getQpidJmsHeartbeat().toMillis());
         return factory;

@@ -1,5 +1,7 @@
 package io.amqpservlet.spring;
 
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -43,6 +45,12 @@ public class AmqpServletProperties {
 
     /** How long a client has to answer our close (graceful stop, idle timeout) before it is dropped. */
     private Duration closeTimeout = Duration.ofSeconds(5);
+
+    /**
+     * How long a connection (the listener's and the attachment's) holds a ready response back while it still serves
+     * others, so that they leave in one write; 0: never. At most 1s.
+     */
+    private Duration writeCoalescing = Duration.ofNanos(AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS * 1_000);
 
     /** The most of a response without Content-Length held back so that it goes as one data section. */
     private DataSize responseBufferSize = DataSize.ofMegabytes(16);
@@ -131,6 +139,14 @@ public class AmqpServletProperties {
 
     public Duration getCloseTimeout() {
         return closeTimeout;
+    }
+
+    public Duration getWriteCoalescing() {
+        return writeCoalescing;
+    }
+
+    public void setWriteCoalescing(Duration writeCoalescing) {
+        this.writeCoalescing = writeCoalescing;
     }
 
     public void setCloseTimeout(Duration closeTimeout) {

@@ -43,6 +43,7 @@ class AmqpServletPropertiesTest {
             assertEquals(library.getLinkCredit(), made.getLinkCredit());
             assertEquals(library.getRequestTimeout(), made.getRequestTimeout());
             assertEquals(library.getCloseTimeout(), made.getCloseTimeout());
+            assertEquals(library.getWriteCoalescing(), made.getWriteCoalescing());
             assertEquals(library.getResponseBufferSize(), made.getResponseBufferSize());
             assertEquals(library.getQpidJmsHeartbeatMillis(), made.getQpidJmsHeartbeatMillis());
             assertEquals(library.isSaslExternal(), made.isSaslExternal());
@@ -90,6 +91,7 @@ class AmqpServletPropertiesTest {
         properties.setHost("127.0.0.1");
         properties.setLinkCredit(7);
         properties.setRequestTimeout(java.time.Duration.ofSeconds(3));
+        properties.setWriteCoalescing(java.time.Duration.ofNanos(50_000));
         properties.getLimits().setMaxConnections(12);
         properties.getLimits().setMaxFrameSize(org.springframework.util.unit.DataSize.ofKilobytes(16));
         properties.getConnectionProperties().put("product", "RabbitMQ");
@@ -100,6 +102,7 @@ class AmqpServletPropertiesTest {
         assertEquals(AmqpServletConnectors.LISTENER_NAME, connectors.getListener().getName());
         assertEquals(7, made.getLinkCredit());
         assertEquals(3000, made.getRequestTimeout());
+        assertEquals(50, made.getWriteCoalescing());
         assertEquals(12, made.getMaxConnections());
         assertEquals(16 * 1024, made.getMaxFrameSize());
         assertEquals("RabbitMQ", made.getConnectionProperties().get("product"));
@@ -115,7 +118,8 @@ class AmqpServletPropertiesTest {
             metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         for (String name : List.of("amqp.servlet.port", "amqp.servlet.request-timeout",
-                "amqp.servlet.connection-properties", "amqp.servlet.limits.max-connections",
+                "amqp.servlet.write-coalescing", "amqp.servlet.connection-properties",
+                "amqp.servlet.limits.max-connections",
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
                 "amqp.servlet.ssl.client-auth", "amqp.servlet.attach.uri", "amqp.servlet.attach.credit",
                 "amqp.servlet.attach.max-reconnect-delay")) {

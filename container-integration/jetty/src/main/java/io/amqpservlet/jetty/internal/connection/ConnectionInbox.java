@@ -84,6 +84,11 @@ final class ConnectionInbox implements EngineInbox {
         pass.drive(false);
     }
 
+    /** The scheduler's thread: held output's time is up ({@link OutputCoalescing}); the pass writes it. */
+    void holdEnded() {
+        pass.drive(true);
+    }
+
     @Override
     public void complete(Exchange exchange) {
         completed.offer(exchange);

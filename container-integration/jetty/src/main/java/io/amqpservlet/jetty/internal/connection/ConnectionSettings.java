@@ -14,9 +14,11 @@ import org.eclipse.jetty.server.HttpConfiguration;
  * @param httpConfiguration what every request sees: the factory's, with the AMQP attributes customizer first
  * @param saslExternal offer SASL EXTERNAL to TLS clients with a certificate (the engine is made after the handshake)
  * @param closeTimeoutMillis how long the peer has to answer our close before the transport ends
+ * @param writeCoalescingNanos how long output may be held back while other requests are being served (0: never)
  * @param budget the server-wide limits connections count into
  * @param serving how requests are served
  */
 public record ConnectionSettings(EngineConfig engineConfig, HttpConfiguration httpConfiguration, boolean saslExternal,
-                                 long closeTimeoutMillis, ServerBudget budget, ServingSettings serving) {
+                                 long closeTimeoutMillis, long writeCoalescingNanos, ServerBudget budget,
+                                 ServingSettings serving) {
 }

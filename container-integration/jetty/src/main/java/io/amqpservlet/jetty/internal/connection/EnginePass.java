@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * read ({@link #read}), take what the servlet side handed back ({@link #takeHandedBack}), step a graceful stop, read
  * once more when the peer's silence would close the connection (the socket may hold what the selector has not
  * reported yet) and, after a pause of the process, give the selector a moment, let the engine and the handler tick,
- * end a close nobody answers ({@link #closeIfUnanswered}), write, count the output against the budget, trim what an
+ * end a close nobody answers ({@link #closeIfUnanswered}), write ({@link #write}: held back a moment while other
+ * requests are being served), count the output against the budget, trim what an
  * idle connection kept, schedule the next tick, give scratch back when quiet, and close when the engine is done
  * ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
  */
@@ -81,6 +82,8 @@ final class EnginePass implements BudgetShare.Owner {
     /** Set while this connection waits for the server budget to have room (credit paused meanwhile). */
     private volatile boolean waitingForRoom;
     private final Runnable onTick;
+    /** Null until this connection first holds its output back. */
+    private OutputCoalescing coalescing;
     /** Run by the budget when it has room again: a pass, which grants credit again. */
     private final Runnable roomAgain;
 
@@ -298,9 +301,7 @@ final class EnginePass implements BudgetShare.Owner {
         next = Math.min(next, engine.tick(now));
         next = Math.min(next, handler.tick(engine, now));
         next = Math.min(next, closeIfUnanswered(engine, now));
-        if (!state.closing()) {
-            io.flush(engine);
-        }
+        write(engine);
         budget.outputBytes(engine.outputBytes() + engine.queuedBytes());
         next = Math.min(next, handler.trimWhenIdle(now, engine));
         scheduleTick(next, now);
@@ -383,6 +384,28 @@ final class EnginePass implements BudgetShare.Owner {
         while ((exchange = inbox.takeCompleted()) != null) {
             handler.completed(engine, exchange, closing);
         }
+    }
+
+    /**
+     * Writes what the engine has, unless a write is in flight (its completion brings the next pass) or the output is
+     * held back for the responses of requests still being served ({@link OutputCoalescing}).
+     */
+    private void write(Engine engine) {
+        if (state.closing() || io.writing()) {
+            return;
+        }
+        long hold = settings.writeCoalescingNanos();
+        if (OutputCoalescing.worthHolding(engine, handler.inFlight(), hold)) {
+            if (coalescing == null) {
+                coalescing = new OutputCoalescing(hold, scheduler, inbox::holdEnded);
+            }
+            if (coalescing.hold(NanoTime.now())) {
+                return;
+            }
+        } else if (coalescing != null) {
+            coalescing.released();
+        }
+        io.flush(engine);
     }
 
     /**
