@@ -131,6 +131,34 @@ class AttachModeArtemisTest {
     }
 
     @Test
+    void responsesToTheBrokerAreHeldWhileTheGatewayStillServesOthersAtMostTheWriteCoalescing() throws Exception {
+        AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/" + QUEUE, 4);
+        g.attachment.getConnectionFactory().setWriteCoalescing(AmqpConnectionFactory.MAX_WRITE_COALESCING_MICROS);
+        gateways.add(g);
+        g.start().awaitAttached(WAIT_SECONDS * 1000);
+        try (Requester r = new Requester()) {
+            r.send(Message.create("slow".getBytes(StandardCharsets.UTF_8)).subject("POST").messageId("slow")
+                    .property("x-sleep-ms", "6000"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (g.work.inside.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(1, g.work.inside.get(), "the slow request is being served");
+            Thread.sleep(1_200); // what its arrival left to write is held from then: let that one-second hold end
+            long sent = System.nanoTime();
+            r.send(Message.create("quick".getBytes(StandardCharsets.UTF_8)).subject("POST").messageId("quick"));
+            Message<Object> first = r.receive();
+            long waitedMillis = (System.nanoTime() - sent) / 1_000_000;
+            assertEquals("quick", first.correlationId());
+            assertEquals(1, g.work.inside.get(), "answered while the slow request was still being served");
+            assertTrue(waitedMillis >= 1_000, "the attachment's connection held the quick response its factory's "
+                    + "write coalescing (1 s), not less: " + waitedMillis + " ms");
+            assertEquals("slow", r.receive().correlationId());
+        }
+        assertSettledEventually();
+    }
+
+    @Test
     void aDurableRequestsResponseIsDurableSoTheBrokerKeepsItAsItKeptTheRequest() throws Exception {
         gateway(4);
         try (Requester r = new Requester()) {
