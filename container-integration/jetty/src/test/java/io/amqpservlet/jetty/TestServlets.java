@@ -77,19 +77,44 @@ final class TestServlets {
         @Override
         protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
             arrived.countDown();
-            try {
-                if (!arrived.await(10, TimeUnit.SECONDS)) {
-                    response.sendError(503, "only " + arrived.getCount() + " requests short of the barrier");
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                response.sendError(503);
+            if (!awaitOr503(arrived, 10, response,
+                    () -> "only " + arrived.getCount() + " requests short of the barrier")) {
                 return;
             }
             response.setStatus(200);
             response.setHeader("x-request", request.getHeader("x-request"));
         }
+    }
+
+    /** Holds each request until the test opens it ({@code open}), so that its connection is serving meanwhile. */
+    static final class Gate extends HttpServlet {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
+
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            entered.countDown();
+            if (!awaitOr503(open, 30, response, () -> "the test never opened the gate")) {
+                return;
+            }
+            response.setStatus(200);
+            response.getOutputStream().write("gate".getBytes());
+        }
+    }
+
+    /** Waits for {@code latch}; answers 503 with {@code reason} (and returns false) when it does not open in time. */
+    private static boolean awaitOr503(CountDownLatch latch, long seconds, HttpServletResponse response,
+                                      java.util.function.Supplier<String> reason) throws IOException {
+        try {
+            if (latch.await(seconds, TimeUnit.SECONDS)) {
+                return true;
+            }
+            response.sendError(503, reason.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            response.sendError(503);
+        }
+        return false;
     }
 
     /** Answers from another thread after the servlet returned (Servlet async): the response comes later. */

@@ -3,9 +3,6 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.protocol.codec.AmqpWriter;
 import io.amqpservlet.protocol.message.MessageWriter;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -15,12 +12,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,30 +30,7 @@ class WriteCoalescingTest {
     private Server server;
     private ServerConnector connector;
     private AmqpConnectionFactory factory;
-    private final Gate gate = new Gate();
-
-    /** Holds each request until the test opens it, so that its connection is serving something meanwhile. */
-    static final class Gate extends HttpServlet {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch open = new CountDownLatch(1);
-
-        @Override
-        protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            entered.countDown();
-            try {
-                if (!open.await(30, TimeUnit.SECONDS)) {
-                    response.sendError(503, "the test never opened the gate");
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                response.sendError(503);
-                return;
-            }
-            response.setStatus(200);
-            response.getOutputStream().write("gate".getBytes());
-        }
-    }
+    private final TestServlets.Gate gate = new TestServlets.Gate();
 
     @AfterEach
     void stop() throws Exception {
