@@ -36,13 +36,15 @@ record ScaleOutSettings(List<BrokerKind> brokers, List<Integer> gatewayCounts, d
      * The defaults. Quotas: with the gateway costing about as much CPU per request as the broker, a quarter of a core
      * per gateway and one core for the broker put the broker's limit near three gateways. The period is 10 ms
      * rather than the kernel's 100 ms, so a group that spent its quota waits at most a few ms, not up to 75 ms,
-     * which would show up in every latency. The generator keeps 2 x 16 connections x 8 = 256 requests in flight:
-     * enough to keep three gateways busy (a throttled gateway holds its requests while it waits). The JVMs are
+     * which would show up in every latency. The generator keeps 2 x 16 connections x 16 = 512 requests in flight:
+     * more than three gateways' default credit (3 x 100), so that the queue is never empty and each gateway holds as
+     * many requests at once whatever their number (with write coalescing, a gateway's CPU per request falls with the
+     * requests it serves at once; a throttled gateway holds its requests while it waits). The JVMs are
      * told the machine's processor count, so that they pick the same collector and pool sizes as in the other
      * benchmarks and only the CPU time differs (seeing a quota of one core or less, a JVM picks the serial GC).
      */
     static final ScaleOutSettings DEFAULT = new ScaleOutSettings(List.of(BrokerKind.ARTEMIS, BrokerKind.RABBITMQ),
-            List.of(1, 2, 3), 1.0, 0.25, 10_000, 15, 20, 2, 16, 8, 100, Runtime.getRuntime().availableProcessors(),
+            List.of(1, 2, 3), 1.0, 0.25, 10_000, 15, 20, 2, 16, 16, 100, Runtime.getRuntime().availableProcessors(),
             Path.of("container-integration/gateway/target/amqp-servlet-gateway.jar"), Path.of("load-tests/target/bench"),
             List.of("-Xms512m", "-Xmx512m"));
 
