@@ -32,6 +32,13 @@ final class BrokeredRows {
     /** The fixed load of the latency target: this share of the attach row's saturation rate. */
     static final int RATE_PERCENT = 50;
     static final String RATE_LOAD = "attach-" + RATE_PERCENT + "%";
+    /**
+     * The shortest warm-up of the attached gateway (and of {@code bench attach}'s listener reference), whatever the
+     * suite's ({@code --quick}'s 3 s too): attach mode warms up slowly, its JIT still compiling after 10 s
+     * (docs/profiling.md, "Attach mode"), and a cold gateway measures a third of its rate, so that a quick run's
+     * verdicts would not be the full run's.
+     */
+    static final double MIN_WARMUP_SECONDS = 20;
 
     /** What every brokered run shares with the listener's rows. */
     record Settings(Path jar, Path out, List<String> gatewayJvm, int threads, int connections, int window,
@@ -96,10 +103,11 @@ final class BrokeredRows {
                 clients.put(b + "-attach-broker", "the broker's process during the " + b + "-attach runs (CPU only)");
                 clients.put(b + "-listener", listener.describe() + ", the listener gateway at the " + b
                         + "-attach row's rate at " + RATE_PERCENT + "%");
+                double attachWarmup = Math.max(settings.warmupSeconds(), MIN_WARMUP_SECONDS);
                 log.printf(Locale.ROOT, "bench: %s warm-up %.0f s (responder), %.0f s (attach)%n", b,
-                        settings.warmupSeconds(), settings.warmupSeconds());
+                        settings.warmupSeconds(), attachWarmup);
                 viaResponder.run(0, settings.warmupSeconds());
-                viaAttach.run(0, settings.warmupSeconds());
+                viaAttach.run(0, attachWarmup);
                 List<Measured> saturated = List.of(
                         new Measured(b, viaResponder, List.of(new Sampled(b, broker.pid(), null),
                                 new Sampled(b + "-responder", responder.pid(), null))),
