@@ -38,9 +38,9 @@ import java.util.concurrent.TimeUnit;
  * once more when the peer's silence would close the connection (the socket may hold what the selector has not
  * reported yet) and, after a pause of the process, give the selector a moment, let the engine and the handler tick,
  * end a close nobody answers ({@link #closeIfUnanswered}), write ({@link #write}: held back a moment while other
- * requests are being served), count the output against the budget, trim what an
- * idle connection kept, schedule the next tick, give scratch back when quiet, and close when the engine is done
- * ({@link #closeWhenDone}). The connection's life is a {@link ConnectionState}.
+ * requests are being served), count the output against the budget, trim what an idle connection kept, schedule the
+ * next tick, give scratch back when quiet, and close when the engine is done ({@link #closeWhenDone}). The
+ * connection's life is a {@link ConnectionState}.
  */
 final class EnginePass implements BudgetShare.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
