@@ -23,6 +23,11 @@ import java.util.Map;
  * broker's CPU), {@code B-responder} (the responder's CPU), {@code B-attach} (the attached gateway's CPU and heap),
  * {@code B-attach-broker} (the broker's CPU during the attach runs), each at {@code saturation} and at {@code 50%},
  * and {@code B-listener} (the listener gateway at the attach row's 50% rate), where B is the broker's name.
+ *
+ * <p>Every process shares every CPU, unless told to split them ({@code --split-cpus}): then the broker runs on CPUs
+ * of its own and every other process of these rows (responder, attached gateway, listener gateway, generator) on
+ * the rest ({@link CpuSplit}), as a deployment gives its broker a machine of its own. On shared CPUs the consumer's
+ * CPU is taken from the broker's, so the broker is not alone in limiting the rows.
  */
 final class BrokeredRows {
     /** The queue the responder consumes. */
@@ -42,7 +47,8 @@ final class BrokeredRows {
 
     /** What every brokered run shares with the listener's rows. */
     record Settings(Path jar, Path out, List<String> gatewayJvm, int threads, int connections, int window,
-                    int bodyBytes, double warmupSeconds, double saturationSeconds, double rateSeconds, int rounds) {
+                    int bodyBytes, double warmupSeconds, double saturationSeconds, double rateSeconds, int rounds,
+                    boolean splitCpus) {
     }
 
     /**
@@ -94,8 +100,22 @@ final class BrokeredRows {
                 LoadClient viaAttach = GeneratorClient.through(broker, ATTACH_QUEUE, "/echo", settings.threads(),
                         settings.connections(), settings.window(), settings.bodyBytes());
                 String b = brokerName;
+                CpuSplit split = settings.splitCpus() ? CpuSplit.ofThisProcess() : null;
+                String cpus;
+                if (split != null) {
+                    split.pinBroker(broker.pid());
+                    split.pinOther(responder.pid());
+                    split.pinOther(gw.pid());
+                    split.pinOther(listenerGw.pid());
+                    split.pinOther(ProcessHandle.current().pid()); // the generator
+                    cpus = "; the broker on CPU " + split.broker() + ", the responder, the gateways and the generator on "
+                            + "CPU " + split.others();
+                } else {
+                    cpus = settings.splitCpus() ? "; every process on the one CPU" : "; every process on every CPU";
+                }
+                log.printf(Locale.ROOT, "bench: %s CPUs%s%n", b, cpus.substring(1));
                 clients.put(b, viaResponder.describe() + ", through " + title + " to the hand-written responder ("
-                        + ResponderProcess.DESCRIPTION + "); server figures: the broker's CPU");
+                        + ResponderProcess.DESCRIPTION + ")" + cpus + "; server figures: the broker's CPU");
                 clients.put(b + "-responder", "the responder's process in the " + b + " runs (CPU only)");
                 clients.put(b + "-attach", viaAttach.describe() + ", through " + title + " to a gateway in attach "
                         + "mode (--attach " + broker.attachUri(ATTACH_QUEUE) + ", default credit); server figures: "
@@ -103,30 +123,12 @@ final class BrokeredRows {
                 clients.put(b + "-attach-broker", "the broker's process during the " + b + "-attach runs (CPU only)");
                 clients.put(b + "-listener", listener.describe() + ", the listener gateway at the " + b
                         + "-attach row's rate at " + RATE_PERCENT + "%");
-                double attachWarmup = Math.max(settings.warmupSeconds(), MIN_WARMUP_SECONDS);
-                log.printf(Locale.ROOT, "bench: %s warm-up %.0f s (responder), %.0f s (attach)%n", b,
-                        settings.warmupSeconds(), attachWarmup);
-                viaResponder.run(0, settings.warmupSeconds());
-                viaAttach.run(0, attachWarmup);
-                List<Measured> saturated = List.of(
-                        new Measured(b, viaResponder, List.of(new Sampled(b, broker.pid(), null),
-                                new Sampled(b + "-responder", responder.pid(), null))),
-                        new Measured(b + "-attach", viaAttach, List.of(new Sampled(b + "-attach", gw.pid(),
-                                gw.statsUrl()), new Sampled(b + "-attach-broker", broker.pid(), null))));
-                for (int round = 0; round < settings.rounds(); round++) {
-                    for (Measured m : inTurn(saturated, round)) {
-                        measure(measured, m, "saturation", 0, settings.saturationSeconds());
-                    }
-                }
-                double[] attachRates = new RoundSet(b + "-attach", "saturation", 0,
-                        measured.get(b + "-attach").get("saturation")).each(RoundSet::rps);
-                double rate = RoundSet.median(attachRates) * RATE_PERCENT / 100.0;
-                List<Measured> atRate = new ArrayList<>(saturated);
-                atRate.add(new Measured(b + "-listener", listener, List.of(new Sampled(b + "-listener",
-                        listenerGw.pid(), listenerGw.statsUrl()))));
-                for (int round = 0; round < settings.rounds(); round++) {
-                    for (Measured m : inTurn(atRate, round)) {
-                        measure(measured, m, RATE_LOAD, rate, settings.rateSeconds());
+                try {
+                    measureRows(b, broker, responder, gw, viaResponder, viaAttach, listener, listenerGw, measured);
+                } finally {
+                    if (split != null) {
+                        split.release(listenerGw.pid());
+                        split.release(ProcessHandle.current().pid());
                     }
                 }
                 if (!gw.isAlive()) {
@@ -149,6 +151,39 @@ final class BrokeredRows {
             rows.put(brokerName + "-listener", listenerRows);
         }
         return new Result(brokerName, title, rows, clients);
+    }
+
+    /** Warms both consumers up, then measures the rows at saturation and at the attach row's 50% rate, in rounds. */
+    private void measureRows(String b, BrokerUnderTest broker, ResponderProcess responder, GatewayProcess gw,
+                             LoadClient viaResponder, LoadClient viaAttach, LoadClient listener,
+                             GatewayProcess listenerGw, Map<String, Map<String, List<Run>>> measured)
+            throws Exception {
+        double attachWarmup = Math.max(settings.warmupSeconds(), MIN_WARMUP_SECONDS);
+        log.printf(Locale.ROOT, "bench: %s warm-up %.0f s (responder), %.0f s (attach)%n", b,
+                settings.warmupSeconds(), attachWarmup);
+        viaResponder.run(0, settings.warmupSeconds());
+        viaAttach.run(0, attachWarmup);
+        List<Measured> saturated = List.of(
+                new Measured(b, viaResponder, List.of(new Sampled(b, broker.pid(), null),
+                        new Sampled(b + "-responder", responder.pid(), null))),
+                new Measured(b + "-attach", viaAttach, List.of(new Sampled(b + "-attach", gw.pid(),
+                        gw.statsUrl()), new Sampled(b + "-attach-broker", broker.pid(), null))));
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (Measured m : inTurn(saturated, round)) {
+                measure(measured, m, "saturation", 0, settings.saturationSeconds());
+            }
+        }
+        double[] attachRates = new RoundSet(b + "-attach", "saturation", 0,
+                measured.get(b + "-attach").get("saturation")).each(RoundSet::rps);
+        double rate = RoundSet.median(attachRates) * RATE_PERCENT / 100.0;
+        List<Measured> atRate = new ArrayList<>(saturated);
+        atRate.add(new Measured(b + "-listener", listener, List.of(new Sampled(b + "-listener",
+                listenerGw.pid(), listenerGw.statsUrl()))));
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (Measured m : inTurn(atRate, round)) {
+                measure(measured, m, RATE_LOAD, rate, settings.rateSeconds());
+            }
+        }
     }
 
     /** One load through one client, and the processes whose figures each become a row. */

@@ -23,6 +23,8 @@ final class SuiteOptions {
     /** The brokers of the brokered rows ({@link BrokerUnderTest#NAMES}); empty for none. */
     List<String> brokers;
     List<String> gatewayJvm = List.of("-Xms512m", "-Xmx512m");
+    /** Whether the brokered rows give the broker CPUs of its own ({@link CpuSplit}): {@code --split-cpus}. */
+    boolean splitCpus;
 
     /**
      * @param seconds the warm-up and the saturation runs' length, in seconds, unless {@code --quick} or the options
@@ -38,7 +40,7 @@ final class SuiteOptions {
     /** The settings of the brokered rows these options make. */
     BrokeredRows.Settings brokeredRows() {
         return new BrokeredRows.Settings(jar, out, gatewayJvm, threads, connections, window, bodyBytes, warmupSeconds,
-                saturationSeconds, rateSeconds, rounds);
+                saturationSeconds, rateSeconds, rounds, splitCpus);
     }
 
     /**
@@ -68,6 +70,10 @@ final class SuiteOptions {
                 warmupSeconds = 3;
                 saturationSeconds = 3;
                 rateSeconds = 2;
+                return i;
+            }
+            case "--split-cpus" -> {
+                splitCpus = true;
                 return i;
             }
             case "--broker" -> brokers = BrokerUnderTest.parse(args[i + 1]);
