@@ -73,27 +73,31 @@ final class BrokeredReport {
         StringBuilder b = new StringBuilder();
         b.append("\nThrough a broker (each row: the median of its rounds; CPU µs per request of each process over the "
                 + "same measured phase; the responder row's \"broker\" is the broker serving it and the responder, "
-                + "the attach row's the broker serving the attached gateway):\n\n"
+                + "the attach row's the broker serving the attached gateway; machine cores: the whole machine's busy CPU "
+                + "over the phase, every process's, in cores):\n\n"
                 + "| broker | consumer | load | req/s | gateway CPU µs/req | broker CPU µs/req | responder CPU µs/req "
-                + "| gateway heap B/req | p50 ms | p99 ms | p99.9 ms | errors |\n"
-                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| machine cores | gateway heap B/req | p50 ms | p99 ms | p99.9 ms | errors |\n"
+                + "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         if (listener != null) {
-            row(b, "–", "listener (amqp)", "saturation", listener, null, null);
+            row(b, "–", "listener (amqp)", "saturation", listener, null, null, null);
         }
         for (BrokeredRows.Result r : results) {
             String n = r.broker();
             for (String load : new String[] {"saturation", BrokeredRows.RATE_LOAD}) {
                 RoundSet responder = r.at("", load);
                 if (responder != null) {
-                    row(b, n, "responder", loadText(responder), null, responder, r.at("responder", load));
+                    row(b, n, "responder", loadText(responder), null, responder, r.at("responder", load),
+                            r.at("machine", load));
                 }
                 RoundSet attach = r.at("attach", load);
                 if (attach != null) {
-                    row(b, n, "attach (gateway)", loadText(attach), attach, r.at("attach-broker", load), null);
+                    row(b, n, "attach (gateway)", loadText(attach), attach, r.at("attach-broker", load), null,
+                            r.at("attach-machine", load));
                 }
                 RoundSet listenerAtRate = r.at("listener", load);
                 if (listenerAtRate != null) {
-                    row(b, n, "listener (amqp)", loadText(listenerAtRate), listenerAtRate, null, null);
+                    row(b, n, "listener (amqp)", loadText(listenerAtRate), listenerAtRate, null, null,
+                            r.at("listener-machine", load));
                 }
             }
         }
@@ -114,14 +118,18 @@ final class BrokeredReport {
                 BrokeredRows.RATE_PERCENT, s.targetRate());
     }
 
-    /** One run's line: the client's figures from whichever set is given, each process's CPU from its own set. */
+    /**
+     * One run's line: the client's figures from whichever set is given, each process's CPU from its own set, the
+     * machine's busy cores from {@code machine} (its CPU per request times its rate).
+     */
     private static void row(StringBuilder b, String broker, String consumer, String load, RoundSet gateway,
-                            RoundSet brokerCpu, RoundSet responderCpu) {
+                            RoundSet brokerCpu, RoundSet responderCpu, RoundSet machine) {
         RoundSet client = gateway != null ? gateway : brokerCpu;
         Run m = client.median();
-        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d |\n",
+        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %.3f | %d |\n",
                 broker, consumer, load, spread(client, RoundSet::rps, "%,.0f"), spread(gateway, RoundSet::cpu, "%.1f"),
                 spread(brokerCpu, RoundSet::cpu, "%.1f"), spread(responderCpu, RoundSet::cpu, "%.1f"),
+                spread(machine, r -> RoundSet.cpu(r) * RoundSet.rps(r) / 1e6, "%.2f"),
                 spread(gateway, RoundSet::bytes, "%,.0f"), ms(m, "p50"), spread(client, r -> RoundSet.p99(r) / 1000,
                         "%.3f"), ms(m, "p99.9"), m.client().errorCount()));
     }

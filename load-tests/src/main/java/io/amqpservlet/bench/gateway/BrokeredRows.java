@@ -22,7 +22,9 @@ import java.util.Map;
  * <p>Rows, each a key of the result: {@code B} (the generator's figures through the broker with the responder; the
  * broker's CPU), {@code B-responder} (the responder's CPU), {@code B-attach} (the attached gateway's CPU and heap),
  * {@code B-attach-broker} (the broker's CPU during the attach runs), each at {@code saturation} and at {@code 50%},
- * and {@code B-listener} (the listener gateway at the attach row's 50% rate), where B is the broker's name.
+ * and {@code B-listener} (the listener gateway at the attach row's 50% rate), where B is the broker's name; and for
+ * each of {@code B}, {@code B-attach} and {@code B-listener} a {@code -machine} row, the whole machine's busy CPU
+ * over the same phases (every process's: how much of the machine the run kept busy).
  *
  * <p>Every process shares every CPU, unless told to split them ({@code --split-cpus}): then the broker runs on CPUs
  * of its own and every other process of these rows (responder, attached gateway, listener gateway, generator) on
@@ -121,6 +123,10 @@ final class BrokeredRows {
                         + "mode (--attach " + broker.attachUri(ATTACH_QUEUE) + ", default credit); server figures: "
                         + "the attached gateway's");
                 clients.put(b + "-attach-broker", "the broker's process during the " + b + "-attach runs (CPU only)");
+                for (String run : List.of(b, b + "-attach", b + "-listener")) {
+                    clients.put(run + "-machine", "the whole machine during the " + run + " runs (busy CPU of every "
+                            + "process, from /proc/stat)");
+                }
                 clients.put(b + "-listener", listener.describe() + ", the listener gateway at the " + b
                         + "-attach row's rate at " + RATE_PERCENT + "%");
                 try {
@@ -145,10 +151,12 @@ final class BrokeredRows {
             }
             rows.put(e.getKey(), sets);
         }
-        // The listener's row at the fixed rate is measured here but belongs after the broker's rows in the tables.
-        List<RoundSet> listenerRows = rows.remove(brokerName + "-listener");
-        if (listenerRows != null) {
-            rows.put(brokerName + "-listener", listenerRows);
+        // The listener's rows at the fixed rate are measured here but belong after the broker's rows in the tables.
+        for (String key : List.of(brokerName + "-listener", brokerName + "-listener-machine")) {
+            List<RoundSet> listenerRows = rows.remove(key);
+            if (listenerRows != null) {
+                rows.put(key, listenerRows);
+            }
         }
         return new Result(brokerName, title, rows, clients);
     }
@@ -165,9 +173,10 @@ final class BrokeredRows {
         viaAttach.run(0, attachWarmup);
         List<Measured> saturated = List.of(
                 new Measured(b, viaResponder, List.of(new Sampled(b, broker.pid(), null),
-                        new Sampled(b + "-responder", responder.pid(), null))),
+                        new Sampled(b + "-responder", responder.pid(), null), Sampled.machine(b))),
                 new Measured(b + "-attach", viaAttach, List.of(new Sampled(b + "-attach", gw.pid(),
-                        gw.statsUrl()), new Sampled(b + "-attach-broker", broker.pid(), null))));
+                        gw.statsUrl()), new Sampled(b + "-attach-broker", broker.pid(), null),
+                        Sampled.machine(b + "-attach"))));
         for (int round = 0; round < settings.rounds(); round++) {
             for (Measured m : inTurn(saturated, round)) {
                 measure(measured, m, "saturation", 0, settings.saturationSeconds());
@@ -178,7 +187,7 @@ final class BrokeredRows {
         double rate = RoundSet.median(attachRates) * RATE_PERCENT / 100.0;
         List<Measured> atRate = new ArrayList<>(saturated);
         atRate.add(new Measured(b + "-listener", listener, List.of(new Sampled(b + "-listener",
-                listenerGw.pid(), listenerGw.statsUrl()))));
+                listenerGw.pid(), listenerGw.statsUrl()), Sampled.machine(b + "-listener"))));
         for (int round = 0; round < settings.rounds(); round++) {
             for (Measured m : inTurn(atRate, round)) {
                 measure(measured, m, RATE_LOAD, rate, settings.rateSeconds());
@@ -190,9 +199,22 @@ final class BrokeredRows {
     private record Measured(String name, LoadClient client, List<Sampled> processes) {
     }
 
-    /** A process sampled around a measured phase: CPU only, or with {@code statsUrl} also heap and GC. */
+    /**
+     * A process sampled around a measured phase: CPU only, or with {@code statsUrl} also heap and GC; or, with the
+     * pid {@link #MACHINE}, the whole machine's busy CPU.
+     */
     private record Sampled(String row, long pid, String statsUrl) {
+        static final long MACHINE = -1;
+
+        /** The machine's row of the run {@code name}: {@code name-machine}. */
+        static Sampled machine(String name) {
+            return new Sampled(name + "-machine", MACHINE, null);
+        }
+
         ServerSample take() throws Exception {
+            if (pid == MACHINE) {
+                return ServerSample.machine();
+            }
             return statsUrl == null ? ServerSample.cpuOnly(pid) : ServerSample.take(pid, statsUrl);
         }
     }
@@ -231,7 +253,12 @@ final class BrokeredRows {
             Run r = new Run(p.row(), load, rate, f, after[i].since(before[i], f.responses()));
             measured.computeIfAbsent(p.row(), k -> new LinkedHashMap<>()).computeIfAbsent(load, k -> new ArrayList<>())
                     .add(r);
-            cpu.append(String.format(Locale.ROOT, "  %s %.1f us/req", p.row(), r.server().cpuMicrosPerRequest()));
+            if (p.pid() == Sampled.MACHINE) {
+                cpu.append(String.format(Locale.ROOT, "  machine %.2f cores busy", r.server().cpuMicrosPerRequest()
+                        * f.requestsPerSecond() / 1e6));
+            } else {
+                cpu.append(String.format(Locale.ROOT, "  %s %.1f us/req", p.row(), r.server().cpuMicrosPerRequest()));
+            }
         }
         log.printf(Locale.ROOT, "bench: %-16s %-10s %,9.0f req/s  p99 %.3f ms  errors %d %s%n", m.name(), load,
                 f.requestsPerSecond(), f.latencyMicros().get("p99") / 1000, f.errorCount(), cpu);

@@ -1,6 +1,7 @@
 package io.amqpservlet.bench.gateway;
 
 import io.amqpservlet.bench.ReportJson;
+import io.amqpservlet.bench.scaleout.MachineCpu;
 
 import java.io.IOException;
 import java.net.URI;
@@ -33,6 +34,14 @@ record ServerSample(long cpuTicks, long allocatedBytes, long gcCount, long gcMil
         Map<String, Object> stats = (Map<String, Object>) ReportJson.parse(r.body());
         return new ServerSample(ticks, number(stats, "allocatedBytes"), number(stats, "gcCount"),
                 number(stats, "gcMillis"));
+    }
+
+    /**
+     * The whole machine's busy CPU time ({@link MachineCpu}: every process's, ours and others'), as if it were one
+     * process's; the other counters are -1.
+     */
+    static ServerSample machine() throws IOException {
+        return new ServerSample(MachineCpu.busyTicks(), -1, -1, -1);
     }
 
     /** Only the CPU time, for a process without a stats endpoint (the broker); the other counters are -1. */

@@ -32,7 +32,8 @@ final class SuiteCharts {
      * Writes the plots into {@code dir}, their names starting with {@code prefix} ({@code gateway}, {@code attach});
      * returns the files written. The brokered rows join the throughput bars and the latency curves (their fixed rate,
      * half of each broker's attach saturation, as {@code PREFIX-latency-attach-50.png}); rows that repeat another's
-     * client figures with another process's CPU ({@code -responder}, {@code -attach-broker}) are left out.
+     * client figures with another process's CPU ({@code -responder}, {@code -attach-broker}) or the machine's
+     * ({@code -machine}) are left out.
      */
     static List<Path> write(Map<String, List<RoundSet>> rounds, List<BrokeredRows.Result> brokered, Path dir,
                             String prefix) throws IOException {
@@ -40,7 +41,8 @@ final class SuiteCharts {
         Map<String, List<RoundSet>> all = new LinkedHashMap<>(rounds);
         for (BrokeredRows.Result r : brokered) {
             for (Map.Entry<String, List<RoundSet>> e : r.rows().entrySet()) {
-                if (!e.getKey().endsWith("-responder") && !e.getKey().endsWith("-broker")) {
+                if (!e.getKey().endsWith("-responder") && !e.getKey().endsWith("-broker")
+                        && !e.getKey().endsWith("-machine")) {
                     all.put(e.getKey(), e.getValue());
                 }
             }

@@ -8,14 +8,14 @@ import java.nio.file.Path;
  * The whole machine's busy CPU time from {@code /proc/stat}'s first line (proc(5)): everything but idle and iowait,
  * in clock ticks. It tells whether other work shared the machine during a run, which the quotas cannot prevent.
  */
-final class MachineCpu {
+public final class MachineCpu {
     /** Linux's USER_HZ: /proc reports CPU time in 1/100 s on every mainstream architecture. */
-    static final double TICKS_PER_SECOND = 100;
+    public static final double TICKS_PER_SECOND = 100;
 
     private MachineCpu() {
     }
 
-    static long busyTicks() throws IOException {
+    public static long busyTicks() throws IOException {
         String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
         return busyTicks(first);
     }

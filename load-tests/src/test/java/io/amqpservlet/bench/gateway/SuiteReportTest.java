@@ -89,8 +89,11 @@ class SuiteReportTest {
                 set("amqp", "25%", 25, new double[] {25, 25, 25}, new double[] {15, 15, 15},
                         new double[] {2600, 2600, 2600}, three)));
         // A brokered row: one round, no heap figure (NaN) and no floor.
+        // Its machine row: 50,000 µs of busy CPU per request at 20 requests/s is one core.
         BrokeredRows.Result brokered = new BrokeredRows.Result("artemis", "Artemis", Map.of("artemis",
                 List.of(set("artemis", "saturation", 0, new double[] {20}, new double[] {70},
+                        new double[] {Double.NaN}, new double[] {2})), "artemis-machine",
+                List.of(set("artemis-machine", "saturation", 0, new double[] {20}, new double[] {50_000},
                         new double[] {Double.NaN}, new double[] {2}))), Map.of("artemis", "through the broker"));
         SuiteReport report = new SuiteReport(runs, Map.of("floor", "in process", "amqp", "ours"), "test",
                 List.of(brokered), true);
@@ -112,8 +115,8 @@ class SuiteReportTest {
         assertEquals(6.0, ((Number) rate.get("cpuAboveFloorMicrosPerRequest")).doubleValue(), 1e-9);
         String md = report.markdown();
         assertTrue(md.contains("| amqp | 100 ±0% | 7.0 ±0% | 2.0 | 2,500 ±0% | 500 |"), md);
-        assertTrue(md.contains("| artemis | responder | saturation | 20 | – | 70.0 | – | – | 0.001 | 0.002 | 0.004 | 0 |"),
-                md);
+        assertTrue(md.contains(
+                "| artemis | responder | saturation | 20 | – | 70.0 | – | 1.00 | – | 0.001 | 0.002 | 0.004 | 0 |"), md);
         assertTrue(md.contains("- artemis: through the broker"), md);
         @SuppressWarnings("unchecked")
         Map<String, Object> artemis = (Map<String, Object>) json.get("artemis");
