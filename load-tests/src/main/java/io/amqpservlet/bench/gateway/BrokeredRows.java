@@ -123,12 +123,12 @@ final class BrokeredRows {
                         + "mode (--attach " + broker.attachUri(ATTACH_QUEUE) + ", default credit); server figures: "
                         + "the attached gateway's");
                 clients.put(b + "-attach-broker", "the broker's process during the " + b + "-attach runs (CPU only)");
+                clients.put(b + "-listener", listener.describe() + ", the listener gateway at the " + b
+                        + "-attach row's rate at " + RATE_PERCENT + "%");
                 for (String run : List.of(b, b + "-attach", b + "-listener")) {
                     clients.put(run + "-machine", "the whole machine during the " + run + " runs (busy CPU of every "
                             + "process, from /proc/stat)");
                 }
-                clients.put(b + "-listener", listener.describe() + ", the listener gateway at the " + b
-                        + "-attach row's rate at " + RATE_PERCENT + "%");
                 try {
                     measureRows(b, broker, responder, gw, viaResponder, viaAttach, listener, listenerGw, measured);
                 } finally {
