@@ -103,19 +103,10 @@ final class BrokeredRows {
                         settings.connections(), settings.window(), settings.bodyBytes());
                 String b = brokerName;
                 CpuSplit split = settings.splitCpus() ? CpuSplit.ofThisProcess() : null;
-                String cpus;
-                if (split != null) {
-                    split.pinBroker(broker.pid());
-                    split.pinOther(responder.pid());
-                    split.pinOther(gw.pid());
-                    split.pinOther(listenerGw.pid());
-                    split.pinOther(ProcessHandle.current().pid()); // the generator
-                    cpus = "; the broker on CPU " + split.broker() + ", the responder, the gateways and the generator on "
-                            + "CPU " + split.others();
-                } else {
-                    cpus = settings.splitCpus() ? "; every process on the one CPU" : "; every process on every CPU";
-                }
-                log.printf(Locale.ROOT, "bench: %s CPUs%s%n", b, cpus.substring(1));
+                String cpus = split != null ? "; the broker on CPU " + split.broker() + ", the responder, the gateways "
+                        + "and the generator on CPU " + split.others()
+                        : settings.splitCpus() ? "; every process on the one CPU" : "; every process on every CPU";
+                log.printf(Locale.ROOT, "bench: %s, CPUs:%s%n", b, cpus.substring(1));
                 clients.put(b, viaResponder.describe() + ", through " + title + " to the hand-written responder ("
                         + ResponderProcess.DESCRIPTION + ")" + cpus + "; server figures: the broker's CPU");
                 clients.put(b + "-responder", "the responder's process in the " + b + " runs (CPU only)");
@@ -130,6 +121,13 @@ final class BrokeredRows {
                             + "process, from /proc/stat)");
                 }
                 try {
+                    if (split != null) {
+                        split.pinBroker(broker.pid());
+                        split.pinOther(responder.pid());
+                        split.pinOther(gw.pid());
+                        split.pinOther(listenerGw.pid());
+                        split.pinOther(ProcessHandle.current().pid()); // the generator
+                    }
                     measureRows(b, broker, responder, gw, viaResponder, viaAttach, listener, listenerGw, measured);
                 } finally {
                     if (split != null) {

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
  * The CPUs of the brokered rows split in two: the broker's (the first half of the CPUs this process may use, at
  * least one) and everyone else's (the consumer, responder or attached gateway, the listener gateway and the
  * generator in this JVM). A deployment gives its broker a machine of its own; on one machine, a broker sharing its
- * cores with the consumer and the generator loses to them the CPU it would serve with, so the broker is never the
- * limit the brokered targets presume. Processes are pinned with {@code taskset -a -p} (every thread, and the
+ * cores with the consumer and the generator loses to them the CPU it would serve with, so it is not alone in
+ * limiting the rows, as the brokered targets presume. Processes are pinned with {@code taskset -a -p} (every thread, and the
  * threads they start later inherit it).
  */
 final class CpuSplit {
@@ -30,8 +30,7 @@ final class CpuSplit {
     }
 
     /**
-     * The split of the CPUs this process may use, or null when there are fewer than two (said on {@code log}'s
-     * behalf by the caller).
+     * The split of the CPUs this process may use, or null when there are fewer than two.
      */
     static CpuSplit ofThisProcess() throws IOException {
         List<Integer> cpus = allowedCpus();
