@@ -11,7 +11,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The Jetty side of one connection's exchanges: hands each admitted request to Jetty through an {@link HttpChannel}
- * (engine thread), whose handler tree then runs on the executor, never on the thread that drives the engine; takes
+ * (engine thread), whose handler tree then runs on the executor, never on the thread that drives the engine, through
+ * the connection's {@link ServingQueue} (a thread that has served a request takes the next waiting one); takes
  * each stream back when Jetty ends it (any thread), keeping its channel for the next request; and times requests out
  * ({@link ActiveStreams}). Made with the connection's first request.
  */
@@ -20,6 +21,7 @@ public final class ExchangeDispatcher {
 
     private final ConnectionMetaData connection;
     private final Executor executor;
+    private final ServingQueue serving;
     private final ByteBufferPool bufferPool;
     private final ServingSettings settings;
     private final EngineInbox inbox;
@@ -38,6 +40,7 @@ public final class ExchangeDispatcher {
                        long streamIdleTimeoutMillis) {
         this.connection = connection;
         this.executor = connector.getExecutor();
+        this.serving = new ServingQueue(executor);
         this.bufferPool = connector.getByteBufferPool();
         this.settings = settings;
         this.inbox = inbox;
@@ -83,7 +86,7 @@ public final class ExchangeDispatcher {
         }
         if (task != null) {
             stream.handleWith(task);
-            executor.execute(stream); // the handler may block: never on the thread that drives the engine
+            serving.submit(stream); // the handler may block: never on the thread that drives the engine
         }
     }
 
