@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * waited the hold time: a timer ends the hold, so a slow servlet delays its neighbours' responses by at most that.
  *
  * <p>Made the first time a connection holds its output back, so an idle connection has none. Engine thread, but for
- * the timer's flag.
+ * the timer, which reads whether a hold is on and clears its own flag.
  */
 final class OutputCoalescing {
     /** Output of this size leaves at once: a write this big already costs the peer little per response. */
@@ -23,8 +23,8 @@ final class OutputCoalescing {
     private final long holdNanos;
     private final Scheduler scheduler;
     private final Runnable fired;
-    /** When the output held now was first held back; 0 when none is. */
-    private long heldSinceNanos;
+    /** When the output held now was first held back; 0 when none is. Read by the timer. */
+    private volatile long heldSinceNanos;
     /** A timer is scheduled and has not run yet: set on the engine thread, cleared by the timer. */
     private volatile boolean timerPending;
 
@@ -33,7 +33,12 @@ final class OutputCoalescing {
         this.scheduler = scheduler;
         this.fired = () -> {
             timerPending = false;
-            wakeUp.run();
+            // Most holds end before their timer: the output left with the last response. Then there is nothing to
+            // write, and no pass is asked for. A hold that begins meanwhile either sees the timer gone and schedules
+            // its own, or is seen here.
+            if (heldSinceNanos != 0) {
+                wakeUp.run();
+            }
         };
     }
 
