@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty.internal.exchange;
 
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 
@@ -9,15 +11,25 @@ import java.util.concurrent.Executor;
  * when requests wait and none has been asked for yet. Each thread asks for the next one before it serves, so a
  * servlet that blocks never holds the requests behind it: as many threads serve as the requests need, and at
  * saturation the ones already running keep serving instead of parking and being woken for each request.
+ *
+ * <p>A thread that has served a request while other work waits for the pool (another connection's requests, when
+ * every thread is busy) goes back to the pool and leaves the rest of this queue to a thread asked for behind that
+ * work: a connection that always has requests waiting does not keep the pool's threads from the others.
  */
 final class ServingQueue implements Runnable {
+    /** Requests a thread serves in a row when the executor cannot say whether other work waits. */
+    static final int TURN = 16;
+
     private final Executor executor;
+    /** The executor when it is Jetty's pool, which says whether jobs wait for a thread; null otherwise. */
+    private final QueuedThreadPool pool;
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     /** A thread has been asked for and has not started yet. Guarded by {@link #waiting}. */
     private boolean asked;
 
     ServingQueue(Executor executor) {
         this.executor = executor;
+        this.pool = executor instanceof QueuedThreadPool queued ? queued : null;
     }
 
     /** Any thread: {@code task} runs on a pool thread, after the requests waiting before it have started. */
@@ -33,13 +45,28 @@ final class ServingQueue implements Runnable {
         }
     }
 
-    /** A pool thread: serves waiting requests until none waits. */
+    /** A pool thread: serves waiting requests until none waits, or until other work waits for the pool. */
     @Override
     public void run() {
         synchronized (waiting) {
             asked = false;
         }
+        int served = 0;
         while (true) {
+            if (served > 0 && othersWait(served)) {
+                boolean ask;
+                synchronized (waiting) {
+                    if (waiting.isEmpty()) {
+                        return;
+                    }
+                    ask = !asked;
+                    asked = true;
+                }
+                if (ask) {
+                    execute();
+                }
+                return;
+            }
             Runnable task;
             boolean ask;
             synchronized (waiting) {
@@ -55,8 +82,17 @@ final class ServingQueue implements Runnable {
             if (ask) {
                 execute();
             }
+            served++;
             task.run();
         }
+    }
+
+    /**
+     * {@return whether this thread should give the pool back} Jetty's pool says whether jobs wait for a thread; with
+     * another executor, every {@value #TURN} requests.
+     */
+    private boolean othersWait(int served) {
+        return pool != null ? pool.getQueueSize() > 0 : served % TURN == 0;
     }
 
     private void execute() {

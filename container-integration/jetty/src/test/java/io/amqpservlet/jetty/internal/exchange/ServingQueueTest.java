@@ -53,23 +53,71 @@ class ServingQueueTest {
     }
 
     @Test
-    void tasksThatWaitTogetherAskForOneThreadNotOneEach() throws Exception {
+    void tasksThatWaitTogetherAskForOneThreadNotOneEach() {
         List<Runnable> asked = new ArrayList<>();
-        Executor held = asked::add; // the pool is busy: nothing asked for has started yet
+        Executor held = asked::add; // busy: nothing asked for has started yet; not Jetty's pool, so turns of TURN
         ServingQueue queue = new ServingQueue(held);
         AtomicInteger ran = new AtomicInteger();
         for (int i = 0; i < 100; i++) {
             queue.submit(ran::incrementAndGet);
         }
         assertEquals(1, asked.size(), "a hundred waiting requests ask for one thread");
-        // That thread now starts: it asks for one more (others still wait) and serves all it finds.
+        // That thread starts: it asks for one more (others still wait) and serves a turn.
         asked.get(0).run();
-        assertEquals(100, ran.get());
+        assertEquals(ServingQueue.TURN, ran.get());
         assertEquals(2, asked.size(), "one more thread asked for while requests waited, and only one");
-        asked.get(1).run(); // starts late and finds nothing: returns at once
+        for (int i = 1; i < asked.size(); i++) {
+            asked.get(i).run(); // each serves a turn and asks for the next; the last finds nothing
+        }
         assertEquals(100, ran.get());
+        int turns = (100 + ServingQueue.TURN - 1) / ServingQueue.TURN;
+        assertEquals(1 + turns, asked.size(), "each turn asked for the next thread; the last of them found none left");
         queue.submit(ran::incrementAndGet);
-        assertEquals(3, asked.size(), "a request arriving when no thread is on its way asks for one");
+        assertEquals(2 + turns, asked.size(),
+                "a request arriving when no thread is on its way asks for one");
+    }
+
+    @Test
+    void aConnectionThatAlwaysHasRequestsWaitingLeavesThePoolToOthers() throws Exception {
+        QueuedThreadPool small = new QueuedThreadPool(4, 4);
+        small.setReservedThreads(0);
+        small.start();
+        try {
+            ServingQueue busy = new ServingQueue(small);
+            ServingQueue other = new ServingQueue(small);
+            AtomicInteger busyServed = new AtomicInteger();
+            for (int i = 0; i < 200; i++) {
+                busy.submit(() -> {
+                    sleep(5);
+                    busyServed.incrementAndGet();
+                });
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (busyServed.get() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            int atSubmit = busyServed.get();
+            AtomicInteger atRun = new AtomicInteger(-1);
+            CountDownLatch otherDone = new CountDownLatch(1);
+            other.submit(() -> {
+                atRun.set(busyServed.get());
+                otherDone.countDown();
+            });
+            assertTrue(otherDone.await(10, TimeUnit.SECONDS));
+            // Every thread is the busy connection's; each gives its thread back once it sees the other's job waiting.
+            assertTrue(atRun.get() - atSubmit <= 12, "the other connection's request waited for "
+                    + (atRun.get() - atSubmit) + " of the busy one's (of " + (200 - atSubmit) + " waiting)");
+        } finally {
+            small.stop();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
