@@ -220,12 +220,10 @@ class IdleConnectionMemoryTest {
      * array) are left out: a few bytes per connection, which then count as the server's.
      */
     static long grownByConnections(String before, String after, int n) {
-        Map<String, long[]> was = parseHistogram(before);
         long bytes = 0;
-        for (Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
-            long[] old = was.getOrDefault(e.getKey(), new long[2]);
-            if (e.getValue()[0] - old[0] >= n / 2) {
-                bytes += e.getValue()[1] - old[1];
+        for (long[] delta : growth(before, after).values()) {
+            if (delta[0] >= n / 2) {
+                bytes += delta[1];
             }
         }
         return bytes;
@@ -286,13 +284,10 @@ class IdleConnectionMemoryTest {
 
     /** The classes whose instances grew between two histograms, most bytes first, per connection. */
     static String histogramGrowth(String before, String after, int n) {
-        Map<String, long[]> was = parseHistogram(before);
         List<Map.Entry<String, long[]>> grown = new ArrayList<>();
-        for (Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
-            long[] old = was.getOrDefault(e.getKey(), new long[2]);
-            long[] delta = {e.getValue()[0] - old[0], e.getValue()[1] - old[1]};
-            if (delta[1] > n / 2) {
-                grown.add(Map.entry(e.getKey(), delta));
+        for (Map.Entry<String, long[]> e : growth(before, after).entrySet()) {
+            if (e.getValue()[1] > n / 2) {
+                grown.add(e);
             }
         }
         grown.sort((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]));
@@ -302,6 +297,17 @@ class IdleConnectionMemoryTest {
                     e.getKey()));
         }
         return sb.toString();
+    }
+
+    /** Per class present after: its instances and bytes after minus before. */
+    private static Map<String, long[]> growth(String before, String after) {
+        Map<String, long[]> was = parseHistogram(before);
+        Map<String, long[]> delta = new HashMap<>();
+        for (Map.Entry<String, long[]> e : parseHistogram(after).entrySet()) {
+            long[] old = was.getOrDefault(e.getKey(), new long[2]);
+            delta.put(e.getKey(), new long[]{e.getValue()[0] - old[0], e.getValue()[1] - old[1]});
+        }
+        return delta;
     }
 
     private static Map<String, long[]> parseHistogram(String histogram) {

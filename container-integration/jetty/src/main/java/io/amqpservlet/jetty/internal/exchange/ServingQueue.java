@@ -53,20 +53,6 @@ final class ServingQueue implements Runnable {
         }
         int served = 0;
         while (true) {
-            if (served > 0 && othersWait(served)) {
-                boolean ask;
-                synchronized (waiting) {
-                    if (waiting.isEmpty()) {
-                        return;
-                    }
-                    ask = !asked;
-                    asked = true;
-                }
-                if (ask) {
-                    execute();
-                }
-                return;
-            }
             Runnable task;
             boolean ask;
             synchronized (waiting) {
@@ -82,8 +68,19 @@ final class ServingQueue implements Runnable {
             if (ask) {
                 execute();
             }
-            served++;
             task.run();
+            if (othersWait(++served)) {
+                synchronized (waiting) {
+                    ask = !waiting.isEmpty() && !asked;
+                    if (ask) {
+                        asked = true;
+                    }
+                }
+                if (ask) {
+                    execute();
+                }
+                return;
+            }
         }
     }
 
