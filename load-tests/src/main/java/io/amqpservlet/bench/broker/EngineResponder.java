@@ -21,13 +21,21 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * The service behind the broker: one connection (our initiator engine over a socket, one thread) that consumes the
  * request queue with a window of credit and answers each request to its {@code reply-to}, through the anonymous
  * relay when the broker offers it (Artemis), else on a sender per reply address, a few kept at a time
- * ({@link ReplySenders}; RabbitMQ 3.10), with {@code correlation-id} = the request's {@code message-id}, subject {@code 200} and the
- * request body echoed, the same answer the gateway's {@code /echo} gives. Our engine rather than protonj2-client:
+ * ({@link ReplySenders}; RabbitMQ 3.10). Each answer is the message the gateway's {@code /echo} answers a request
+ * without {@code x-} headers with, field for field, so that the broker carries the same bytes whichever consumer it
+ * serves: {@code correlation-id} = the request's {@code message-id}, subject {@code 200}, the request's content-type,
+ * application-properties {@code http:response}, {@code date}, {@code x-echo-method} (the request's subject),
+ * {@code x-echo-path} (its {@code to}) and {@code content-length}, and the request body. Our engine rather than protonj2-client:
  * it pipelines (credit for many requests, many answers per write) without a thread per message, so the broker, not
  * the responder, is what the run measures; and it allocates nothing per message. Run as a process of its own
  * ({@link #main}) so that the broker's CPU time and the responder's are measured apart.
@@ -35,6 +43,8 @@ import java.nio.ByteBuffer;
 public final class EngineResponder implements Runnable, EngineHandler {
     /** Reply senders kept at once without the relay: the generator's connections each have one reply address. */
     private static final int REPLY_SENDERS = 64;
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+            Locale.US);
 
     private final String host;
     private final int port;
@@ -42,6 +52,15 @@ public final class EngineResponder implements Runnable, EngineHandler {
     private final int credit;
     private final Engine engine;
     private final MutableBytes replyTo = new MutableBytes();
+    private final MutableBytes method = new MutableBytes();
+    private final MutableBytes path = new MutableBytes();
+    private final MutableBytes contentTypeBytes = new MutableBytes();
+    /** The last content-type, content-length and date written, as Strings: made again only when they change. */
+    private String contentType;
+    private int contentLength = -1;
+    private String contentLengthText;
+    private long dateSecond = -1;
+    private String dateText;
     private final MessageId messageId = new MessageId();
     private final AmqpWriter response = new AmqpWriter(512);
     private final MessageWriter messages = new MessageWriter();
@@ -205,8 +224,25 @@ public final class EngineResponder implements Runnable, EngineHandler {
         }
         request.body().copyData(body, 0);
         response.clear();
-        messages.wrap(response).startProperties().to(replyTo).subject("200").correlationId(messageId)
-                .endProperties().data(body, 0, length).end();
+        messages.wrap(response).startProperties().to(replyTo).subject("200").correlationId(messageId);
+        if (request.contentType(contentTypeBytes)) {
+            if (contentType == null || !contentTypeBytes.contentEquals(contentType)) {
+                contentType = contentTypeBytes.toString();
+            }
+            messages.contentType(contentType);
+        }
+        messages.endProperties().startApplicationProperties().put("http:response", "1.1").put("date", date());
+        if (request.subject(method)) {
+            messages.put("x-echo-method", method);
+        }
+        if (request.to(path)) {
+            messages.put("x-echo-path", path);
+        }
+        if (length != contentLength) {
+            contentLength = length;
+            contentLengthText = Integer.toString(length);
+        }
+        messages.put("content-length", contentLengthText).endApplicationProperties().data(body, 0, length).end();
         Link to = replies != null ? replies : senders.to(replyTo);
         if (to.send(response.array(), response.start(), response.length(), false) == null) {
             engine.release(delivery); // the reply queue is full: let the broker redeliver
@@ -233,6 +269,16 @@ public final class EngineResponder implements Runnable, EngineHandler {
                     + error.description());
             System.err.println("responder: " + failure);
         }
+    }
+
+    /** The HTTP date of this second, as Jetty's {@code Date} header gives it. */
+    private String date() {
+        long second = System.currentTimeMillis() / 1000;
+        if (second != dateSecond) {
+            dateSecond = second;
+            dateText = HTTP_DATE.format(ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC));
+        }
+        return dateText;
     }
 
     private static long now() {
