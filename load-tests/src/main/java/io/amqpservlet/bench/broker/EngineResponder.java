@@ -33,16 +33,17 @@ import java.util.Locale;
  * relay when the broker offers it (Artemis), else on a sender per reply address, a few kept at a time
  * ({@link ReplySenders}; RabbitMQ 3.10). Each answer is the message the gateway's {@code /echo} answers a request
  * without {@code x-} headers with, field for field, so that the broker carries the same bytes whichever consumer it
- * serves: {@code correlation-id} = the request's {@code message-id}, subject {@code 200}, the request's content-type,
- * application-properties {@code http:response}, {@code date}, {@code x-echo-method} (the request's subject),
- * {@code x-echo-path} (its {@code to}) and {@code content-length}, and the request body. Our engine rather than protonj2-client:
- * it pipelines (credit for many requests, many answers per write) without a thread per message, so the broker, not
- * the responder, is what the run measures; and it allocates nothing per message. Run as a process of its own
- * ({@link #main}) so that the broker's CPU time and the responder's are measured apart.
+ * serves: {@code correlation-id} = the request's {@code message-id}, subject {@code 200}, the request's
+ * content-type, application-properties {@code http:response}, {@code date}, {@code x-echo-method} (the request's
+ * subject), {@code x-echo-path} (its {@code to}) and {@code content-length}, and the request body. Our engine rather
+ * than protonj2-client: it pipelines (credit for many requests, many answers per write) without a thread per
+ * message, so the broker, not the responder, is what the run measures; and it allocates nothing per message. Run as
+ * a process of its own ({@link #main}) so that the broker's CPU time and the responder's are measured apart.
  */
 public final class EngineResponder implements Runnable, EngineHandler {
     /** Reply senders kept at once without the relay: the generator's connections each have one reply address. */
     private static final int REPLY_SENDERS = 64;
+    /** The form of Jetty's {@code Date} header (IMF-fixdate). */
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
             Locale.US);
 

@@ -1,13 +1,13 @@
 package io.amqpservlet.bench.broker;
 
 import io.amqpservlet.bench.load.LoadOptions;
+import io.amqpservlet.bench.load.LoadResult;
+import io.amqpservlet.bench.load.LoadRun;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.Gateway;
 import io.amqpservlet.gateway.GatewayOptions;
-import io.amqpservlet.bench.load.LoadResult;
-import io.amqpservlet.bench.load.LoadRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
