@@ -60,10 +60,7 @@ final class ServingQueue implements Runnable {
                 if (task == null) {
                     return;
                 }
-                ask = !waiting.isEmpty() && !asked;
-                if (ask) {
-                    asked = true;
-                }
+                ask = claimAsk();
             }
             if (ask) {
                 execute();
@@ -71,10 +68,7 @@ final class ServingQueue implements Runnable {
             task.run();
             if (othersWait(++served)) {
                 synchronized (waiting) {
-                    ask = !waiting.isEmpty() && !asked;
-                    if (ask) {
-                        asked = true;
-                    }
+                    ask = claimAsk();
                 }
                 if (ask) {
                     execute();
@@ -82,6 +76,13 @@ final class ServingQueue implements Runnable {
                 return;
             }
         }
+    }
+
+    /** Under {@link #waiting}: whether requests wait and no thread is on its way; if so, one now counts as asked. */
+    private boolean claimAsk() {
+        boolean ask = !waiting.isEmpty() && !asked;
+        asked |= ask;
+        return ask;
     }
 
     /**
