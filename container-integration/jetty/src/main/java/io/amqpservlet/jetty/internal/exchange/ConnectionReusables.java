@@ -29,9 +29,15 @@ public final class ConnectionReusables {
     private final ConcurrentLinkedQueue<HttpChannel> channels = new ConcurrentLinkedQueue<>();
     /** When the engine thread last saw a request being served; 0 once trimmed (engine thread). */
     private long lastBusyMillis;
+    /**
+     * A request took an exchange since the last trim (engine thread): its pass may not have seen it being served, when
+     * a pool thread served it before the pass looked.
+     */
+    private boolean takenSinceTrim;
 
     /** Engine thread: an exchange for a new request, kept or new. */
     Exchange exchange() {
+        takenSinceTrim = true;
         Exchange e = exchanges.acquire();
         return e == null ? new Exchange() : e;
     }
@@ -77,13 +83,17 @@ public final class ConnectionReusables {
             return Long.MAX_VALUE;
         }
         if (lastBusyMillis == 0) {
-            return Long.MAX_VALUE; // trimmed already
+            if (!takenSinceTrim) {
+                return Long.MAX_VALUE; // trimmed already
+            }
+            lastBusyMillis = nowMillis; // requests came and went between two passes: idle from now
         }
         long trimAt = lastBusyMillis + TRIM_AFTER_IDLE_MILLIS;
         if (nowMillis < trimAt) {
             return trimAt;
         }
         lastBusyMillis = 0;
+        takenSinceTrim = false;
         while (channels.poll() != null) {
             // dropped
         }
