@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,13 @@ class GatewayJarIT {
 
     /** Starts the jar's gateway on free ports; returns once it printed them. */
     private Process startGateway(String name, String... options) throws Exception {
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
+        return startGateway(name, List.of(), options);
+    }
+
+    /** The gateway run by {@code launcher} (a command that ends by running its arguments), then its ports read back. */
+    private Process startGateway(String name, List<String> launcher, String... options) throws Exception {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(java(), "-jar", JAR.toString()));
         command.addAll(List.of(options));
         Process gateway = new ProcessBuilder(command).redirectError(dir.resolve(name + ".err").toFile()).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(gateway.getInputStream(),
@@ -109,9 +116,13 @@ class GatewayJarIT {
     @Test
     void ctrlCStopsGracefullyWithStatus130() throws Exception {
         assumeTrue(Files.isRegularFile(JAR), "no " + JAR.toAbsolutePath() + " (run mvn package first)");
-        Process gateway = startGateway("sigint", "--amqp-port", "0", "--http-port", "-1");
+        // A JVM started with SIGINT ignored keeps ignoring it, and a background job of a non-interactive shell (a CI
+        // run started with '&') starts so, as do its children. A terminal's Ctrl-C reaches a gateway that does not:
+        // coreutils' env puts the default action back before it runs the gateway.
+        List<String> launcher = signalIgnored(ProcessHandle.current().pid(), 2) && envCanDefaultSignals()
+                ? List.of("env", "--default-signal=INT") : List.of();
+        Process gateway = startGateway("sigint", launcher, "--amqp-port", "0", "--http-port", "-1");
         try {
-            // A JVM started with SIGINT ignored (a background job of a non-interactive shell) keeps ignoring it.
             assumeTrue(!signalIgnored(gateway.pid(), 2), "SIGINT is ignored in this process tree");
             // The shell's own kill: a minimal Debian has no kill program (procps), but always a /bin/sh.
             Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + gateway.pid()).inheritIO().start();
@@ -122,6 +133,13 @@ class GatewayJarIT {
         } finally {
             gateway.destroyForcibly();
         }
+    }
+
+    /** Whether this machine's env can run a command with a signal's default action (GNU coreutils 8.31 and later). */
+    private static boolean envCanDefaultSignals() throws Exception {
+        Process env = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true).start();
+        env.getInputStream().transferTo(OutputStream.nullOutputStream());
+        return env.waitFor() == 0;
     }
 
     /** Whether {@code signal} is ignored by process {@code pid} (Linux: the SigIgn mask in /proc). */
