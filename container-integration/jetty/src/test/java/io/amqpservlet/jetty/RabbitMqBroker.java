@@ -10,8 +10,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +43,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * its folder, {@code rabbitmq-test-*} in {@code java.io.tmpdir}). The
  * shell exits when the node does, so a node that dies while starting (a boot failure) fails {@link #start()} at once.
  *
- * <p>Credentials: RabbitMQ's {@code guest}/{@code guest} (SASL PLAIN), which it accepts from loopback only.
+ * <p>Credentials: RabbitMQ's {@code guest}/{@code guest} (SASL PLAIN), which it accepts from loopback only. A node
+ * started {@link #startWithClientCertificates with client certificates} also listens with TLS on a port of its own,
+ * where a client must present the test client certificate, and offers SASL EXTERNAL, which logs the client in as the
+ * user named by the certificate's common name ({@code alice}, a user of the node with every permission on the default
+ * virtual host).
  */
 final class RabbitMqBroker implements AutoCloseable {
     /** The package's launcher (a link to the versioned script); {@code /usr/sbin/rabbitmq-server} would su to the rabbitmq user. */
@@ -49,6 +56,10 @@ final class RabbitMqBroker implements AutoCloseable {
     static final String USER = "guest";
     /** The default user's password. */
     static final String PASSWORD = "guest";
+    /** The user a node with client certificates knows by the test client certificate's common name. */
+    static final String CERTIFICATE_USER = "alice";
+    /** The package's command line tool, run against this node only. */
+    private static final Path CTL_SCRIPT = Path.of("/usr/lib/rabbitmq/bin/rabbitmqctl");
 
     private static final long START_TIMEOUT_MILLIS = 60_000;
     private static final long STOP_TIMEOUT_MILLIS = 30_000;
@@ -75,16 +86,22 @@ final class RabbitMqBroker implements AutoCloseable {
     private final Path directory;
     private final String nodeName;
     private final int port;
+    /** The TLS listener's port; -1 without client certificates. */
+    private final int tlsPort;
+    private final TestCertificates.PemServer certificates;
     private final Path consoleLog;
     private Process watchdog;
     private long lastStartMillis;
     /** Where this start's lines begin in the node's log, which a restart appends to. */
     private long nodeLogStart;
 
-    private RabbitMqBroker(Path directory, String nodeName, int port) {
+    private RabbitMqBroker(Path directory, String nodeName, int port, TestCertificates.PemServer certificates)
+            throws IOException {
         this.directory = directory;
         this.nodeName = nodeName;
         this.port = port;
+        this.certificates = certificates;
+        this.tlsPort = certificates == null ? -1 : freeLoopbackPort();
         this.consoleLog = directory.resolve("console.log");
     }
 
@@ -122,11 +139,24 @@ final class RabbitMqBroker implements AutoCloseable {
      * @throws Exception if it is not installed or does not come up within 60 s (with the command and log tails)
      */
     static RabbitMqBroker start() throws Exception {
+        return start(null);
+    }
+
+    /**
+     * Starts a new node as {@link #start()} does that also listens with TLS ({@link #tlsPort()}) with the server
+     * certificate of {@code certificates}, needs a client certificate signed by their client CA there and offers SASL
+     * EXTERNAL (for the user {@link #CERTIFICATE_USER}) besides PLAIN.
+     */
+    static RabbitMqBroker startWithClientCertificates(TestCertificates.PemServer certificates) throws Exception {
+        return start(certificates);
+    }
+
+    private static RabbitMqBroker start(TestCertificates.PemServer certificates) throws Exception {
         requireInstalled();
         Path directory = Files.createTempDirectory("rabbitmq-test-");
         // Short node names (sname) need a host part that resolves; "localhost" always does.
         String nodeName = "amqpservlet-" + ProcessHandle.current().pid() + "-" + NODES.incrementAndGet() + "@localhost";
-        RabbitMqBroker broker = new RabbitMqBroker(directory, nodeName, freeLoopbackPort());
+        RabbitMqBroker broker = new RabbitMqBroker(directory, nodeName, freeLoopbackPort(), certificates);
         try {
             broker.writeFiles();
             broker.launch();
@@ -140,6 +170,38 @@ final class RabbitMqBroker implements AutoCloseable {
     /** The loopback port of the AMQP listener; the same for the broker's whole life, restarts included. */
     int port() {
         return port;
+    }
+
+    /** The loopback port of the TLS listener of a node {@link #startWithClientCertificates with client certificates}. */
+    int tlsPort() {
+        if (tlsPort < 0) {
+            throw new IllegalStateException("started without client certificates: no TLS listener");
+        }
+        return tlsPort;
+    }
+
+    /**
+     * Runs {@code rabbitmqctl} against this node and returns its output's lines ({@code --silent}: no banner).
+     *
+     * @throws Exception if it fails or takes over 60 s (with its output)
+     */
+    List<String> rabbitmqctl(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(CTL_SCRIPT.toString(), "--node", nodeName, "--silent"));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("HOME", directory.resolve("home").toString()); // the node's Erlang cookie
+        builder.environment().put("RABBITMQ_CONF_ENV_FILE", directory.resolve("rabbitmq-env.conf").toString());
+        Process ctl = builder.start();
+        String output;
+        try {
+            output = new String(ctl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!ctl.waitFor(60, TimeUnit.SECONDS) || ctl.exitValue() != 0) {
+                fail("rabbitmqctl " + String.join(" ", args) + " failed against " + nodeName + ":\n" + output);
+            }
+        } finally {
+            ctl.destroyForcibly();
+        }
+        return output.lines().filter(line -> !line.isBlank()).toList();
     }
 
     /** The Erlang node name, {@code name@localhost}. */
@@ -227,12 +289,66 @@ final class RabbitMqBroker implements AutoCloseable {
         Files.writeString(directory.resolve("rabbitmq-env.conf"), "");
         // The same file rabbitmq-plugins enable --offline would write; the broker adds the plugin's dependencies.
         Files.writeString(directory.resolve("enabled_plugins"), "[rabbitmq_amqp1_0].\n");
-        Files.writeString(directory.resolve("rabbitmq.conf"), String.join("\n",
+        List<String> config = new ArrayList<>(List.of(
                 "listeners.tcp.1 = 127.0.0.1:" + port,
                 // Only the file in log/, so the console output stays short enough to quote on failure.
                 "log.console = false",
-                "log.file.level = info",
-                ""));
+                "log.file.level = info"));
+        if (certificates != null) {
+            config.addAll(clientCertificateConfig());
+        }
+        config.add("");
+        Files.writeString(directory.resolve("rabbitmq.conf"), String.join("\n", config));
+    }
+
+    /**
+     * The TLS listener that needs a client certificate signed by the client CA, SASL EXTERNAL with the certificate's
+     * common name as the user, and that user: definitions loaded at boot, which then make every user the node has
+     * (guest too, with its usual password).
+     */
+    private List<String> clientCertificateConfig() throws IOException {
+        Files.writeString(directory.resolve("enabled_plugins"), "[rabbitmq_amqp1_0,rabbitmq_auth_mechanism_ssl].\n");
+        Path definitions = directory.resolve("definitions.json");
+        Files.writeString(definitions, "{\"vhosts\": [{\"name\": \"/\"}], \"users\": ["
+                + user(USER, PASSWORD, "administrator") + ", " + user(CERTIFICATE_USER, null, "") + "],"
+                + " \"permissions\": [" + permissions(USER) + ", " + permissions(CERTIFICATE_USER) + "]}\n");
+        return List.of(
+                "listeners.ssl.1 = 127.0.0.1:" + tlsPort,
+                "ssl_options.cacertfile = " + certificates.clientCa(),
+                "ssl_options.certfile = " + certificates.certificate(),
+                "ssl_options.keyfile = " + certificates.key(),
+                "ssl_options.verify = verify_peer",
+                "ssl_options.fail_if_no_peer_cert = true",
+                "auth_mechanisms.1 = PLAIN",
+                "auth_mechanisms.2 = EXTERNAL",
+                "ssl_cert_login_from = common_name",
+                "load_definitions = " + definitions);
+    }
+
+    /** A user of the definitions file; {@code password} null for none (a user that logs in by certificate only). */
+    private static String user(String name, String password, String tags) {
+        String hash = "";
+        if (password != null) {
+            // RabbitMQ's rabbit_password_hashing_sha256: base64(salt ++ sha256(salt ++ password)), a 4-byte salt.
+            byte[] salt = {0x1c, 0x2d, 0x3e, 0x4f};
+            try {
+                MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+                sha256.update(salt);
+                byte[] digest = sha256.digest(password.getBytes(StandardCharsets.UTF_8));
+                byte[] salted = Arrays.copyOf(salt, salt.length + digest.length);
+                System.arraycopy(digest, 0, salted, salt.length, digest.length);
+                hash = Base64.getEncoder().encodeToString(salted);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return "{\"name\": \"" + name + "\", \"password_hash\": \"" + hash
+                + "\", \"hashing_algorithm\": \"rabbit_password_hashing_sha256\", \"tags\": \"" + tags + "\"}";
+    }
+
+    private static String permissions(String user) {
+        return "{\"user\": \"" + user + "\", \"vhost\": \"/\", \"configure\": \".*\", \"write\": \".*\","
+                + " \"read\": \".*\"}";
     }
 
     private void launch() throws Exception {

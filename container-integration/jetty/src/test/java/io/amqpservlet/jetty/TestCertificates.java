@@ -1,10 +1,14 @@
 package io.amqpservlet.jetty;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -50,6 +54,58 @@ public final class TestCertificates {
         keytool(dir, "-importcert", "-noprompt", "-alias", "client", "-file", clientCert.toString(),
                 "-keystore", c.serverTrustStore.toString());
         return c;
+    }
+
+    /**
+     * What a server that reads PEM files rather than key stores needs (RabbitMQ): the server's certificate and its
+     * private key (PKCS#8), and a CA that signed a client certificate of its own with the subject {@link #CLIENT_DN},
+     * in {@code clientKeyStore} (its chain with the CA's certificate). The client needs a CA: Erlang's TLS refuses a
+     * peer whose certificate is self-signed, even one it trusts.
+     */
+    public record PemServer(Path certificate, Path key, Path clientCa, Path clientKeyStore) {
+    }
+
+    /** Writes the files of {@link PemServer} in {@code dir}, making the CA and its client certificate. */
+    public PemServer forPemServer(Path dir) throws IOException, GeneralSecurityException, InterruptedException {
+        PemServer pem = new PemServer(dir.resolve("server.pem"), dir.resolve("server-key.pem"),
+                dir.resolve("client-ca.pem"), dir.resolve("client-signed.p12"));
+        KeyStore server = load(serverKeyStore);
+        Files.writeString(pem.certificate(), pem("CERTIFICATE", server.getCertificate("server").getEncoded()));
+        Files.writeString(pem.key(), pem("PRIVATE KEY", server.getKey("server", PASSWORD.toCharArray()).getEncoded()));
+        Path caStore = dir.resolve("client-ca.p12");
+        Path request = dir.resolve("client.csr");
+        Path signed = dir.resolve("client-signed.crt");
+        keytool(dir, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=amqp-servlet test CA", "-ext", "bc:c", "-validity", "2", "-keystore", caStore.toString());
+        keytool(dir, "-exportcert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(),
+                "-file", pem.clientCa().toString());
+        keytool(dir, "-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", CLIENT_DN, "-validity", "2", "-keystore", pem.clientKeyStore().toString());
+        keytool(dir, "-certreq", "-alias", "client", "-keystore", pem.clientKeyStore().toString(),
+                "-file", request.toString());
+        keytool(dir, "-gencert", "-rfc", "-alias", "ca", "-keystore", caStore.toString(), "-validity", "2",
+                "-infile", request.toString(), "-outfile", signed.toString());
+        // The CA first, so that the signed certificate's import finds its issuer and keeps the chain.
+        keytool(dir, "-importcert", "-noprompt", "-alias", "ca", "-file", pem.clientCa().toString(),
+                "-keystore", pem.clientKeyStore().toString());
+        keytool(dir, "-importcert", "-alias", "client", "-file", signed.toString(),
+                "-keystore", pem.clientKeyStore().toString());
+        return pem;
+    }
+
+    private static KeyStore load(Path store) throws IOException, GeneralSecurityException {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keys.load(in, PASSWORD.toCharArray());
+        }
+        return keys;
+    }
+
+    /** RFC 7468's textual encoding: base64 in lines of 64 between the label's lines. */
+    private static String pem(String label, byte[] der) {
+        return "-----BEGIN " + label + "-----\n"
+                + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + label + "-----\n";
     }
 
     private static void keytool(Path dir, String... args) throws IOException, InterruptedException {
