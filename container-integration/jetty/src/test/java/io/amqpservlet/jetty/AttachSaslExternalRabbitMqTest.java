@@ -6,7 +6,6 @@ import org.apache.qpid.protonj2.client.ConnectionOptions;
 import org.apache.qpid.protonj2.client.Delivery;
 import org.apache.qpid.protonj2.client.Message;
 import org.apache.qpid.protonj2.client.Receiver;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,23 +67,10 @@ class AttachSaslExternalRabbitMqTest {
         }
     }
 
-    /** The broker's certificate trusted; the client certificate presented when {@code withCertificate}. */
-    private static SslContextFactory.Client tls(boolean withCertificate) {
-        SslContextFactory.Client tls = new SslContextFactory.Client();
-        tls.setTrustStorePath(certificates.clientTrustStore.toString());
-        tls.setTrustStorePassword(TestCertificates.PASSWORD);
-        tls.setTrustStoreType("PKCS12");
-        if (withCertificate) {
-            tls.setKeyStorePath(pem.clientKeyStore().toString());
-            tls.setKeyStorePassword(TestCertificates.PASSWORD);
-            tls.setKeyStoreType("PKCS12");
-        }
-        return tls;
-    }
-
     private AttachedGateway gateway(String queue, boolean withCertificate) throws Exception {
         gateway = new AttachedGateway("amqps://127.0.0.1:" + broker.tlsPort() + "/" + queue, 2);
-        gateway.attachment.setSslContextFactory(tls(withCertificate));
+        // The broker's certificate trusted; the client certificate presented when withCertificate.
+        gateway.attachment.setSslContextFactory(certificates.clientTls(withCertificate ? pem.clientKeyStore() : null));
         gateway.attachment.setSaslExternal(true);
         return gateway.start();
     }

@@ -172,7 +172,7 @@ final class RabbitMqBroker implements AutoCloseable {
         return port;
     }
 
-    /** The loopback port of the TLS listener of a node {@link #startWithClientCertificates with client certificates}. */
+    /** The loopback port of the TLS listener of a node started {@link #startWithClientCertificates with them}. */
     int tlsPort() {
         if (tlsPort < 0) {
             throw new IllegalStateException("started without client certificates: no TLS listener");

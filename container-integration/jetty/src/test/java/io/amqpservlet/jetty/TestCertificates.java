@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty;
 
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -91,6 +93,23 @@ public final class TestCertificates {
         keytool(dir, "-importcert", "-alias", "client", "-file", signed.toString(),
                 "-keystore", pem.clientKeyStore().toString());
         return pem;
+    }
+
+    /**
+     * A TLS client's context that trusts the server's certificate and presents the client certificate in
+     * {@code clientKeyStore} ({@link #clientKeyStore}, {@link PemServer#clientKeyStore()}), or none when null.
+     */
+    public SslContextFactory.Client clientTls(Path clientKeyStore) {
+        SslContextFactory.Client tls = new SslContextFactory.Client();
+        tls.setTrustStorePath(clientTrustStore.toString());
+        tls.setTrustStorePassword(PASSWORD);
+        tls.setTrustStoreType("PKCS12");
+        if (clientKeyStore != null) {
+            tls.setKeyStorePath(clientKeyStore.toString());
+            tls.setKeyStorePassword(PASSWORD);
+            tls.setKeyStoreType("PKCS12");
+        }
+        return tls;
     }
 
     private static KeyStore load(Path store) throws IOException, GeneralSecurityException {
