@@ -553,6 +553,21 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     /**
+     * Why the last connection to a broker could not be made or ended, as the warning logged then says: TLS failed
+     * (the broker's alert, such as {@code certificate_required}, or a certificate this side does not trust), the
+     * broker's close and its error, a connection refused or reset. A broker that refuses TLS and closes at once may
+     * reset the connection before its alert is read: then the reset is all there is to say. It stays after the
+     * attachment is attached again, so it tells why the last reconnection was needed.
+     *
+     * @return the reason, or null if no connection has failed since the start
+     */
+    @ManagedAttribute("Why the last connection to a broker could not be made or ended (null if none has)")
+    public String getLastFailure() {
+        Reconnection r = reconnection;
+        return r == null ? null : r.lastFailure();
+    }
+
+    /**
      * The delay before the next connection attempt, while backing off.
      *
      * @return the delay in milliseconds of the current (or last) wait; 0 once attached

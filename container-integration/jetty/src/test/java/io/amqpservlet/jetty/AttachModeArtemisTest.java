@@ -262,6 +262,9 @@ class AttachModeArtemisTest {
             Thread.sleep(1_000);
             assertTrue(!g.attachment.isAttached(), "attached to an untrusted broker");
             assertTrue(g.attachment.getConnectCount() >= 2, "it keeps trying: " + g.attachment.getConnectCount());
+            // What an operator reads of it (JMX, the warning logged): TLS failed, and why.
+            String failure = TlsFailures.awaitLastFailure(g.attachment);
+            assertTrue(failure.startsWith("TLS failed: PKIX path building failed"), "last failure: " + failure);
         }
     }
 

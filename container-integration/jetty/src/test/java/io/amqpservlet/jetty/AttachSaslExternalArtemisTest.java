@@ -112,5 +112,8 @@ class AttachSaslExternalArtemisTest {
         assertFalse(gateway.attachment.isAttached(), "attached without a client certificate");
         assertTrue(gateway.attachment.getConnectCount() >= 2, "it keeps trying: "
                 + gateway.attachment.getConnectCount());
+        // What an operator reads of it (JMX, the warning logged): TLS failed, and the broker's alert.
+        String failure = TlsFailures.awaitLastFailure(gateway.attachment);
+        assertTrue(failure.startsWith("TLS failed: Received fatal alert: "), "last failure: " + failure);
     }
 }

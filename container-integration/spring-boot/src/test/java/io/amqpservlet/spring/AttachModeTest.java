@@ -133,6 +133,8 @@ class AttachModeTest {
             }
             String health = health();
             assertTrue(health.startsWith("503 ") && health.contains("\"status\":\"DOWN\""), health);
+            // Why, in the details: the broker's going away ended the last connection.
+            assertTrue(health.contains("\"lastFailure\":\""), health);
         } finally {
             artemis.startAgain();
         }

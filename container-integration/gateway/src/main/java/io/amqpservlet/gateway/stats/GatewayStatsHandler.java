@@ -96,6 +96,7 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
             m.put("broker", a.getBroker());
             m.put("connectCount", a.getConnectCount());
             m.put("failures", a.getFailures());
+            m.put("lastFailure", a.getLastFailure());
             m.put("reconnectDelay", a.getReconnectDelay());
             m.put("activeRequests", a.getActiveRequests());
             attached.add(factoryCounters(a.getConnectionFactory(), m));

@@ -36,6 +36,10 @@ public final class AmqpBrokerAttachmentHealthIndicator implements HealthIndicato
                 .withDetail("connectCount", a.getConnectCount())
                 .withDetail("activeRequests", a.getActiveRequests())
                 .withDetail("credit", a.getCredit());
+        String lastFailure = a.getLastFailure();
+        if (lastFailure != null) {
+            health.withDetail("lastFailure", lastFailure);
+        }
         String broker = a.getBroker();
         if (broker != null) {
             health.withDetail("broker", broker);

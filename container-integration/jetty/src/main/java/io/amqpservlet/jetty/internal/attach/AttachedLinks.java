@@ -211,6 +211,11 @@ public final class AttachedLinks {
         reconnection.ending(engine.remoteError().isNull() ? what : "the broker closed the connection: " + what);
     }
 
+    /** Any thread: reading or writing failed, or TLS did: the reconnection's line says how. */
+    public void transportFailed(Throwable failure) {
+        reconnection.failed(failure);
+    }
+
     /** An error condition for the log: {@code amqp:connection:forced the server is shutting down}. */
     private static String text(ErrorCondition error) {
         return error.description().isNull() ? error.condition().toString()

@@ -5,6 +5,9 @@ import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.Transport;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.io.ssl.SslHandshakeListener;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -19,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLException;
 
 /**
  * A broker attachment's connection over time, as an {@link AttachmentState} machine: connects to one broker of its
@@ -56,6 +61,15 @@ public final class Reconnection {
     private long beyondCredit;
     /** Why the current connection is ending, as its engine's side said first; null when it said nothing. */
     private String endReason;
+    /** Why the last connection could not be made or ended; null until one has. */
+    private String lastFailure;
+    /** A failed TLS handshake (a broker's certificate not trusted) ends the connection unseen by its own side. */
+    private final SslHandshakeListener handshakeFailures = new SslHandshakeListener() {
+        @Override
+        public void handshakeFailed(Event event, Throwable failure) {
+            failed(failure);
+        }
+    };
 
     /**
      * @param tls the TLS configuration for {@code amqps}, or null for plain TCP
@@ -129,14 +143,40 @@ public final class Reconnection {
             }
             return made(connections.newConnection(endPoint, broker, index, this));
         };
-        context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
-                : amqp);
+        context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? secure(amqp) : amqp);
         context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
                 Promise.<Connection>from(connected -> { }, failure -> lost(null, "cannot connect: " + failure)));
         if (LOG.isDebugEnabled()) {
             LOG.debug("connecting to {}", broker);
         }
         client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
+    }
+
+    /** {@code amqp} over TLS, with a failed handshake as the connection's end reason. */
+    private ClientConnectionFactory secure(ClientConnectionFactory amqp) {
+        ClientConnectionFactory tlsFactory = client.newSslClientConnectionFactory(tls, amqp);
+        return (endPoint, ctx) -> {
+            Connection c = tlsFactory.newConnection(endPoint, ctx);
+            if (c instanceof SslConnection ssl) {
+                ssl.addHandshakeListener(handshakeFailures);
+            }
+            return c;
+        };
+    }
+
+    /**
+     * Tells why TLS ended {@code endPoint}, if it did: a broker's alert that comes while this side is writing (TLS 1.3
+     * checks a client certificate after the client's handshake is done) is kept by Jetty's TLS end point, which then
+     * closes with no reader or writer to give it to. A closed end point's fill gives it, and is harmless otherwise.
+     */
+    private void tlsFailure(EndPoint endPoint) {
+        if (endPoint instanceof SslConnection.SslEndPoint ssl) {
+            try {
+                ssl.fill(BufferUtil.EMPTY_BUFFER);
+            } catch (Exception e) {
+                failed(e);
+            }
+        }
     }
 
     private static boolean connectedToItself(EndPoint endPoint) {
@@ -148,6 +188,7 @@ public final class Reconnection {
         c.addEventListener(new Connection.Listener() {
             @Override
             public void onClosed(Connection closed) {
+                tlsFailure(closed.getEndPoint());
                 lost(closed, "the connection ended without a close from either side");
             }
         });
@@ -180,7 +221,7 @@ public final class Reconnection {
     }
 
     /**
-     * Engine thread of the current connection: it is ending, and why (the first reason given stands). The one line
+     * The current connection (its engine thread, or its I/O failing on any thread): it is ending, and why (the first reason given stands). The one line
      * logged when it has closed says so, with when the next attempt is: a broker that fails every attempt the same
      * way costs a line per attempt, and the attempts space out as the delay doubles.
      */
@@ -188,6 +229,16 @@ public final class Reconnection {
         if (endReason == null && connection != null) {
             endReason = why;
         }
+    }
+
+    /**
+     * Any thread: the current connection failed to read or write, or its TLS failed (an alert from the broker, such
+     * as one that refused this gateway's certificate; a certificate this side does not trust; the connection reset):
+     * that is why it is ending, unless it was ending for a reason already.
+     */
+    public void failed(Throwable failure) {
+        String what = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        ending(failure instanceof SSLException ? "TLS failed: " + what : "the connection failed: " + what);
     }
 
     /**
@@ -223,6 +274,7 @@ public final class Reconnection {
             // Full delay halved at random (jitter): gateways that lost the same broker do not return in step.
             delay = Math.max(1, base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1));
             delayMillis = delay;
+            lastFailure = why;
             state = AttachmentState.BACKING_OFF;
             reconnect = scheduler.schedule(this::backedOff, delay, TimeUnit.MILLISECONDS);
         }
@@ -275,6 +327,11 @@ public final class Reconnection {
     /** {@return failures since the last time attached} */
     public synchronized int failures() {
         return failures;
+    }
+
+    /** {@return why the last connection could not be made or ended, or null if none has} */
+    public synchronized String lastFailure() {
+        return lastFailure;
     }
 
     /** {@return the delay of the wait now (or the last one, while connecting after it); 0 once attached} */

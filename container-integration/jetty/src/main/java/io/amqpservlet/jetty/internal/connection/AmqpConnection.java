@@ -74,7 +74,13 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     /** The non-blocking fill interest failed (the end point closed). */
     void fillFailed(Throwable cause) {
+        transportFailed(cause);
         onFillInterestedFailed(cause);
+    }
+
+    /** Any thread: reading or writing failed, or TLS did, so the connection is ending: its handler may keep why. */
+    void transportFailed(Throwable cause) {
+        pass.handler().transportFailed(cause);
     }
 
     @Override
@@ -87,6 +93,9 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
 
     @Override
     public void onClose(Throwable cause) {
+        if (cause != null) {
+            transportFailed(cause); // before the listeners, which may log why it ended
+        }
         super.onClose(cause);
         pass.closed();
         pass.handler().transportClosed(cause); // requests still being served have no connection to answer on

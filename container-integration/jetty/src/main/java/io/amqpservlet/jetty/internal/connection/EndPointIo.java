@@ -69,6 +69,7 @@ final class EndPointIo {
 
             @Override
             public void failed(Throwable x) {
+                connection.transportFailed(x); // now: the end point may close before the pass sees the failure
                 inbox.writeFailed(x);
             }
 
@@ -171,6 +172,7 @@ final class EndPointIo {
                 LOG.debug("fill failed on {}", connection, e);
             }
             inputShutdown = true;
+            connection.transportFailed(e);
         }
         releaseInput();
     }

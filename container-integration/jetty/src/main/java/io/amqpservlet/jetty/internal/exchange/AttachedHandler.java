@@ -91,6 +91,11 @@ public final class AttachedHandler extends ServingHandler {
     }
 
     @Override
+    public void transportFailed(Throwable failure) {
+        links.transportFailed(failure);
+    }
+
+    @Override
     public ErrorCondition onOpen(Engine engine, Open remoteOpen) {
         budget.opened(); // the attachment's own budget: counted, never refused
         links.opened(engine, remoteOpen, NanoTime.now() / 1_000_000L);

@@ -219,6 +219,14 @@ public abstract class ServingHandler implements EngineHandler {
     }
 
     /**
+     * Any thread: reading or writing the socket failed (a TLS alert, a reset), and the connection is ending for it.
+     * Nothing to do here: a client's connection ends like any other; a connection this side made may keep it as its
+     * end reason.
+     */
+    public void transportFailed(Throwable failure) {
+    }
+
+    /**
      * Any thread, once: Jetty closed the connection (whichever way it ended); requests still being served have no
      * connection to answer on.
      */
