@@ -75,6 +75,22 @@ class SuiteReportTest {
     }
 
     @Test
+    void aRowThatCannotCarryTheFixedRateGetsNoVerdictThere() {
+        double[] cpu = {10, 10, 10};
+        double[] bytes = {3000, 3000, 3000};
+        double[] p99 = {1000, 1000, 1000};
+        RoundSet amqp = set("amqp", "75%", 100_000, new double[] {100_100, 99_900, 100_000}, cpu, bytes, p99);
+        RoundSet carried = set("http1", "75%", 100_000, new double[] {95_500, 96_000, 94_000}, cpu, bytes, p99);
+        RoundSet overloaded = set("http1", "75%", 100_000, new double[] {61_700, 60_000, 63_000}, cpu, bytes, p99);
+        StringBuilder b = new StringBuilder();
+        assertTrue(!SuiteReport.notComparable(b, "carried", amqp, carried), b.toString());
+        assertEquals("", b.toString());
+        assertTrue(SuiteReport.notComparable(b, "overloaded", amqp, overloaded));
+        assertEquals("- overloaded: **not comparable**: http1 served 61,700 of 100,000 req/s (under 95% of the rate, "
+                + "its figures are an overload's)\n", b.toString());
+    }
+
+    @Test
     void jsonHasTheFloorBesideTheProtocolsWithTheSameFields() {
         Map<String, List<RoundSet>> runs = new LinkedHashMap<>();
         double[] three = {1, 1, 1};
