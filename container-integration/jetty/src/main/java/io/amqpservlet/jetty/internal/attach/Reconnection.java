@@ -221,9 +221,10 @@ public final class Reconnection {
     }
 
     /**
-     * The current connection (its engine thread, or its I/O failing on any thread): it is ending, and why (the first reason given stands). The one line
-     * logged when it has closed says so, with when the next attempt is: a broker that fails every attempt the same
-     * way costs a line per attempt, and the attempts space out as the delay doubles.
+     * The current connection (its engine thread, or any thread its I/O fails on): it is ending, and why (the first
+     * reason given stands). The one line logged when it has closed says so, with when the next attempt is: a broker
+     * that fails every attempt the same way costs a line per attempt, and the attempts space out as the delay
+     * doubles.
      */
     synchronized void ending(String why) {
         if (endReason == null && connection != null) {
