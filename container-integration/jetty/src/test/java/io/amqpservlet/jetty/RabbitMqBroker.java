@@ -287,8 +287,9 @@ final class RabbitMqBroker implements AutoCloseable {
         Files.createDirectories(directory.resolve("log"));
         // Empty: keeps /etc/rabbitmq/rabbitmq-env.conf out.
         Files.writeString(directory.resolve("rabbitmq-env.conf"), "");
-        // The same file rabbitmq-plugins enable --offline would write; the broker adds the plugin's dependencies.
-        Files.writeString(directory.resolve("enabled_plugins"), "[rabbitmq_amqp1_0].\n");
+        // The same file rabbitmq-plugins enable --offline would write; the broker adds the plugins' dependencies.
+        Files.writeString(directory.resolve("enabled_plugins"), certificates == null ? "[rabbitmq_amqp1_0].\n"
+                : "[rabbitmq_amqp1_0,rabbitmq_auth_mechanism_ssl].\n");
         List<String> config = new ArrayList<>(List.of(
                 "listeners.tcp.1 = 127.0.0.1:" + port,
                 // Only the file in log/, so the console output stays short enough to quote on failure.
@@ -302,12 +303,11 @@ final class RabbitMqBroker implements AutoCloseable {
     }
 
     /**
-     * The TLS listener that needs a client certificate signed by the client CA, SASL EXTERNAL with the certificate's
-     * common name as the user, and that user: definitions loaded at boot, which then make every user the node has
+     * The TLS listener that needs a client certificate signed by the client CA, SASL EXTERNAL (its plugin enabled
+     * with the AMQP 1.0 one) with the certificate's common name as the user, and that user: definitions loaded at boot, which then make every user the node has
      * (guest too, with its usual password).
      */
     private List<String> clientCertificateConfig() throws IOException {
-        Files.writeString(directory.resolve("enabled_plugins"), "[rabbitmq_amqp1_0,rabbitmq_auth_mechanism_ssl].\n");
         Path definitions = directory.resolve("definitions.json");
         Files.writeString(definitions, "{\"vhosts\": [{\"name\": \"/\"}], \"users\": ["
                 + user(USER, PASSWORD, "administrator") + ", " + user(CERTIFICATE_USER, null, "") + "],"
