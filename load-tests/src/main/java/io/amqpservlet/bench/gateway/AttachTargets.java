@@ -16,6 +16,8 @@ import java.util.Locale;
  * </ol>
  * A ratio is taken round by round (round i of one row against round i of the other) and its verdict stands only
  * when every round agrees ({@link Verdict#NOT_TRUSTED} otherwise); the error count is summed over every attach run.
+ * At the fixed rate, a round in which either row served under 95% of the rate is left out, as the gateway suite's
+ * report leaves such a target out ({@link SuiteReport#notComparable}): that row was overloaded there.
  */
 final class AttachTargets {
     static final double THROUGHPUT_AT_LEAST = 1.0;
@@ -143,20 +145,24 @@ final class AttachTargets {
                 BROKER_CPU_AT_MOST, true, false));
         String rate = attachAtRate == null ? "" : String.format(Locale.ROOT, " (%,.0f req/s)",
                 attachAtRate.targetRate());
+        RoundSet responderBrokerAtRate = r.at("", BrokeredRows.RATE_LOAD);
+        RoundSet attachBrokerAtRate = r.at("attach-broker", BrokeredRows.RATE_LOAD);
+        String gatewaysCarried = leftOut(attachAtRate, listenerAtRate);
+        String brokersCarried = leftOut(attachBrokerAtRate, responderBrokerAtRate);
         targets.add(new Target("p99", "attach p99 ÷ the listener's p99, at " + BrokeredRows.RATE_PERCENT
-                + "% of attach saturation" + rate, quotients(attachAtRate, listenerAtRate, RoundSet::p99), P99_AT_MOST,
-                true, false));
+                + "% of attach saturation" + rate + gatewaysCarried, quotientsAtRate(attachAtRate, listenerAtRate,
+                RoundSet::p99), P99_AT_MOST, true, false));
         targets.add(new Target("errors", "errors in the attach runs", errors(attach, attachAtRate), 0, true, true));
         // CPU per request falls as throughput rises (more messages per wake-up, per read, per write), so the two
         // ratios above also carry the difference in throughput, which target 1 measures. The same two at one rate
         // compare the cost of a request alone.
         targets.add(new Target("gatewayCpuAtRate", "the attached gateway's CPU per request ÷ the listener's (AMQP), "
-                + "both at " + BrokeredRows.RATE_PERCENT + "% of attach saturation" + rate,
-                quotients(attachAtRate, listenerAtRate, RoundSet::cpu), GATEWAY_CPU_AT_MOST, true, false));
+                + "both at " + BrokeredRows.RATE_PERCENT + "% of attach saturation" + rate + gatewaysCarried,
+                quotientsAtRate(attachAtRate, listenerAtRate, RoundSet::cpu), GATEWAY_CPU_AT_MOST, true, false));
         targets.add(new Target("brokerCpuAtRate", "the broker's CPU per request, gateway as consumer ÷ responder as "
-                + "consumer, both at " + BrokeredRows.RATE_PERCENT + "% of attach saturation" + rate,
-                quotients(r.at("attach-broker", BrokeredRows.RATE_LOAD), r.at("", BrokeredRows.RATE_LOAD),
-                        RoundSet::cpu), BROKER_CPU_AT_MOST, true, false));
+                + "consumer, both at " + BrokeredRows.RATE_PERCENT + "% of attach saturation" + rate + brokersCarried,
+                quotientsAtRate(attachBrokerAtRate, responderBrokerAtRate, RoundSet::cpu), BROKER_CPU_AT_MOST, true,
+                false));
         return targets;
     }
 
@@ -165,6 +171,37 @@ final class AttachTargets {
             return new double[0];
         }
         return RoundSet.quotients(a.each(figure), b.each(figure));
+    }
+
+    /** Whether round {@code i} of {@code row} served under 95% of its fixed rate. */
+    private static boolean fellShort(RoundSet row, int i) {
+        return row.targetRate() > 0 && RoundSet.rps(row.rounds().get(i)) < SuiteReport.CARRIED * row.targetRate();
+    }
+
+    /** Round by round at the fixed rate, as {@link #quotients}, with NaN for a round either row fell short in. */
+    private static double[] quotientsAtRate(RoundSet a, RoundSet b, java.util.function.ToDoubleFunction<Run> figure) {
+        double[] q = quotients(a, b, figure);
+        for (int i = 0; i < q.length; i++) {
+            if (fellShort(a, i) || fellShort(b, i)) {
+                q[i] = Double.NaN;
+            }
+        }
+        return q;
+    }
+
+    /** " (round 2 left out: ...)" for the rounds {@link #quotientsAtRate} leaves out, else "". */
+    private static String leftOut(RoundSet a, RoundSet b) {
+        if (a == null || b == null) {
+            return "";
+        }
+        StringBuilder rounds = new StringBuilder();
+        int n = Math.min(a.rounds().size(), b.rounds().size());
+        for (int i = 0; i < n; i++) {
+            if (fellShort(a, i) || fellShort(b, i)) {
+                rounds.append(rounds.length() == 0 ? "" : ", ").append(i + 1);
+            }
+        }
+        return rounds.length() == 0 ? "" : " (left out, a row served under 95% of the rate: round " + rounds + ")";
     }
 
     private static double[] errors(RoundSet... sets) {

@@ -151,6 +151,26 @@ class AttachTargetsTest {
     }
 
     @Test
+    void aRoundInWhichARowCouldNotCarryTheFixedRateIsLeftOut() {
+        Map<String, List<RoundSet>> m = measured(0);
+        // The listener's second round served 11,000 of 12,979 req/s: overloaded, its p99 and CPU are not that rate's.
+        m.put("artemis-listener", List.of(rows("artemis-listener", RATE, 12_979.4,
+                new double[] {12_981.0, 64.32, 7_897.1, 0}, new double[] {11_000.0, 56.89, 2_199.6, 0},
+                new double[] {12_979.5, 57.27, 1_188.9, 0})));
+        BrokeredRows.Result r = new BrokeredRows.Result("artemis", "Artemis 2.55.0", m, Map.of());
+        Map<String, AttachTargets.Target> t = byKey(AttachTargets.of(LISTENER, r));
+        for (String key : new String[] {"p99", "gatewayCpuAtRate"}) {
+            assertEquals(2, t.get(key).roundsMeasured(), key);
+            assertTrue(Double.isNaN(t.get(key).values()[1]), key);
+            assertTrue(t.get(key).what().endsWith("(left out, a row served under 95% of the rate: round 2)"),
+                    t.get(key).what());
+        }
+        // The brokers' rows carried the rate in every round.
+        assertEquals(3, t.get("brokerCpuAtRate").roundsMeasured());
+        assertTrue(!t.get("brokerCpuAtRate").what().contains("left out"), t.get("brokerCpuAtRate").what());
+    }
+
+    @Test
     void aMissingRowIsNotMeasuredRatherThanMet() {
         Map<String, List<RoundSet>> m = measured(0);
         m.remove("artemis-listener");
