@@ -189,7 +189,7 @@ public final class Reconnection {
             @Override
             public void onClosed(Connection closed) {
                 tlsFailure(closed.getEndPoint());
-                lost(closed, "the connection ended without a close from either side");
+                lost(closed, null);
             }
         });
         synchronized (this) {
@@ -245,6 +245,8 @@ public final class Reconnection {
     /**
      * CONNECTING or ATTACHED → BACKING_OFF: a connection could not be made ({@code closed} null) or has closed; the
      * next broker of the list is tried after the backoff delay.
+     *
+     * @param why why, or null when nobody said (a close with no end reason)
      */
     private void lost(Connection closed, String why) {
         long delay;
@@ -263,6 +265,12 @@ public final class Reconnection {
             }
             if (state != AttachmentState.CONNECTING && state != AttachmentState.ATTACHED) {
                 return; // stopped, or already backing off
+            }
+            if (why == null) {
+                // Nothing said why: at least say how far it got (a broker that refuses TLS may close without a word).
+                why = state == AttachmentState.CONNECTING
+                        ? "the connection ended before it was attached, without a close from either side"
+                        : "the connection ended without a close from either side";
             }
             from = brokers.get(brokerIndex);
             int n = failures++;
