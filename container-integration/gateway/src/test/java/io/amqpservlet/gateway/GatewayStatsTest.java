@@ -10,6 +10,8 @@ import org.eclipse.jetty.util.ajax.JSON;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -107,6 +110,33 @@ class GatewayStatsTest {
             assertEquals(0L, amqp.get("connectionsRefused"), amqp.toString());
             assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, amqp.get("maxBufferedBytes"));
             assertEquals(0, ((Object[]) stats.get("attachments")).length, "no --attach");
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void anAttachmentThatCannotConnectSaysWhyInTheStats() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // nothing listens there once it is closed
+        }
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0", "--stats",
+            "--attach", "amqp://127.0.0.1:" + closed + "/orders"}));
+        try {
+            g.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Map<?, ?> attachment;
+            do {
+                Thread.sleep(20);
+                Object[] attachments = (Object[]) ((Map<?, ?>) new JSON().fromJSON(
+                        get(g, GatewayStatsHandler.PATH).body())).get("attachments");
+                assertEquals(1, attachments.length);
+                attachment = (Map<?, ?>) attachments[0];
+            } while (attachment.get("lastFailure") == null && System.nanoTime() < deadline);
+            assertEquals(false, attachment.get("attached"), attachment.toString());
+            assertTrue(String.valueOf(attachment.get("lastFailure")).startsWith("cannot connect: "),
+                    attachment.toString());
         } finally {
             g.stop();
         }
