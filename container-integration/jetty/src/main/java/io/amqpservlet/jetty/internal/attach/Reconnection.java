@@ -6,7 +6,6 @@ import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.Transport;
 import org.eclipse.jetty.io.ssl.SslConnection;
-import org.eclipse.jetty.io.ssl.SslHandshakeListener;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -63,13 +62,6 @@ public final class Reconnection {
     private String endReason;
     /** Why the last connection could not be made or ended; null until one has. */
     private String lastFailure;
-    /** A failed TLS handshake (a broker's certificate not trusted) ends the connection unseen by its own side. */
-    private final SslHandshakeListener handshakeFailures = new SslHandshakeListener() {
-        @Override
-        public void handshakeFailed(Event event, Throwable failure) {
-            failed(failure);
-        }
-    };
 
     /**
      * @param tls the TLS configuration for {@code amqps}, or null for plain TCP
@@ -143,7 +135,8 @@ public final class Reconnection {
             }
             return made(connections.newConnection(endPoint, broker, index, this));
         };
-        context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? secure(amqp) : amqp);
+        context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
+                : amqp);
         context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
                 Promise.<Connection>from(connected -> { }, failure -> lost(null, "cannot connect: " + failure)));
         if (LOG.isDebugEnabled()) {
@@ -152,22 +145,11 @@ public final class Reconnection {
         client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
     }
 
-    /** {@code amqp} over TLS, with a failed handshake as the connection's end reason. */
-    private ClientConnectionFactory secure(ClientConnectionFactory amqp) {
-        ClientConnectionFactory tlsFactory = client.newSslClientConnectionFactory(tls, amqp);
-        return (endPoint, ctx) -> {
-            Connection c = tlsFactory.newConnection(endPoint, ctx);
-            if (c instanceof SslConnection ssl) {
-                ssl.addHandshakeListener(handshakeFailures);
-            }
-            return c;
-        };
-    }
-
     /**
-     * Tells why TLS ended {@code endPoint}, if it did: a broker's alert that comes while this side is writing (TLS 1.3
-     * checks a client certificate after the client's handshake is done) is kept by Jetty's TLS end point, which then
-     * closes with no reader or writer to give it to. A closed end point's fill gives it, and is harmless otherwise.
+     * Tells why TLS ended {@code endPoint}, if it did. Jetty's TLS end point keeps the failure that ended it, and may
+     * close with no reader or writer to give it to: a handshake this side failed (a broker certificate it does not
+     * trust), or a broker's alert that came while this side was writing (TLS 1.3 checks a client certificate after
+     * the client's handshake is done). A closed end point's fill gives it, and is harmless otherwise.
      */
     private void tlsFailure(EndPoint endPoint) {
         if (endPoint instanceof SslConnection.SslEndPoint ssl) {
