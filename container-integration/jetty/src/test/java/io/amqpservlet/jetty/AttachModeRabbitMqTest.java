@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.testbrokers.RabbitMqNode;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
 import org.apache.qpid.protonj2.client.ConnectionOptions;
@@ -33,13 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(180)
 class AttachModeRabbitMqTest {
     private static final long WAIT_SECONDS = 30;
-    private static RabbitMqBroker broker;
+    private static RabbitMqNode broker;
     private static Client client;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        RabbitMqBroker.requireInstalled();
-        broker = RabbitMqBroker.start();
+        RabbitMqNode.requireInstalled();
+        broker = RabbitMqNode.start(null);
         client = Client.create();
     }
 
@@ -54,12 +55,12 @@ class AttachModeRabbitMqTest {
     }
 
     private static String uri(String queue) {
-        return "amqp://" + RabbitMqBroker.USER + ":" + RabbitMqBroker.PASSWORD + "@127.0.0.1:" + broker.port() + "/"
+        return "amqp://" + RabbitMqNode.USER + ":" + RabbitMqNode.PASSWORD + "@127.0.0.1:" + broker.amqpPort() + "/"
                 + queue;
     }
 
     private static ConnectionOptions plain() {
-        return new ConnectionOptions().user(RabbitMqBroker.USER).password(RabbitMqBroker.PASSWORD);
+        return new ConnectionOptions().user(RabbitMqNode.USER).password(RabbitMqNode.PASSWORD);
     }
 
     /** A client with named reply queues (RabbitMQ has no dynamic ones) and a sender to the request queue. */
@@ -70,7 +71,7 @@ class AttachModeRabbitMqTest {
         final List<String> replyAddresses = new ArrayList<>();
 
         Requester(String requestQueue, int replyQueues) throws Exception {
-            connection = client.connect("127.0.0.1", broker.port(), plain());
+            connection = client.connect("127.0.0.1", broker.amqpPort(), plain());
             for (int i = 0; i < replyQueues; i++) {
                 String address = "/queue/replies-" + UUID.randomUUID();
                 Receiver r = connection.openReceiver(address); // declares the queue
@@ -123,9 +124,9 @@ class AttachModeRabbitMqTest {
     void atMostOnceRabbitMqSendsEachRequestSettledAndCreditStillBoundsTheServing() throws Exception {
         String queue = "/queue/once-" + UUID.randomUUID();
         int requests = 12;
-        try (DeliveryTap tap = new DeliveryTap(broker.port())) {
-            try (AttachedGateway g = new AttachedGateway("amqp://" + RabbitMqBroker.USER + ":"
-                    + RabbitMqBroker.PASSWORD + "@127.0.0.1:" + tap.port() + "/" + queue, 3)) {
+        try (DeliveryTap tap = new DeliveryTap(broker.amqpPort())) {
+            try (AttachedGateway g = new AttachedGateway("amqp://" + RabbitMqNode.USER + ":"
+                    + RabbitMqNode.PASSWORD + "@127.0.0.1:" + tap.port() + "/" + queue, 3)) {
                 g.attachment.setAtMostOnce(true);
                 g.start().awaitAttached(WAIT_SECONDS * 1000);
                 Requester r = new Requester(queue, 1);

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.testbrokers.RabbitMqNode;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
 import org.apache.qpid.protonj2.client.ConnectionOptions;
@@ -36,17 +37,18 @@ class AttachSaslExternalRabbitMqTest {
     static Path dir;
     private static TestCertificates certificates;
     private static TestCertificates.PemServer pem;
-    private static RabbitMqBroker broker;
+    private static RabbitMqNode broker;
     private static Client client;
 
     private AttachedGateway gateway;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        RabbitMqBroker.requireInstalled();
+        RabbitMqNode.requireInstalled();
         certificates = TestCertificates.create(dir);
         pem = certificates.forPemServer(dir);
-        broker = RabbitMqBroker.startWithClientCertificates(pem);
+        broker = RabbitMqNode.startWithClientCertificates(null,
+                new RabbitMqNode.ClientCertificates(pem.certificate(), pem.key(), pem.clientCa()));
         client = Client.create();
     }
 
@@ -82,11 +84,11 @@ class AttachSaslExternalRabbitMqTest {
         // Who the broker says the gateway is: the certificate's user (who has no password), on the TLS listener.
         // RabbitMQ 3.10 lists an AMQP 1.0 connection's sessions as channels, not the connection itself.
         List<String> channels = broker.rabbitmqctl("list_channels", "user", "name");
-        assertTrue(channels.stream().anyMatch(c -> c.startsWith(RabbitMqBroker.CERTIFICATE_USER + "\t")
+        assertTrue(channels.stream().anyMatch(c -> c.startsWith(RabbitMqNode.CERTIFICATE_USER + "\t")
                 && c.contains("-> 127.0.0.1:" + broker.tlsPort() + " ")), "the broker's channels (user, name): "
                 + channels);
-        try (Connection guest = client.connect("127.0.0.1", broker.port(),
-                new ConnectionOptions().user(RabbitMqBroker.USER).password(RabbitMqBroker.PASSWORD))) {
+        try (Connection guest = client.connect("127.0.0.1", broker.amqpPort(),
+                new ConnectionOptions().user(RabbitMqNode.USER).password(RabbitMqNode.PASSWORD))) {
             String replyTo = "/queue/replies-" + UUID.randomUUID();
             Receiver replies = guest.openReceiver(replyTo);
             replies.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.testbrokers.RabbitMqNode;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
 import org.apache.qpid.protonj2.client.ConnectionOptions;
@@ -31,13 +32,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 @Timeout(180)
 class AttachUserIdRabbitMqTest {
     private static final long WAIT_SECONDS = 30;
-    private static RabbitMqBroker broker;
+    private static RabbitMqNode broker;
     private static Client client;
 
     @BeforeAll
     static void startBroker() throws Exception {
-        RabbitMqBroker.requireInstalled();
-        broker = RabbitMqBroker.start();
+        RabbitMqNode.requireInstalled();
+        broker = RabbitMqNode.start(null);
         client = Client.create();
     }
 
@@ -52,19 +53,19 @@ class AttachUserIdRabbitMqTest {
     }
 
     private static ConnectionOptions guest() {
-        return new ConnectionOptions().user(RabbitMqBroker.USER).password(RabbitMqBroker.PASSWORD);
+        return new ConnectionOptions().user(RabbitMqNode.USER).password(RabbitMqNode.PASSWORD);
     }
 
     private static AttachedGateway gateway(String queue) throws Exception {
-        AttachedGateway g = new AttachedGateway("amqp://" + RabbitMqBroker.USER + ":" + RabbitMqBroker.PASSWORD
-                + "@127.0.0.1:" + broker.port() + "/" + queue, 4);
+        AttachedGateway g = new AttachedGateway("amqp://" + RabbitMqNode.USER + ":" + RabbitMqNode.PASSWORD
+                + "@127.0.0.1:" + broker.amqpPort() + "/" + queue, 4);
         g.attachment.setTrustUserId(true);
         return g.start().awaitAttached(WAIT_SECONDS * 1000);
     }
 
     /** Sends a request claiming {@code userId} (null for none) on a connection of its own, replies to a named queue. */
     private static Message<Object> exchange(String queue, String userId) throws Exception {
-        try (Connection c = client.connect("127.0.0.1", broker.port(), guest())) {
+        try (Connection c = client.connect("127.0.0.1", broker.amqpPort(), guest())) {
             String replyTo = "/queue/replies-" + UUID.randomUUID();
             Receiver replies = c.openReceiver(replyTo);
             replies.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -84,7 +85,7 @@ class AttachUserIdRabbitMqTest {
     void aRequestWithItsSendersUserIdIsServedAsThatUser() throws Exception {
         String queue = "/queue/user-id-" + UUID.randomUUID();
         try (AttachedGateway g = gateway(queue)) {
-            assertEquals(RabbitMqBroker.USER, exchange(queue, RabbitMqBroker.USER).property("x-user"));
+            assertEquals(RabbitMqNode.USER, exchange(queue, RabbitMqNode.USER).property("x-user"));
             assertNull(exchange(queue, null).property("x-user"), "no user-id, no user");
             assertEquals(2, g.work.calls.get());
         }
@@ -94,7 +95,7 @@ class AttachUserIdRabbitMqTest {
     void aSpoofedUserIdIsRefusedByTheBrokerAndNeverReachesTheServlet() throws Exception {
         String queue = "/queue/spoofed-" + UUID.randomUUID();
         try (AttachedGateway g = gateway(queue)) {
-            try (Connection c = client.connect("127.0.0.1", broker.port(), guest())) {
+            try (Connection c = client.connect("127.0.0.1", broker.amqpPort(), guest())) {
                 Sender sender = c.openSender(queue);
                 sender.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
                 Tracker spoofed = sender.send(Message.create(new byte[] {1}).subject("POST").messageId("spoofed")
@@ -109,7 +110,7 @@ class AttachUserIdRabbitMqTest {
                 assertFalse(accepted, "the broker took a message whose user-id is not its sender's");
             }
             // The queue is first in, first out: had the spoofed message got in, it would be served first.
-            assertEquals(RabbitMqBroker.USER, exchange(queue, RabbitMqBroker.USER).property("x-user"));
+            assertEquals(RabbitMqNode.USER, exchange(queue, RabbitMqNode.USER).property("x-user"));
             assertEquals(1, g.work.calls.get(), "only the honest request reached the servlet");
         }
     }

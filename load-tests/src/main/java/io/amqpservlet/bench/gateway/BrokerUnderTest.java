@@ -1,6 +1,6 @@
 package io.amqpservlet.bench.gateway;
 
-import io.amqpservlet.bench.broker.RabbitMqNode;
+import io.amqpservlet.testbrokers.RabbitMqNode;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.amqpservlet.bench.scaleout;
 
 import io.amqpservlet.bench.broker.ArtemisBroker;
-import io.amqpservlet.bench.broker.RabbitMqNode;
 import io.amqpservlet.bench.gateway.BrokerProcess;
+import io.amqpservlet.testbrokers.RabbitMqNode;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.amqpservlet.bench.broker;
 import io.amqpservlet.bench.load.LoadOptions;
 import io.amqpservlet.bench.load.LoadResult;
 import io.amqpservlet.bench.load.LoadRun;
+import io.amqpservlet.testbrokers.RabbitMqNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

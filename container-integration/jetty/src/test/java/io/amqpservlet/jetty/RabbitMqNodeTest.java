@@ -11,6 +11,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Role;
 import io.amqpservlet.protocol.types.Symbol;
+import io.amqpservlet.testbrokers.RabbitMqNode;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
 import org.apache.qpid.protonj2.client.ConnectionOptions;
@@ -53,7 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Proves {@link RabbitMqBroker} with a real client (Apache Qpid protonj2-client) and pins, as assertions, what
+ * Proves {@link RabbitMqNode} with a real client (Apache Qpid protonj2-client) and pins, as assertions, what
  * RabbitMQ 3.10's {@code rabbitmq_amqp1_0} plugin does with the things an AMQP 1.0 client attached to it relies on
  * (the gateway's attach mode is such a client):
  * <ul>
@@ -89,10 +90,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>One node per class; tests use their own queue names, so their order does not matter.
  */
 @Timeout(60)
-class RabbitMqBrokerTest {
+class RabbitMqNodeTest {
     private static final long WAIT_SECONDS = 10;
 
-    private static RabbitMqBroker broker;
+    private static RabbitMqNode broker;
     private static Client client;
 
     private Connection connection;
@@ -100,10 +101,10 @@ class RabbitMqBrokerTest {
     @BeforeAll
     @Timeout(90)
     static void startBroker() throws Exception {
-        broker = RabbitMqBroker.start();
+        broker = RabbitMqNode.start(null);
         client = Client.create();
         System.out.printf("RabbitMQ node %s on port %d: started in %d ms, beam.smp RSS %.1f MiB%n", broker.nodeName(),
-                broker.port(), broker.lastStartMillis(), broker.residentBytes() / 1048576.0);
+                broker.amqpPort(), broker.lastStartMillis(), broker.residentBytes() / 1048576.0);
     }
 
     @AfterAll
@@ -130,8 +131,8 @@ class RabbitMqBrokerTest {
     }
 
     private static Connection connectGuest() throws Exception {
-        Connection opened = client.connect("127.0.0.1", broker.port(),
-                new ConnectionOptions().user(RabbitMqBroker.USER).password(RabbitMqBroker.PASSWORD));
+        Connection opened = client.connect("127.0.0.1", broker.amqpPort(),
+                new ConnectionOptions().user(RabbitMqNode.USER).password(RabbitMqNode.PASSWORD));
         opened.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
         return opened;
     }
@@ -299,7 +300,7 @@ class RabbitMqBrokerTest {
 
     @Test
     void offersSaslPlainAndAnonymousAndAcceptsAnonymous() throws Exception {
-        try (RawAmqpPeer peer = new RawAmqpPeer(broker.port())) {
+        try (RawAmqpPeer peer = new RawAmqpPeer(broker.amqpPort())) {
             peer.writeHeader(ProtocolHeader.SASL);
             assertEquals(ProtocolHeader.ID_SASL, peer.readHeader().protocolId());
             SaslMechanisms mechanisms = peer.readUntil(SaslMechanisms.class);
@@ -307,7 +308,7 @@ class RabbitMqBrokerTest {
             assertTrue(mechanisms.mechanisms().contains(SaslMechanismNames.ANONYMOUS), mechanisms.toString());
         }
         // With no credentials protonj2 picks ANONYMOUS, which the plugin maps to its default user.
-        try (Connection anonymous = client.connect("127.0.0.1", broker.port(), new ConnectionOptions())) {
+        try (Connection anonymous = client.connect("127.0.0.1", broker.amqpPort(), new ConnectionOptions())) {
             anonymous.openFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
             String queue = "/queue/" + queueName("anonymous");
             anonymous.openSender(queue).send(Message.create("anonymous")).awaitAccepted(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -327,7 +328,7 @@ class RabbitMqBrokerTest {
         connection.openSender("/queue/" + transientQueue).send(Message.create("with its queue").durable(true))
                 .awaitAccepted(WAIT_SECONDS, TimeUnit.SECONDS);
         long residentBytes = broker.residentBytes();
-        int port = broker.port();
+        int port = broker.amqpPort();
 
         long stopMillis;
         try (RawAmqpPeer peer = new RawAmqpPeer(port)) {
@@ -348,7 +349,7 @@ class RabbitMqBrokerTest {
         System.out.printf("RabbitMQ node %s stopped in %d ms, restarted in %d ms; beam.smp RSS before the stop %.1f MiB,"
                 + " after %.1f MiB%n", broker.nodeName(), stopMillis, broker.lastStartMillis(), residentBytes / 1048576.0,
                 broker.residentBytes() / 1048576.0);
-        assertEquals(port, broker.port());
+        assertEquals(port, broker.amqpPort());
 
         // The old connection died with the node; a new one finds the data.
         connection.close();
@@ -380,7 +381,7 @@ class RabbitMqBrokerTest {
 
     /** Sends {@code attach} on a fresh session of a raw connection (no SASL) and expects an end with {@code condition}. */
     private static void assertAttachEndsSession(Attach attach, Symbol condition) throws IOException {
-        try (RawAmqpPeer peer = new RawAmqpPeer(broker.port())) {
+        try (RawAmqpPeer peer = new RawAmqpPeer(broker.amqpPort())) {
             peer.writeHeader(ProtocolHeader.AMQP);
             peer.writeFrame(0, new Open().containerId("raw-peer"));
             assertEquals(ProtocolHeader.ID_AMQP, peer.readHeader().protocolId());

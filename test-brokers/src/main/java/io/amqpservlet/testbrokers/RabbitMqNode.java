@@ -1,4 +1,4 @@
-package io.amqpservlet.jetty;
+package io.amqpservlet.testbrokers;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,53 +22,55 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 /**
- * A private RabbitMQ node (Debian's {@code rabbitmq-server}, with its {@code rabbitmq_amqp1_0} plugin) for tests that
- * need a real AMQP 1.0 broker. Each instance owns a temporary folder holding its node's data (mnesia), logs,
- * Erlang cookie (its {@code HOME}), config and enabled-plugins file, a node name of its own and a free loopback port,
- * so parallel runs, a system node and nodes left over by a killed run do not collide; nothing global is read or
- * changed (the package's {@code /etc/rabbitmq} files are bypassed, its service is never used).
+ * A private RabbitMQ node (Debian's {@code rabbitmq-server} 3.10, with its {@code rabbitmq_amqp1_0} plugin) for the
+ * tests and the benchmarks that need a real AMQP 1.0 broker. Each node owns a temporary folder holding its data
+ * (mnesia), logs, Erlang cookie (its {@code HOME}), config and enabled-plugins file, a node name of its own and a free
+ * loopback port, so parallel runs, a system node and nodes left over by a killed run do not collide; nothing global is
+ * read or changed (the package's {@code /etc/rabbitmq} files are bypassed, its service is never used).
  *
- * <p>{@link #start()} returns once the port answers the AMQP 1.0 SASL protocol header with the same header, which
+ * <p>{@link #start(Path)} returns once the port answers the AMQP 1.0 SASL protocol header with the same header, which
  * RabbitMQ does only once its plugins have started (it opens its listeners at the end of its boot; without the plugin
- * the port answers with AMQP 0-9-1's header, which fails the start within seconds). {@link #stop()} shuts the node down cleanly (queues and persistent messages stay on disk) and
- * {@link #restart()} brings it back on the same port, node name and data. {@link #close()} kills the whole process tree
- * and deletes the folder. The Erlang port mapper ({@code epmd}, shared by every node on the machine) is left running, as
- * Erlang itself does.
+ * the port answers with AMQP 0-9-1's header, which fails the start within seconds). {@link #stop()} shuts the node
+ * down cleanly (queues and persistent messages stay on disk) and {@link #restart()} brings it back on the same port,
+ * node name and data. {@link #close()} kills the whole process tree and deletes the folder. The Erlang port mapper
+ * ({@code epmd}, shared by every node on the machine) is left running, as Erlang itself does.
  *
  * <p>The node runs under a small shell that ends it (cleanly) when the shell's standard input closes, which happens
- * when this JVM exits for any reason, even {@code kill -9}: a crashed test run does not leave a broker running (only
- * its folder, {@code rabbitmq-test-*} in {@code java.io.tmpdir}). The
- * shell exits when the node does, so a node that dies while starting (a boot failure) fails {@link #start()} at once.
+ * when this JVM exits for any reason, even {@code kill -9}: a crashed run does not leave a broker running (only its
+ * folder, {@code rabbitmq-*} in {@code java.io.tmpdir} or the folder given). The shell exits when the node does, so a
+ * node that dies while starting (a boot failure) fails the start at once.
  *
- * <p>Credentials: RabbitMQ's {@code guest}/{@code guest} (SASL PLAIN), which it accepts from loopback only. A node
+ * <p>Credentials: RabbitMQ's {@link #USER}/{@link #PASSWORD} (SASL PLAIN), which it accepts from loopback only. A node
  * started {@link #startWithClientCertificates with client certificates} also listens with TLS on a port of its own,
- * where a client must present the test client certificate, and offers SASL EXTERNAL, which logs the client in as the
- * user named by the certificate's common name ({@code alice}, a user of the node with every permission on the default
- * virtual host).
+ * where a client must present a certificate signed by the given client CA, and offers SASL EXTERNAL, which logs the
+ * client in as the user named by the certificate's common name ({@link #CERTIFICATE_USER}, a user of the node with
+ * every permission on the default virtual host).
+ *
+ * <p>RabbitMQ 3.10 offers neither the anonymous relay nor dynamic nodes: a client replies to named queues
+ * ({@code /queue/NAME}, declared by the first link that names them) and a responder attaches a sender per reply
+ * address.
  */
-final class RabbitMqBroker implements AutoCloseable {
-    /** The package's launcher (a link to the versioned script); {@code /usr/sbin/rabbitmq-server} would su to the rabbitmq user. */
-    static final Path SERVER_SCRIPT = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
+public final class RabbitMqNode implements AutoCloseable {
+    /** The package's launcher (a link to the versioned script); {@code /usr/sbin/rabbitmq-server} would su to rabbitmq. */
+    public static final Path SERVER_SCRIPT = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
     /** RabbitMQ's default user, accepted from loopback connections only. */
-    static final String USER = "guest";
+    public static final String USER = "guest";
     /** The default user's password. */
-    static final String PASSWORD = "guest";
-    /** The user a node with client certificates knows by the test client certificate's common name. */
-    static final String CERTIFICATE_USER = "alice";
+    public static final String PASSWORD = "guest";
+    /** The user a node with client certificates knows by the client certificate's common name. */
+    public static final String CERTIFICATE_USER = "alice";
     /** The package's command line tool, run against this node only. */
     private static final Path CTL_SCRIPT = Path.of("/usr/lib/rabbitmq/bin/rabbitmqctl");
 
-    private static final long START_TIMEOUT_MILLIS = 60_000;
+    private static final long START_TIMEOUT_MILLIS = 90_000;
     private static final long STOP_TIMEOUT_MILLIS = 30_000;
     private static final int LOG_EXCERPT_CHARS = 3_000;
     private static final byte[] SASL_HEADER = {'A', 'M', 'Q', 'P', 3, 1, 0, 0};
     private static final byte[] AMQP_091_HEADER = {'A', 'M', 'Q', 'P', 0, 0, 9, 1};
     private static final AtomicInteger NODES = new AtomicInteger();
-    private static final String INSTALL_HINT = " (CI installs it: run .ci/install-peers from the repository root,"
-            + " as .ci/run does)";
+    private static final String INSTALL_HINT = " (run .ci/install-peers from the repository root, as .ci/run does: it"
+            + " installs Debian's rabbitmq-server)";
     /**
      * Runs the launcher ({@code $0}) as a job and stops it (SIGTERM, which rabbitmq-server turns into a clean shutdown)
      * when this shell's standard input closes or this shell gets SIGTERM; exits with the launcher's status when the
@@ -83,149 +85,204 @@ final class RabbitMqBroker implements AutoCloseable {
             + "kill $reader 2>/dev/null\n"
             + "exit $status\n";
 
+    /**
+     * The PEM files of a node that needs client certificates: its own certificate and key, and the CA that signs the
+     * client certificates it accepts. Erlang's TLS refuses a self-signed client certificate even when it trusts it,
+     * so the client certificate must be signed by this CA.
+     */
+    public record ClientCertificates(Path certificate, Path key, Path clientCa) {
+    }
+
     private final Path directory;
     private final String nodeName;
-    private final int port;
+    private final int amqpPort;
     /** The TLS listener's port; -1 without client certificates. */
     private final int tlsPort;
-    private final TestCertificates.PemServer certificates;
+    private final ClientCertificates certificates;
     private final Path consoleLog;
     private Process watchdog;
+    private long vmPid = -1;
     private long lastStartMillis;
     /** Where this start's lines begin in the node's log, which a restart appends to. */
     private long nodeLogStart;
 
-    private RabbitMqBroker(Path directory, String nodeName, int port, TestCertificates.PemServer certificates)
+    private RabbitMqNode(Path directory, String nodeName, int amqpPort, ClientCertificates certificates)
             throws IOException {
         this.directory = directory;
         this.nodeName = nodeName;
-        this.port = port;
+        this.amqpPort = amqpPort;
         this.certificates = certificates;
         this.tlsPort = certificates == null ? -1 : freeLoopbackPort();
         this.consoleLog = directory.resolve("console.log");
     }
 
-    /** Whether the package's launcher and the AMQP 1.0 plugin are installed. */
-    static boolean available() {
-        return Files.isExecutable(SERVER_SCRIPT) && amqp10PluginInstalled();
+    /** Whether the launcher and the AMQP 1.0 plugin are installed; {@link #requireInstalled()} says what is missing. */
+    public static boolean installed() {
+        return missing() == null;
     }
 
-    private static boolean amqp10PluginInstalled() {
+    /**
+     * Throws unless RabbitMQ and its AMQP 1.0 plugin are installed: a test that needs the node fails (never skips)
+     * where it is missing.
+     *
+     * @throws IllegalStateException naming what is missing and how to install it
+     */
+    public static void requireInstalled() {
+        String missing = missing();
+        if (missing != null) {
+            throw new IllegalStateException(missing);
+        }
+    }
+
+    private static String missing() {
+        if (!Files.isExecutable(SERVER_SCRIPT)) {
+            return SERVER_SCRIPT + " is missing: Debian's rabbitmq-server is not installed" + INSTALL_HINT;
+        }
         // The plugin ships in rabbitmq-server's own plugins folder, next to the versioned sbin the launcher links to.
         try {
             Path plugins = SERVER_SCRIPT.toRealPath().getParent().getParent().resolve("plugins");
             try (Stream<Path> entries = Files.list(plugins)) {
-                return entries.anyMatch(p -> p.getFileName().toString().startsWith("rabbitmq_amqp1_0-"));
+                if (entries.anyMatch(p -> p.getFileName().toString().startsWith("rabbitmq_amqp1_0-"))) {
+                    return null;
+                }
             }
         } catch (IOException e) {
-            return false;
+            return "cannot list RabbitMQ's plugins next to " + SERVER_SCRIPT + ": " + e;
         }
+        return "RabbitMQ's rabbitmq_amqp1_0 plugin is missing next to " + SERVER_SCRIPT + INSTALL_HINT;
     }
 
-    /** Fails (never skips) unless RabbitMQ and its AMQP 1.0 plugin are installed. */
-    static void requireInstalled() {
-        if (!Files.isExecutable(SERVER_SCRIPT)) {
-            fail(SERVER_SCRIPT + " is missing: Debian's rabbitmq-server is not installed" + INSTALL_HINT);
-        }
-        if (!amqp10PluginInstalled()) {
-            fail("RabbitMQ's rabbitmq_amqp1_0 plugin is missing next to " + SERVER_SCRIPT + INSTALL_HINT);
+    /** The installed RabbitMQ's version, from the launcher's versioned folder ({@code rabbitmq_server-3.10.8}). */
+    public static String version() {
+        try {
+            String folder = SERVER_SCRIPT.toRealPath().getParent().getParent().getFileName().toString();
+            return folder.substring(folder.indexOf('-') + 1);
+        } catch (IOException e) {
+            return "unknown";
         }
     }
 
     /**
-     * Starts a new node with empty data on a free loopback port and waits until it speaks AMQP 1.0.
+     * Starts a node with empty data in a new folder under {@code parent} (the temporary folder when null) on a free
+     * loopback port and waits until it speaks AMQP 1.0.
      *
-     * @return the running broker; {@link #close()} it
-     * @throws Exception if it is not installed or does not come up within 60 s (with the command and log tails)
+     * @return the running node; {@link #close()} it
+     * @throws IOException if RabbitMQ or its plugin is not installed, or the node does not come up within 90 s (the
+     *     message holds the command and the tails of its logs)
      */
-    static RabbitMqBroker start() throws Exception {
-        return start(null);
+    public static RabbitMqNode start(Path parent) throws IOException, InterruptedException {
+        return start(parent, null);
     }
 
     /**
-     * Starts a new node as {@link #start()} does that also listens with TLS ({@link #tlsPort()}) with the server
-     * certificate of {@code certificates}, needs a client certificate signed by their client CA there and offers SASL
-     * EXTERNAL (for the user {@link #CERTIFICATE_USER}) besides PLAIN.
+     * Starts a node as {@link #start(Path)} does that also listens with TLS ({@link #tlsPort()}) with the certificate
+     * and key of {@code certificates}, needs a client certificate signed by their client CA there and offers SASL
+     * EXTERNAL (for the user {@link #CERTIFICATE_USER}, who has no password) besides PLAIN.
      */
-    static RabbitMqBroker startWithClientCertificates(TestCertificates.PemServer certificates) throws Exception {
-        return start(certificates);
+    public static RabbitMqNode startWithClientCertificates(Path parent, ClientCertificates certificates)
+            throws IOException, InterruptedException {
+        return start(parent, certificates);
     }
 
-    private static RabbitMqBroker start(TestCertificates.PemServer certificates) throws Exception {
-        requireInstalled();
-        Path directory = Files.createTempDirectory("rabbitmq-test-");
+    private static RabbitMqNode start(Path parent, ClientCertificates certificates)
+            throws IOException, InterruptedException {
+        String missing = missing();
+        if (missing != null) {
+            throw new IOException(missing);
+        }
+        Path directory = parent == null ? Files.createTempDirectory("rabbitmq-")
+                : Files.createTempDirectory(Files.createDirectories(parent), "rabbitmq-");
         // Short node names (sname) need a host part that resolves; "localhost" always does.
         String nodeName = "amqpservlet-" + ProcessHandle.current().pid() + "-" + NODES.incrementAndGet() + "@localhost";
-        RabbitMqBroker broker = new RabbitMqBroker(directory, nodeName, freeLoopbackPort(), certificates);
+        RabbitMqNode node = new RabbitMqNode(directory, nodeName, freeLoopbackPort(), certificates);
         try {
-            broker.writeFiles();
-            broker.launch();
-            return broker;
-        } catch (Throwable e) {
-            broker.close();
+            node.writeFiles();
+            node.launch();
+            return node;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            node.close();
             throw e;
         }
     }
 
-    /** The loopback port of the AMQP listener; the same for the broker's whole life, restarts included. */
-    int port() {
-        return port;
+    /** The loopback port of the AMQP listener; the same for the node's whole life, restarts included. */
+    public int amqpPort() {
+        return amqpPort;
     }
 
     /** The loopback port of the TLS listener of a node started {@link #startWithClientCertificates with them}. */
-    int tlsPort() {
+    public int tlsPort() {
         if (tlsPort < 0) {
             throw new IllegalStateException("started without client certificates: no TLS listener");
         }
         return tlsPort;
     }
 
+    /** The OS process id of the node's Erlang VM ({@code beam.smp}), where the broker's CPU time is spent. */
+    public long vmPid() {
+        return vmPid;
+    }
+
+    /** The Erlang node name, {@code name@localhost}. */
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /** How long the last start took, from spawning the launcher to the port answering the AMQP 1.0 header. */
+    public long lastStartMillis() {
+        return lastStartMillis;
+    }
+
+    /**
+     * A URI for a queue of this node with the default user's credentials, as attach mode takes it:
+     * {@code amqp://guest:guest@127.0.0.1:PORT//queue/NAME} (the node {@code /queue/NAME}, RabbitMQ's address of a
+     * queue).
+     */
+    public String queueUri(String queue) {
+        return "amqp://" + USER + ":" + PASSWORD + "@127.0.0.1:" + amqpPort + "/" + queueAddress(queue);
+    }
+
+    /** RabbitMQ's AMQP 1.0 address of the queue {@code queue}: {@code /queue/NAME}. */
+    public static String queueAddress(String queue) {
+        return "/queue/" + queue;
+    }
+
+    /** Whether the node's processes are alive. */
+    public boolean running() {
+        return watchdog != null && watchdog.isAlive();
+    }
+
     /**
      * Runs {@code rabbitmqctl} against this node and returns its output's lines ({@code --silent}: no banner).
      *
-     * @throws Exception if it fails or takes over 60 s (with its output)
+     * @throws IOException if it fails or takes over 60 s (with its output)
      */
-    List<String> rabbitmqctl(String... args) throws Exception {
+    public List<String> rabbitmqctl(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(CTL_SCRIPT.toString(), "--node", nodeName, "--silent"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("HOME", directory.resolve("home").toString()); // the node's Erlang cookie
         builder.environment().put("RABBITMQ_CONF_ENV_FILE", directory.resolve("rabbitmq-env.conf").toString());
         Process ctl = builder.start();
-        String output;
         try {
-            output = new String(ctl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String output = new String(ctl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!ctl.waitFor(60, TimeUnit.SECONDS) || ctl.exitValue() != 0) {
-                fail("rabbitmqctl " + String.join(" ", args) + " failed against " + nodeName + ":\n" + output);
+                throw new IOException("rabbitmqctl " + String.join(" ", args) + " failed against " + nodeName + ":\n"
+                        + output);
             }
+            return output.lines().filter(line -> !line.isBlank()).toList();
         } finally {
             ctl.destroyForcibly();
         }
-        return output.lines().filter(line -> !line.isBlank()).toList();
-    }
-
-    /** The Erlang node name, {@code name@localhost}. */
-    String nodeName() {
-        return nodeName;
-    }
-
-    /** How long the last start took, from spawning the launcher to the port answering the AMQP 1.0 header. */
-    long lastStartMillis() {
-        return lastStartMillis;
-    }
-
-    /** Whether the node's process is alive. */
-    boolean running() {
-        return watchdog != null && watchdog.isAlive();
     }
 
     /**
      * Shuts the node down cleanly, keeping its data: durable queues and the persistent messages in them survive into
      * {@link #restart()}. Kills the process tree if the clean shutdown takes over 30 s.
      *
-     * @throws Exception if the node's processes do not end
+     * @throws IOException if the node's processes do not end
      */
-    void stop() throws Exception {
+    public void stop() throws IOException, InterruptedException {
         if (watchdog == null) {
             return;
         }
@@ -240,9 +297,9 @@ final class RabbitMqBroker implements AutoCloseable {
     /**
      * Starts the node again after {@link #stop()}: same port, node name and data.
      *
-     * @throws Exception if it does not come up within 60 s
+     * @throws IOException if it does not come up within 90 s
      */
-    void restart() throws Exception {
+    public void restart() throws IOException, InterruptedException {
         if (running()) {
             throw new IllegalStateException("the node is running: stop() it first");
         }
@@ -250,7 +307,7 @@ final class RabbitMqBroker implements AutoCloseable {
     }
 
     /** Resident memory of the Erlang VM (beam.smp), from /proc, in bytes; -1 if it is not running. */
-    long residentBytes() throws IOException {
+    public long residentBytes() throws IOException {
         for (ProcessHandle process : processTree()) {
             Path status = Path.of("/proc", Long.toString(process.pid()), "status");
             if (!process.info().command().orElse("").endsWith("beam.smp") || !Files.exists(status)) {
@@ -266,7 +323,7 @@ final class RabbitMqBroker implements AutoCloseable {
         return -1;
     }
 
-    /** Kills every process of the node at once and deletes its folder; the broker cannot be restarted after this. */
+    /** Kills every process of the node at once and deletes its folder; the node cannot be restarted after this. */
     @Override
     public void close() throws IOException {
         if (watchdog != null) {
@@ -285,13 +342,12 @@ final class RabbitMqBroker implements AutoCloseable {
     private void writeFiles() throws IOException {
         Files.createDirectories(directory.resolve("home"));
         Files.createDirectories(directory.resolve("log"));
-        // Empty: keeps /etc/rabbitmq/rabbitmq-env.conf out.
-        Files.writeString(directory.resolve("rabbitmq-env.conf"), "");
-        // The same file rabbitmq-plugins enable --offline would write; the broker adds the plugins' dependencies.
+        Files.writeString(directory.resolve("rabbitmq-env.conf"), ""); // keeps /etc/rabbitmq/rabbitmq-env.conf out
+        // The same file rabbitmq-plugins enable --offline would write; the node adds the plugins' dependencies.
         Files.writeString(directory.resolve("enabled_plugins"), certificates == null ? "[rabbitmq_amqp1_0].\n"
                 : "[rabbitmq_amqp1_0,rabbitmq_auth_mechanism_ssl].\n");
         List<String> config = new ArrayList<>(List.of(
-                "listeners.tcp.1 = 127.0.0.1:" + port,
+                "listeners.tcp.1 = 127.0.0.1:" + amqpPort,
                 // Only the file in log/, so the console output stays short enough to quote on failure.
                 "log.console = false",
                 "log.file.level = info"));
@@ -304,8 +360,8 @@ final class RabbitMqBroker implements AutoCloseable {
 
     /**
      * The TLS listener that needs a client certificate signed by the client CA, SASL EXTERNAL (its plugin enabled
-     * with the AMQP 1.0 one) with the certificate's common name as the user, and that user: definitions loaded at boot, which then make every user the node has
-     * (guest too, with its usual password).
+     * with the AMQP 1.0 one) with the certificate's common name as the user, and that user: definitions loaded at
+     * boot, which then make every user the node has (the default user too, with its usual password).
      */
     private List<String> clientCertificateConfig() throws IOException {
         Path definitions = directory.resolve("definitions.json");
@@ -351,7 +407,7 @@ final class RabbitMqBroker implements AutoCloseable {
                 + " \"read\": \".*\"}";
     }
 
-    private void launch() throws Exception {
+    private void launch() throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", WATCHDOG, SERVER_SCRIPT.toString());
         Map<String, String> env = builder.environment();
         env.put("HOME", directory.resolve("home").toString()); // Erlang writes its .erlang.cookie here
@@ -369,16 +425,17 @@ final class RabbitMqBroker implements AutoCloseable {
         long startNanos = System.nanoTime();
         watchdog = builder.start();
         awaitAmqp10(startNanos);
+        vmPid = findVm();
         lastStartMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
-    private void awaitAmqp10(long startNanos) throws Exception {
+    private void awaitAmqp10(long startNanos) throws IOException, InterruptedException {
         long deadline = startNanos + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
         long amqp091SinceNanos = 0;
         String lastProbe = "no probe yet";
         while (System.nanoTime() < deadline) {
             if (!watchdog.isAlive()) {
-                fail(failure("exited (status " + watchdog.exitValue() + ") while starting"));
+                throw new IOException(failure("exited (status " + watchdog.exitValue() + ") while starting"));
             }
             byte[] answer;
             try {
@@ -406,14 +463,24 @@ final class RabbitMqBroker implements AutoCloseable {
         }
         kill(processTree());
         watchdog = null;
-        fail(failure("did not answer the AMQP 1.0 header (last probe: " + lastProbe + ") within "
+        throw new IOException(failure("did not answer the AMQP 1.0 header (last probe: " + lastProbe + ") within "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms"));
+    }
+
+    /** The beam.smp process among the watchdog's descendants. */
+    private long findVm() throws IOException {
+        for (ProcessHandle p : processTree()) {
+            if (p.info().command().orElse("").endsWith("beam.smp")) {
+                return p.pid();
+            }
+        }
+        throw new IOException(failure("answers AMQP 1.0, but no beam.smp process was found under its launcher"));
     }
 
     /** What the port answers to the AMQP 1.0 SASL header (AMQP 1.0 §5.3.1): the same header once the plugin is up. */
     private byte[] probe() throws IOException {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1_000);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), amqpPort), 1_000);
             socket.setSoTimeout(2_000);
             OutputStream out = socket.getOutputStream();
             out.write(SASL_HEADER);
@@ -423,7 +490,7 @@ final class RabbitMqBroker implements AutoCloseable {
     }
 
     private String failure(String what) {
-        return "RabbitMQ node " + nodeName + " on 127.0.0.1:" + port + " " + what + "\n--- command: HOME="
+        return "RabbitMQ node " + nodeName + " on 127.0.0.1:" + amqpPort + " " + what + "\n--- command: HOME="
                 + directory.resolve("home") + " RABBITMQ_CONFIG_FILE=" + directory.resolve("rabbitmq.conf")
                 + " RABBITMQ_NODENAME=" + nodeName + " ... " + SERVER_SCRIPT + "\n--- " + consoleLog + "\n"
                 + excerpt(consoleLog, 0) + "\n--- " + nodeLog() + " (this start)\n" + excerpt(nodeLog(), nodeLogStart);
@@ -443,8 +510,8 @@ final class RabbitMqBroker implements AutoCloseable {
                 return "(none)";
             }
             byte[] bytes = Files.readAllBytes(file);
-            String text = new String(bytes, (int) Math.min(offset, bytes.length),
-                    bytes.length - (int) Math.min(offset, bytes.length), StandardCharsets.UTF_8);
+            int from = (int) Math.min(offset, bytes.length);
+            String text = new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
             if (text.length() <= 2 * LOG_EXCERPT_CHARS) {
                 return text;
             }
@@ -475,7 +542,7 @@ final class RabbitMqBroker implements AutoCloseable {
             try {
                 process.onExit().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
-                throw new IOException("process " + process.pid() + " of the RabbitMQ node did not die", e);
+                throw new IOException("process " + process.pid() + " of the RabbitMQ node did not end", e);
             }
         }
     }
@@ -484,5 +551,23 @@ final class RabbitMqBroker implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /**
+     * Runs a node until this process is ended: prints {@code rabbitmq listening amqp=PORT vm-pid=PID} once it serves.
+     * For trying attach mode against RabbitMQ by hand.
+     */
+    public static void main(String[] args) throws Exception {
+        RabbitMqNode node = start(null);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                node.close();
+            } catch (IOException e) {
+                System.err.println("rabbitmq: close failed: " + e);
+            }
+        }, "rabbitmq-shutdown"));
+        System.out.println("rabbitmq listening amqp=" + node.amqpPort() + " vm-pid=" + node.vmPid());
+        System.out.flush();
+        Thread.currentThread().join();
     }
 }
