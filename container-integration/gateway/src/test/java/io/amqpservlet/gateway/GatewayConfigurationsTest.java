@@ -3,6 +3,9 @@ package io.amqpservlet.gateway;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -393,15 +397,43 @@ class GatewayConfigurationsTest {
                 () -> GatewayOptions.parse(new String[] {"--accept-backlog", "0"}));
     }
 
+    /**
+     * Counts {@link #entered} down as a request enters it, then answers 200 after {@code ?ms=N} milliseconds: the
+     * request is past the gateway's {@code GracefulHandler} then, which answers 503 to one that reaches it once a stop
+     * has begun.
+     */
+    public static final class InFlightServlet extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+        static volatile CountDownLatch entered = new CountDownLatch(1);
+
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            entered.countDown();
+            try {
+                Thread.sleep(Long.parseLong(request.getParameter("ms")));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            response.setStatus(200);
+            response.getWriter().print("slept");
+        }
+    }
+
     @Test
     void stopLetsAnInFlightRequestFinish() throws Exception {
-        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--stop-timeout", "10000");
+        InFlightServlet.entered = new CountDownLatch(1);
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--stop-timeout", "10000",
+                "--servlet", "/slow=" + InFlightServlet.class.getName());
         boolean stopped = false;
         try {
             int port = g.amqpPort();
             String url = "amqp://127.0.0.1:" + port + "/slow?ms=1000";
             CompletableFuture<Cli> inFlight = CompletableFuture.supplyAsync(() -> Cli.request("-i", url));
-            Thread.sleep(400); // the request is inside the servlet by now
+            // Stop only once the request is inside the servlet: one that arrives after the stop has begun is
+            // released, one dispatched but not yet through the GracefulHandler is answered 503, and a connect after
+            // the connector stopped fails.
+            assertTrue(InFlightServlet.entered.await(10, TimeUnit.SECONDS), "the request never reached the servlet");
             long start = System.nanoTime();
             g.stop();
             stopped = true;
