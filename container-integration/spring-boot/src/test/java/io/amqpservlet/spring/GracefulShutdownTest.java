@@ -1,5 +1,6 @@
 package io.amqpservlet.spring;
 
+import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.spring.sample.SampleApplication;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
@@ -32,13 +33,21 @@ class GracefulShutdownTest {
                         "spring.lifecycle.timeout-per-shutdown-phase=20s")
                 .run();
         int port = app.getEnvironment().getProperty(AmqpListenerPort.PROPERTY, Integer.class);
+        AmqpConnectionFactory factory = app.getBean(AmqpServletConnectors.class).getListenerFactory();
         try (Client client = Client.create();
              Connection connection = client.connect("127.0.0.1", port, new ConnectionOptions())) {
             Receiver replies = connection.openDynamicReceiver();
             Sender sender = connection.openAnonymousSender();
             Tracker tracker = sender.send(Message.create().to("/slow?ms=1500").subject("GET")
                     .replyTo(replies.address()));
-            Thread.sleep(300); // the request is with the controller
+            // Close only once the request is in flight: one that arrives after the graceful stop has begun is
+            // released. The listener counts it served as it hands it to Jetty, and from then on the connection stays
+            // open until it is answered.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (factory.getRequestsServed() < 1) {
+                assertTrue(System.nanoTime() < deadline, "the request never reached the controller");
+                Thread.sleep(10);
+            }
             CompletableFuture<Void> closed = CompletableFuture.runAsync(app::close);
 
             Delivery delivery = replies.receive(10, TimeUnit.SECONDS);
