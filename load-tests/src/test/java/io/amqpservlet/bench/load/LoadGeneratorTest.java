@@ -75,31 +75,42 @@ class LoadGeneratorTest {
 
     private static void assertAllocatesAlmostNothing(LoadOptions options) throws Exception {
         LoadOptions o = options.warmupMillis(1_000).durationMillis(3_000);
-        java.util.concurrent.CompletableFuture<LoadResult> run = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> {
-                    try {
-                        return new LoadRun(o, null).run();
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-        Thread.sleep(1_500); // past connection setup and the warm-up: steady state
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)
-                java.lang.management.ManagementFactory.getThreadMXBean();
-        Thread client = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("load-client-0")).findFirst().orElseThrow();
-        long bytesBefore = mx.getThreadAllocatedBytes(client.getId());
-        long servedBefore = CountingEchoServlet.SERVED.get();
-        Thread.sleep(1_500);
-        long bytes = mx.getThreadAllocatedBytes(client.getId()) - bytesBefore;
-        long served = CountingEchoServlet.SERVED.get() - servedBefore;
-        LoadResult r = run.get();
+        // The run says when its measured phase begins and ends (every connection ready, the warm-up over): the
+        // figures are taken at exactly those points, so connection setup and the warm-up are never in them.
+        AllocationWindow measured = new AllocationWindow();
+        LoadResult r = new LoadRun(o, null).run(measured);
         assertEquals(0, r.errorCount(), () -> "errors: " + r.errors());
-        assertTrue(served > 100, "served " + served);
+        assertTrue(measured.served > 100, "served " + measured.served);
         // The selector's key set and the JDK's socket paths may allocate a little now and then; per request it
         // must stay far below one message's size (the request alone is about 200 bytes).
-        assertTrue(bytes / (double) served < 16, bytes + " bytes for " + served + " requests to "
-                + o.endpoints.get(0));
+        assertTrue(measured.bytes / (double) measured.served < 16, measured.bytes + " bytes for " + measured.served
+                + " requests to " + o.endpoints.get(0));
+    }
+
+    /**
+     * What the generator thread {@code load-client-0} allocated and how many requests the servlet served over a
+     * run's measured phase. Its methods run on the thread running the load, which reads the figures after the run.
+     */
+    private static final class AllocationWindow implements MeasuredPhase {
+        private final com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)
+                java.lang.management.ManagementFactory.getThreadMXBean();
+        private long client;
+        private long bytes;
+        private long served;
+
+        @Override
+        public void begin() {
+            client = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("load-client-0")).findFirst().orElseThrow().getId();
+            bytes = mx.getThreadAllocatedBytes(client);
+            served = CountingEchoServlet.SERVED.get();
+        }
+
+        @Override
+        public void end() {
+            bytes = mx.getThreadAllocatedBytes(client) - bytes;
+            served = CountingEchoServlet.SERVED.get() - served;
+        }
     }
 
     @Test
