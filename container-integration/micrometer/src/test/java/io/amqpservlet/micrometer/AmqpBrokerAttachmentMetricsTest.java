@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.ServerSocket;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -69,11 +71,28 @@ class AmqpBrokerAttachmentMetricsTest {
                 assertTrue(System.nanoTime() < deadline, "the attachment never tried again");
                 Thread.sleep(10);
             }
+            // The state gauges are read one after another while the attachment goes from BACKING_OFF to CONNECTING
+            // and back every few tens of milliseconds: a move between two reads would show no state or two. Until it
+            // is attached, each failure counts one and moves it to BACKING_OFF, and with the count unchanged it can
+            // only go on to CONNECTING, never back: the same count and state before and after the gauges were read
+            // mean it stayed in that state meanwhile.
+            int failures;
+            String state;
+            Map<String, Double> states;
+            do {
+                assertTrue(System.nanoTime() < deadline, "the state never held still while the gauges were read");
+                failures = a.getFailures();
+                state = a.getState();
+                states = attachment("amqp.servlet.attach.state").gauges().stream().collect(Collectors.toMap(
+                        g -> g.getId().getTag("state"), Gauge::value, (x, y) -> x, TreeMap::new));
+            } while (!a.getState().equals(state) || a.getFailures() != failures);
+            // Read after the gauges: no connection made, so it never attached (which starts the failures again at 0).
             assertEquals(0, attachment("amqp.servlet.attach.connects").functionCounter().count(),
                     "no connection was made");
             assertEquals(0, attachment("amqp.servlet.attach.state").tag("state", "ATTACHED").gauge().value());
-            assertEquals(1, attachment("amqp.servlet.attach.state").gauges().stream().mapToDouble(Gauge::value)
-                    .sum(), "exactly one state at a time");
+            assertEquals(1, states.values().stream().mapToDouble(Double::doubleValue).sum(),
+                    "exactly one state at a time: " + states);
+            assertEquals(1, states.get(state), "the state it was in while the gauges were read: " + states);
             double delayMillis = attachment("amqp.servlet.attach.reconnect.delay").timeGauge()
                     .value(TimeUnit.MILLISECONDS);
             assertTrue(delayMillis > 0 && delayMillis <= 50, "a wait of at most the maximum delay: " + delayMillis);
