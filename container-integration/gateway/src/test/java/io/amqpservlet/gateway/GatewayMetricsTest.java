@@ -1,6 +1,7 @@
 package io.amqpservlet.gateway;
 
 import io.amqpservlet.gateway.metrics.GatewayMetrics;
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpServerBudget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -248,11 +249,29 @@ class GatewayMetricsTest {
                 Thread.sleep(50);
                 samples = scrape(g.httpPort());
             }
+            // A scrape reads the state gauges one after another while the attachment goes from BACKING_OFF to
+            // CONNECTING and back: a move between two reads would show no state or two. Until it is attached, each
+            // failure counts one and moves it to BACKING_OFF, and with the count unchanged it can only go on to
+            // CONNECTING, never back: the same count and state before and after a scrape mean it stayed in that
+            // state throughout.
+            AmqpBrokerAttachment orders = g.attachments().get(0);
+            int failures;
+            String state;
+            do {
+                assertTrue(System.nanoTime() < deadline, "the state never held still through a scrape");
+                failures = orders.getFailures();
+                state = orders.getState();
+                samples = scrape(g.httpPort());
+            } while (!orders.getState().equals(state) || orders.getFailures() != failures);
+            // Read after the scrape: no connection made, so it never attached (which starts the failures again at 0).
+            assertEquals(0, orders.getConnectCount(), "no connection was made");
             assertEquals(0, value(samples, "amqp_servlet_attach_connects_total", attachment),
                     "no connection was made");
             assertEquals(0, value(samples, "amqp_servlet_attach_state", Map.of("connector_name", "attach:orders",
                     "state", "ATTACHED")));
             assertEquals(1, value(samples, "amqp_servlet_attach_state", attachment), "exactly one state at a time");
+            assertEquals(1, value(samples, "amqp_servlet_attach_state", Map.of("connector_name", "attach:orders",
+                    "state", state)), "the state it was in throughout the scrape");
             assertTrue(value(samples, "amqp_servlet_attach_reconnect_delay_seconds", attachment) > 0,
                     "backing off between attempts");
             assertEquals(0, value(samples, "amqp_servlet_requests_total", Map.of("connector_name", "attach:orders",
