@@ -473,7 +473,8 @@ class AmqpStreamingTest {
         }
     }
 
-    private Delivery callExpectingTimeout(String path) throws Exception {
+    /** Calls {@code path}, which outlives the request timeout; returns the receiver the 503 came on. */
+    private Receiver callExpectingTimeout(String path) throws Exception {
         Connection connection = client.connect("127.0.0.1", port(), new ConnectionOptions());
         Receiver replies = connection.openDynamicReceiver();
         String replyTo = replies.address();
@@ -487,7 +488,7 @@ class AmqpStreamingTest {
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) >= 250);
         tracker.awaitSettlement(10, TimeUnit.SECONDS);
         assertEquals(DeliveryState.Type.RELEASED, tracker.remoteState().getType(), "a timed-out request is released");
-        return delivery;
+        return replies;
     }
 
     @Test
@@ -499,8 +500,23 @@ class AmqpStreamingTest {
     @Test
     void aBlockingServletThatOverrunsIs503AndReleasedAndItsLateAnswerGoesNowhere() throws Exception {
         start(300);
-        callExpectingTimeout("/slow");
-        Thread.sleep(1_500); // the servlet finishes; its 200 must not reach the client
-        assertEquals(0, serverConnection().getActiveRequests());
+        Receiver replies = callExpectingTimeout("/slow");
+        // The servlet sleeps on past the 503; its request ends only once it has returned and its 200 was dropped.
+        AmqpConnection amqp = serverConnection();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (amqp.getActiveRequests() != 0) {
+            assertTrue(System.nanoTime() < deadline, amqp.getActiveRequests() + " requests still active");
+            Thread.sleep(5);
+        }
+        assertEquals(1, connector.getConnectionFactory(AmqpConnectionFactory.class).getLateResponses(),
+                "the servlet's answer came after the 503");
+        // Its 200 must not reach the client. Had it gone out, it would be ahead of the answer to a request sent on
+        // the same connection now: so the next response is that answer.
+        replies.connection().openSender("/all").send(Message.create("").subject("GET").messageId("after")
+                .replyTo(replies.address()));
+        Delivery next = replies.receive(10, TimeUnit.SECONDS);
+        assertNotNull(next, "no response to the request after");
+        assertEquals("after", next.message().correlationId(), "the late answer reached the client: "
+                + next.message().subject());
     }
 }
