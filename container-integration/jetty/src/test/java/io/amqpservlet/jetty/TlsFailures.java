@@ -2,9 +2,25 @@ package io.amqpservlet.jetty;
 
 import java.util.concurrent.TimeUnit;
 
-/** What an attachment that cannot complete TLS says of it. */
+/** What an attachment that cannot complete TLS does and says of it. */
 final class TlsFailures {
     private TlsFailures() {
+    }
+
+    /**
+     * Waits until the attachment has made its second connection, failing after 10 s. It connects again only after its
+     * first connection has failed its handshake, been counted lost and waited out a backoff, so the count read at a
+     * fixed time after the start may not be there yet.
+     */
+    static void awaitSecondConnection(AmqpBrokerAttachment attachment) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (attachment.getConnectCount() < 2) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("it did not try again within 10 s: " + attachment.getConnectCount()
+                        + " connection(s), last failure: " + attachment.getLastFailure());
+            }
+            Thread.sleep(10);
+        }
     }
 
     /**
