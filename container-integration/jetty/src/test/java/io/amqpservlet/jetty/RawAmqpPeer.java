@@ -205,6 +205,20 @@ final class RawAmqpPeer implements AutoCloseable {
         return Arrays.copyOfRange(input, inputStart, inputEnd);
     }
 
+    /**
+     * Reads (and keeps, for later reads) whatever arrives for {@code millis}, and fails if the server closes the
+     * socket meanwhile or had closed it already: {@link #closedByServer()} alone knows only what reads have seen.
+     */
+    void assertStillOpen(long millis) throws IOException {
+        long deadline = System.nanoTime() / 1_000_000 + millis;
+        while (!eof && System.nanoTime() / 1_000_000 < deadline) {
+            readSome();
+        }
+        if (eof) {
+            throw new AssertionError("the server closed the connection");
+        }
+    }
+
     /** Whether the server has closed the socket (as far as reads have seen). */
     boolean closedByServer() {
         return eof;

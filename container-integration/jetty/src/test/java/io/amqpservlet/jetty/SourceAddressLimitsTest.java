@@ -131,7 +131,8 @@ class SourceAddressLimitsTest {
             assertEquals(1, factory.getConnectionsRefusedPerAddress());
             assertEquals("127.0.0.2: 2 open, 1 in handshake", factory.getServerBudget().getBusiestSourceAddress());
             servedFromAnotherAddress();
-            assertTrue(!first.closedByServer() && !second.closedByServer());
+            first.assertStillOpen(300);
+            second.assertStillOpen(300);
         }
         await(factory.getServerBudget()::getSourceAddresses, 0, "every address forgotten with its connections");
     }
@@ -152,7 +153,7 @@ class SourceAddressLimitsTest {
                 // The limit is full, and both have stalled: the oldest goes, not the client that comes now.
                 servedFromAnotherAddress();
                 oldest.awaitEof(5_000);
-                assertTrue(!newer.closedByServer(), "only the oldest made room");
+                newer.assertStillOpen(300); // only the oldest made room
                 assertEquals(1, factory.getServerBudget().getEvictedByMaxHandshakingConnections());
                 assertEquals(0, factory.getConnectionsRefused());
             }
@@ -172,7 +173,8 @@ class SourceAddressLimitsTest {
             assertTrue(why.startsWith("198.51.100.7 has 1 AMQP connections open"), why);
             assertEquals(2, factory.getConnectionsOpen(), "198.51.100.7's first, and 198.51.100.8");
             assertEquals(2, factory.getSourceAddresses());
-            assertTrue(!first.closedByServer() && !other.closedByServer());
+            first.assertStillOpen(300);
+            other.assertStillOpen(300);
         }
     }
 }
