@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -208,15 +210,19 @@ class StreamedRequestAdmissionTest {
         // A client that grants no credit on its reply link: its responses queue on the server.
         try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo",
                 AmqpSocketClient.defaultConfig(), 0)) {
+            List<AmqpSocketClient.Outcome> gets = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 AmqpWriter get = new AmqpWriter();
                 new MessageWriter().wrap(get).startProperties().to("/echo").subject("GET")
                         .replyTo(client.replyAddress()).endProperties().end();
-                client.send(get);
+                gets.add(client.send(get));
             }
-            client.pumpUntil(() -> echoCalls.get() == 2 && serverConnection().getActiveRequests() == 0,
+            // The engine thread accepts each request right after it has queued the answer on the reply link; the
+            // servlet's request ends earlier, as soon as the answer is handed over.
+            client.pumpUntil(() -> gets.get(0).settled && gets.get(1).settled,
                     "two answers to queue on the reply link");
-            client.pumpFor(200); // the answers reach the engine thread and queue
+            assertEquals("accepted", gets.get(0).typeName);
+            assertEquals("accepted", gets.get(1).typeName);
             AmqpSocketClient.Outcome outcome = client.send(post("/echo", client.replyAddress(), 0));
             client.pumpUntil(() -> outcome.settled, "the streamed request to be settled");
             assertEquals("released", outcome.typeName, "the client is not taking its responses: not acted on");
