@@ -230,7 +230,9 @@ class AmqpServerBudgetTest {
         try (Connection late = connect()) {
             org.apache.qpid.protonj2.client.Sender sender = late.openSender("/read");
             sender.openFuture().get(10, TimeUnit.SECONDS);
-            Thread.sleep(300);
+            // The server grants a link its first credit as it answers the attach, in the same write: once the answer
+            // to a later attach on this connection is in, the client has seen any credit the sender was given.
+            late.openDynamicReceiver().openFuture().get(10, TimeUnit.SECONDS);
             assertEquals(null, sender.trySend(Message.create(new byte[10]).subject("POST")),
                     "credit was granted with the budget used up");
             answerUnread.countDown(); // the servlets answer, the rest of their bodies is dropped: bytes come back
