@@ -130,6 +130,17 @@ class StreamedRequestAdmissionTest {
         throw new AssertionError("no AMQP connection on the server");
     }
 
+    /** The request messages the server's AMQP connections have begun to receive, streamed ones from their first part. */
+    private long messagesIn() {
+        long messages = 0;
+        for (EndPoint endPoint : connector.getConnectedEndPoints()) {
+            if (endPoint.getConnection() instanceof AmqpConnection amqp) {
+                messages += amqp.getMessagesIn();
+            }
+        }
+        return messages;
+    }
+
     @Test
     void anExpiredStreamedRequestIsAnswered504AndItsServletNeverRuns() throws Exception {
         start(new EngineConfig());
@@ -167,7 +178,8 @@ class StreamedRequestAdmissionTest {
             client.pumpUntil(() -> holding.getCount() == 0, "the held request to reach its servlet");
             AmqpWriter streamed = post("/echo", client.replyAddress(), 0);
             Delivery begun = client.begin(streamed, PART_OF_HEAD);
-            client.pumpFor(200); // the first transfer, with part of the header sections, is in
+            // The first transfer, with part of the header sections, is in: the held request's and this one's.
+            client.pumpUntil(() -> messagesIn() == 2, "the streamed request's first transfer to arrive");
             AmqpConnection connection = serverConnection();
             factory.getConnections().shutdown();
             client.pumpUntil(connection::isDraining, "the connection to begin its graceful stop");
@@ -188,7 +200,7 @@ class StreamedRequestAdmissionTest {
         try (AmqpSocketClient client = connect(); AmqpSocketClient uploader = connect()) {
             AmqpWriter streamed = post("/echo", client.replyAddress(), 0);
             Delivery begun = client.begin(streamed, PART_OF_HEAD); // on credit granted while there was room
-            client.pumpFor(200);
+            client.pumpUntil(() -> messagesIn() == 1, "the streamed request's first transfer to arrive");
             // An upload its servlet does not read holds more than the whole budget.
             AmqpWriter upload = new AmqpWriter();
             new MessageWriter().wrap(upload).startProperties().to("/hold").subject("POST")
