@@ -36,7 +36,6 @@ final class IdleSockets implements AutoCloseable {
     static final int OPEN_FRAMES = 5;
     /** The server frames that answer {@link #saslHeaderOnly()}: mechanisms. */
     static final int HEADER_ONLY_FRAMES = 1;
-    private static final int AMQP = 0x414D5150;
     private static final byte[] EMPTY_FRAME = {0, 0, 0, 8, 2, 0, 0, 0};
 
     private final Selector selector = Selector.open();
@@ -216,46 +215,13 @@ final class IdleSockets implements AutoCloseable {
         selector.close();
     }
 
-    /**
-     * One socket: counts the server's non-empty frames. A unit of the server's stream is an 8-byte protocol header
-     * (it starts with "AMQP", which as a frame size would exceed any limit) or a frame (its first four bytes are its
-     * size).
-     */
-    private static final class Peer {
+    /** One socket and the server's non-empty frames so far. */
+    private static final class Peer extends FrameCounter {
         final SocketChannel channel;
-        int head;
-        int headBytes;
-        int skip;
-        int frames;
         boolean closed;
 
         Peer(SocketChannel channel) {
             this.channel = channel;
-        }
-
-        void parse(ByteBuffer in) {
-            while (in.hasRemaining()) {
-                if (skip > 0) {
-                    int n = Math.min(skip, in.remaining());
-                    in.position(in.position() + n);
-                    skip -= n;
-                    continue;
-                }
-                head = head << 8 | in.get() & 0xFF;
-                if (++headBytes < 4) {
-                    continue;
-                }
-                if (head == AMQP) {
-                    skip = ProtocolHeader.LENGTH - 4;
-                } else {
-                    skip = head - 4;
-                    if (head > 8) {
-                        frames++;
-                    }
-                }
-                head = 0;
-                headBytes = 0;
-            }
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.amqpservlet.bench.gateway;
 
-import io.amqpservlet.protocol.frame.ProtocolHeader;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -27,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 final class SourceFlood implements AutoCloseable {
     /** Sockets at most that have not had their first byte (or end) from the server. */
     static final int UNANSWERED = 256;
-    private static final int AMQP = 0x414D5150;
     private static final byte[] EMPTY_FRAME = {0, 0, 0, 8, 2, 0, 0, 0};
     private static final byte[] IDLE = IdleSockets.openConnection();
     private static final byte[] STALLED = IdleSockets.saslHeaderOnly();
@@ -250,16 +247,12 @@ final class SourceFlood implements AutoCloseable {
         selector.close();
     }
 
-    /** One socket: its greeting's kind and the server's non-empty frames so far (headers and frames walked). */
-    private final class Peer {
+    /** One socket: its greeting's kind and the server's non-empty frames so far. */
+    private final class Peer extends FrameCounter {
         final SocketChannel channel;
         final boolean idle;
         boolean answered;
         boolean closed;
-        int frames;
-        private int head;
-        private int headBytes;
-        private int skip;
 
         Peer(SocketChannel channel, boolean idle) {
             this.channel = channel;
@@ -268,31 +261,6 @@ final class SourceFlood implements AutoCloseable {
 
         void connected() {
             write(channel, idle ? IDLE : STALLED);
-        }
-
-        void parse(ByteBuffer buffer) {
-            while (buffer.hasRemaining()) {
-                if (skip > 0) {
-                    int n = Math.min(skip, buffer.remaining());
-                    buffer.position(buffer.position() + n);
-                    skip -= n;
-                    continue;
-                }
-                head = head << 8 | buffer.get() & 0xFF;
-                if (++headBytes < 4) {
-                    continue;
-                }
-                if (head == AMQP) {
-                    skip = ProtocolHeader.LENGTH - 4;
-                } else {
-                    skip = head - 4;
-                    if (head > 8) {
-                        frames++;
-                    }
-                }
-                head = 0;
-                headBytes = 0;
-            }
         }
     }
 }
