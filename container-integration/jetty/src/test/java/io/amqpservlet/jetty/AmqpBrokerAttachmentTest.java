@@ -49,12 +49,8 @@ class AmqpBrokerAttachmentTest {
              AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + broker.port() + "/orders", 2)) {
             g.attachment.setAtMostOnce(true);
             g.start().awaitAttached(10_000);
-            long deadline = System.nanoTime() + 20_000_000_000L;
-            while (broker.responses() < requests) {
-                assertTrue(System.nanoTime() < deadline, broker.responses() + " of " + requests + " answered; "
-                        + broker.failures());
-                Thread.sleep(10);
-            }
+            Eventually.within(20, () -> broker.responses() >= requests,
+                    () -> broker.responses() + " of " + requests + " answered; " + broker.failures());
             assertEquals(2, broker.firstCredit(), "the credit the broker overran");
             assertEquals(requests, g.work.calls.get(), "served");
             assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
@@ -76,11 +72,8 @@ class AmqpBrokerAttachmentTest {
             g.attachment.setAtMostOnce(true);
             // The broker sends its 12 as soon as it has credit, maybe before the attachment counts as attached.
             g.start();
-            long deadline = System.nanoTime() + 20_000_000_000L;
-            while (broker.closeError() == null) {
-                assertTrue(System.nanoTime() < deadline, "the gateway did not close; " + broker.failures());
-                Thread.sleep(10);
-            }
+            Eventually.within(20, () -> broker.closeError() != null,
+                    () -> "the gateway did not close; " + broker.failures());
             assertEquals("amqp:connection:forced the broker sent 9 requests beyond the credit of 2",
                     broker.closeError());
             assertTrue(g.work.mostInside.get() <= 2, "servlet concurrency " + g.work.mostInside.get());
@@ -126,11 +119,7 @@ class AmqpBrokerAttachmentTest {
             server.addConnector(a);
             server.start();
             try {
-                long deadline = System.nanoTime() + 10_000_000_000L;
-                while (accepted.size() < 3) {
-                    assertTrue(System.nanoTime() < deadline, "connections made: " + accepted.size());
-                    Thread.sleep(20);
-                }
+                Eventually.until(() -> accepted.size() >= 3, () -> "connections made: " + accepted.size());
                 assertFalse(a.isAttached());
                 // Each earlier connection was closed by the gateway when its deadline passed.
                 Socket first = accepted.get(0);
@@ -173,11 +162,7 @@ class AmqpBrokerAttachmentTest {
         server.addConnector(a);
         server.start();
         try {
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (broker.opened() < n) {
-                assertTrue(System.nanoTime() < deadline, "opens seen: " + broker.opened());
-                Thread.sleep(10);
-            }
+            Eventually.until(() -> broker.opened() >= n, () -> "opens seen: " + broker.opened());
             return broker.announcedIdleTimeouts().get(n - 1);
         } finally {
             server.stop();
@@ -197,11 +182,8 @@ class AmqpBrokerAttachmentTest {
             server.addConnector(a);
             server.start();
             try {
-                long deadline = System.nanoTime() + 20_000_000_000L;
-                while (broker.connections() < 4) {
-                    assertTrue(System.nanoTime() < deadline, "connections made: " + broker.connections());
-                    Thread.sleep(10);
-                }
+                Eventually.within(20, () -> broker.connections() >= 4,
+                        () -> "connections made: " + broker.connections());
             } finally {
                 server.stop();
             }

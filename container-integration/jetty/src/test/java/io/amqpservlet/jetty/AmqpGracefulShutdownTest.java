@@ -165,11 +165,8 @@ class AmqpGracefulShutdownTest {
         assertTrue(entered.await(10, TimeUnit.SECONDS), "the servlet never ran");
 
         CompletableFuture<Long> stopped = stopInBackground();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!factory.getConnections().isShutdown() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(factory.getConnections().isShutdown(), "the server did not shut the AMQP connections down");
+        Eventually.until(factory.getConnections()::isShutdown,
+                () -> "the server did not shut the AMQP connections down");
         awaitDraining(); // the bean says shut down before it has told each connection
 
         // The stop takes the client's credit back (a flow with link-credit 0): once the client has seen it, nothing

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -186,11 +185,8 @@ class AmqpPeerLogTest {
                         && line.contains("AMQP response to 127.0.0.1:"), line);
             }
             // Jetty's own line would come as its request ends, after ours: wait for both requests to end.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (factory.getRequestsActive() != 0) {
-                assertTrue(System.nanoTime() < deadline, factory.getRequestsActive() + " requests still active");
-                Thread.sleep(5);
-            }
+            Eventually.until(() -> factory.getRequestsActive() == 0,
+                    () -> factory.getRequestsActive() + " requests still active");
             assertEquals(List.of(), log.linesWith("\tat "), "no stack trace: " + log.lines());
             assertEquals(List.of(), log.linesWith("WARN"), "no warning of Jetty's per response: " + log.lines());
         }

@@ -117,12 +117,10 @@ class AmqpServerBudgetTest {
         return c;
     }
 
-    private void awaitConnections(int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (factory.getServerBudget().getConnections() != n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(n, factory.getServerBudget().getConnections(), "connections counted by the budget");
+    private void awaitConnections(int n) throws Exception {
+        Eventually.until(() -> factory.getServerBudget().getConnections() == n,
+                () -> "connections counted by the budget: " + factory.getServerBudget().getConnections() + ", not "
+                        + n);
     }
 
     @Test
@@ -164,22 +162,16 @@ class AmqpServerBudgetTest {
         factory.setMaxHandshakingConnections(2);
         try (RawAmqpPeer first = new RawAmqpPeer(connector.getLocalPort());
              RawAmqpPeer second = new RawAmqpPeer(connector.getLocalPort())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (factory.getServerBudget().getHandshakingConnections() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertEquals(2, factory.getServerBudget().getHandshakingConnections(), "two silent connections");
+            Eventually.until(() -> factory.getServerBudget().getHandshakingConnections() == 2,
+                    () -> "two silent connections: " + factory.getServerBudget().getHandshakingConnections());
             try (RawAmqpPeer third = new RawAmqpPeer(connector.getLocalPort())) {
                 assertEquals(0, third.awaitEof(5_000).length, "closed at once, before any byte");
             }
             assertEquals(1, factory.getServerBudget().getRefusedConnections());
         }
         // The silent ones are gone: their places come back, and a client that does finish its handshake is served.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (factory.getServerBudget().getHandshakingConnections() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, factory.getServerBudget().getHandshakingConnections());
+        Eventually.until(() -> factory.getServerBudget().getHandshakingConnections() == 0,
+                () -> "still handshaking: " + factory.getServerBudget().getHandshakingConnections());
         try (Connection c = connect()) {
             awaitConnections(1);
         }
@@ -220,12 +212,8 @@ class AmqpServerBudgetTest {
         for (int i = 0; i < uploads; i++) {
             unread.add(upload("/unread", 8 * 1024 * 1024, "u" + i));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!factory.getServerBudget().isExhausted() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(factory.getServerBudget().isExhausted(), "three unread uploads did not use up the budget: "
-                + factory.getServerBudget().getBufferedBytes() + " bytes");
+        Eventually.within(20, factory.getServerBudget()::isExhausted, () -> "three unread uploads did not use up the"
+                + " budget: " + factory.getServerBudget().getBufferedBytes() + " bytes");
         // A new connection gets no credit while the budget is used up (the AMQP way to say "not now").
         try (Connection late = connect()) {
             org.apache.qpid.protonj2.client.Sender sender = late.openSender("/read");
@@ -256,21 +244,14 @@ class AmqpServerBudgetTest {
         awaitBufferedZero();
     }
 
-    private void awaitBufferedAtLeast(long bytes) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (factory.getServerBudget().getBufferedBytes() < bytes && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(factory.getServerBudget().getBufferedBytes() >= bytes, "the uploads never filled their holds: "
-                + factory.getServerBudget().getBufferedBytes());
+    private void awaitBufferedAtLeast(long bytes) throws Exception {
+        Eventually.within(20, () -> factory.getServerBudget().getBufferedBytes() >= bytes,
+                () -> "the uploads never filled their holds: " + factory.getServerBudget().getBufferedBytes());
     }
 
-    private void awaitBufferedZero() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (factory.getServerBudget().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, factory.getServerBudget().getBufferedBytes(), "every buffered byte was given back");
+    private void awaitBufferedZero() throws Exception {
+        Eventually.until(() -> factory.getServerBudget().getBufferedBytes() == 0,
+                () -> "not every buffered byte was given back: " + factory.getServerBudget().getBufferedBytes());
     }
 
     /** One connection streaming {@code length} bytes to {@code path}: "STATUS body" of the response, or the outcome. */

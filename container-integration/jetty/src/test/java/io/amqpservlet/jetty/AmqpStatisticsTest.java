@@ -124,12 +124,9 @@ class AmqpStatisticsTest {
             client.send(post(client.replyAddress(), 10));
             client.awaitResponses(1);
             assertEquals(1L, mbeans.getAttribute(factoryName, "requestsServed"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((int) mbeans.getAttribute(factoryName, "requestsActive") != 0) {
-                // The response is on the wire before Jetty's end of the request runs on the servlet's thread.
-                assertTrue(System.nanoTime() < deadline, "the one request never ended");
-                Thread.sleep(10);
-            }
+            // The response is on the wire before Jetty's end of the request runs on the servlet's thread.
+            Eventually.until(() -> (int) mbeans.getAttribute(factoryName, "requestsActive") == 0,
+                    () -> "the one request never ended");
             assertEquals(1, mbeans.getAttribute(factoryName, "connectionsOpen"));
             ObjectName budget = only("io.amqpservlet.jetty:type=amqpserverbudget,*");
             assertEquals(1, mbeans.getAttribute(budget, "connections"));
@@ -165,11 +162,8 @@ class AmqpStatisticsTest {
             assertEquals("127.0.0.1:" + broker.port(), mbeans.getAttribute(name, "broker"));
             broker.stop();
             awaitAttribute(name, "attached", false);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((int) mbeans.getAttribute(name, "failures") < 2) {
-                assertTrue(System.nanoTime() < deadline, "no failures counted while the broker is down");
-                Thread.sleep(10);
-            }
+            Eventually.until(() -> (int) mbeans.getAttribute(name, "failures") >= 2,
+                    () -> "no failures counted while the broker is down");
             broker.startAgain();
             awaitAttribute(name, "state", "ATTACHED");
             assertEquals(0, mbeans.getAttribute(name, "failures"));

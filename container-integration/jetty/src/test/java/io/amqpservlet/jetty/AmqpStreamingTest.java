@@ -503,11 +503,8 @@ class AmqpStreamingTest {
         Receiver replies = callExpectingTimeout("/slow");
         // The servlet sleeps on past the 503; its request ends only once it has returned and its 200 was dropped.
         AmqpConnection amqp = serverConnection();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (amqp.getActiveRequests() != 0) {
-            assertTrue(System.nanoTime() < deadline, amqp.getActiveRequests() + " requests still active");
-            Thread.sleep(5);
-        }
+        Eventually.until(() -> amqp.getActiveRequests() == 0,
+                () -> amqp.getActiveRequests() + " requests still active");
         assertEquals(1, connector.getConnectionFactory(AmqpConnectionFactory.class).getLateResponses(),
                 "the servlet's answer came after the 503");
         // Its 200 must not reach the client. Had it gone out, it would be ahead of the answer to a request sent on

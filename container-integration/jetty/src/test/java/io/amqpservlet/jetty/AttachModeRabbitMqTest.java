@@ -190,11 +190,8 @@ class AttachModeRabbitMqTest {
             long connects = g.attachment.getConnectCount();
             broker.stop();
             broker.restart();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (g.attachment.getConnectCount() == connects || !g.attachment.isAttached()) {
-                assertTrue(System.nanoTime() < deadline, "the gateway did not attach again after the restart");
-                Thread.sleep(50);
-            }
+            Eventually.within(60, () -> g.attachment.getConnectCount() != connects && g.attachment.isAttached(),
+                    () -> "the gateway did not attach again after the restart");
             try (Requester r = new Requester(queue, 1)) {
                 Set<String> answered = new HashSet<>();
                 for (int i = 0; i < 10; i++) {

@@ -99,12 +99,9 @@ class SourceAddressLimitsTest {
         return close.error().description().toString();
     }
 
-    private static void await(IntSupplier count, int expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (count.getAsInt() != expected && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(expected, count.getAsInt(), what);
+    private static void await(IntSupplier count, int expected, String what) throws Exception {
+        Eventually.until(() -> count.getAsInt() == expected,
+                () -> what + ": " + count.getAsInt() + ", not " + expected);
     }
 
     /** protonj2 from 127.0.0.1 connects and is answered. */
