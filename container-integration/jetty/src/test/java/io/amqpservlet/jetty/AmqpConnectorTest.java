@@ -467,4 +467,25 @@ class AmqpConnectorTest {
             assertEquals(1, r.dataSections, "proton-j based clients read only the last data section");
         }
     }
+    /** HTTP field names are case-insensitive: a {@code Host} application-property is the host property. */
+    @Test
+    void hostApplicationPropertyIsFoundWhateverTheCaseOfItsName() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/h", client.replyAddress(), "cap", Map.of("Host", "cap.example"), null,
+                    null));
+            client.send(request("GET", "/echo/h", client.replyAddress(), "upper", Map.of("HOST", "upper.example:81"),
+                    null, null));
+            client.send(request("GET", "/echo/h", client.replyAddress(), "bad", Map.of("Host", "a b"), null, null));
+            client.awaitResponses(3);
+            Map<String, Response> byId = new java.util.HashMap<>();
+            for (Response r : client.responses) {
+                byId.put(r.correlationId.toString(), r);
+            }
+            assertEquals("cap.example", byId.get("cap").properties.get("x-echo-host"));
+            assertEquals("upper.example", byId.get("upper").properties.get("x-echo-host"));
+            assertEquals("81", byId.get("upper").properties.get("x-echo-port"));
+            assertEquals("400", byId.get("bad").subject, "a Host that is no host[:port] is checked as host's is");
+            assertEquals(2, echo.calls.get());
+        }
+    }
 }

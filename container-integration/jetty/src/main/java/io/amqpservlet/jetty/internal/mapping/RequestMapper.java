@@ -78,6 +78,11 @@ public final class RequestMapper {
     /** The text of the request's content-length application-property, or null (set by {@link #headers}). */
     private String contentLengthProperty;
     /**
+     * The text of the request's host application-property, whatever the case of its name (HTTP field names are
+     * case-insensitive, and {@code Host} is how HTTP spells it), or null (set by {@link #headers}).
+     */
+    private String hostProperty;
+    /**
      * The Content-Type and Content-Length fields of the previous request, reused when the next has the same value
      * (a client usually sends one type and often one size): fields are immutable, so requests may share them, as
      * Jetty's HTTP/1 parser shares the fields it caches per connection.
@@ -145,6 +150,12 @@ public final class RequestMapper {
             return;
         }
         HttpFields.Mutable fields = HttpFields.build();
+        // The headers first: the host application-property is one of them, found whatever the case of its name.
+        String badHeader = headers(message, fields);
+        if (badHeader != null) {
+            reject(into, HttpStatus.BAD_REQUEST_400, badHeader);
+            return;
+        }
         String host = host(message, openHostname, serverName);
         HostPortHttpField authority;
         try {
@@ -156,11 +167,6 @@ public final class RequestMapper {
             return;
         }
         fields.add(authority);
-        String badHeader = headers(message, fields);
-        if (badHeader != null) {
-            reject(into, HttpStatus.BAD_REQUEST_400, badHeader);
-            return;
-        }
         String contentType = null;
         if (message.contentType(scratch) && scratch.length() > 0) {
             contentType = text(scratch);
@@ -473,8 +479,8 @@ public final class RequestMapper {
         if (targetAuthority != null) {
             return targetAuthority;
         }
-        if (message.applicationProperty("host", scratch) && scratch.length() > 0) {
-            return text(scratch);
+        if (hostProperty != null && !hostProperty.isEmpty()) {
+            return hostProperty;
         }
         if (openHostname != null && !openHostname.isEmpty()) {
             return openHostname;
@@ -486,11 +492,12 @@ public final class RequestMapper {
      * Copies the application-properties that are headers into {@code fields}: text keys not starting with
      * {@code http:} or {@code :}, names lowercased, scalar values in their text form. Fields the connector derives
      * itself (host, content-length, transfer-encoding) are not copied; content-length is kept for {@code map}, which
-     * uses it for a streamed body only. Returns a reason when a name or value could
+     * uses it for a streamed body only, and host for {@link #host}. Returns a reason when a name or value could
      * not be an HTTP field (so it could be used to inject one downstream), else null.
      */
     private String headers(MessageView message, HttpFields.Mutable fields) {
         contentLengthProperty = null;
+        hostProperty = null;
         if (!message.openApplicationProperties(properties)) {
             return null;
         }
@@ -515,7 +522,15 @@ public final class RequestMapper {
                 contentLengthProperty = scalarText(properties.value());
                 continue;
             }
-            if ("host".equals(name) || "transfer-encoding".equals(name)) {
+            if ("host".equals(name)) {
+                // Kept aside for the Host rule (see host): text only, the first one named so.
+                AmqpReader value = properties.value();
+                if (hostProperty == null && (value.type() == AmqpType.STRING || value.type() == AmqpType.SYMBOL)) {
+                    hostProperty = KnownStrings.CACHE.get(value.buffer(), value.valueOffset(), value.valueLength());
+                }
+                continue;
+            }
+            if ("transfer-encoding".equals(name)) {
                 continue;
             }
             String value = scalarText(properties.value());
