@@ -488,4 +488,27 @@ class AmqpConnectorTest {
             assertEquals(2, echo.calls.get());
         }
     }
+
+    /**
+     * properties.content-type and content-encoding become headers: a line break in them is refused as in an
+     * application-property, so neither can carry an injected field to where the request is written as HTTP/1.
+     */
+    @Test
+    void contentTypeOrEncodingWithLineBreakIs400() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("POST", "/echo/x", client.replyAddress(), "type", Map.of(),
+                    "text/plain\r\nx-injected: 1", new byte[] {1}));
+            AmqpWriter w = new AmqpWriter();
+            new MessageWriter().wrap(w).startProperties().messageId("encoding").to("/echo/x").subject("POST")
+                    .replyTo(client.replyAddress()).contentEncoding("gzip\nx-injected: 1").endProperties()
+                    .data(new byte[] {1}, 0, 1).end();
+            client.send(w);
+            client.awaitResponses(2);
+            for (Response r : client.responses) {
+                assertEquals("400", r.subject, r.toString());
+                assertTrue(r.bodyText().contains("control character"), r.bodyText());
+            }
+            assertEquals(0, echo.calls.get());
+        }
+    }
 }

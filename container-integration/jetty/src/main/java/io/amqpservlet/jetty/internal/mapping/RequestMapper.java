@@ -170,10 +170,20 @@ public final class RequestMapper {
         String contentType = null;
         if (message.contentType(scratch) && scratch.length() > 0) {
             contentType = text(scratch);
+            // A symbol may hold any ASCII, CR and LF too: held to the rule of every other header value.
+            if (!HeaderSyntax.isFieldValue(contentType)) {
+                reject(into, HttpStatus.BAD_REQUEST_400, "content-type holds a control character");
+                return;
+            }
             fields.put(contentTypeField(contentType));
         }
         if (message.contentEncoding(scratch) && scratch.length() > 0) {
-            fields.put(HttpHeader.CONTENT_ENCODING, text(scratch));
+            String contentEncoding = text(scratch);
+            if (!HeaderSyntax.isFieldValue(contentEncoding)) {
+                reject(into, HttpStatus.BAD_REQUEST_400, "content-encoding holds a control character");
+                return;
+            }
+            fields.put(HttpHeader.CONTENT_ENCODING, contentEncoding);
         }
 
         // A streamed request's view holds only the header sections: its body comes later, chunk by chunk.
