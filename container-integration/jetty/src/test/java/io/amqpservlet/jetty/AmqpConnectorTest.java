@@ -511,4 +511,21 @@ class AmqpConnectorTest {
             assertEquals(0, echo.calls.get());
         }
     }
+
+    /** The text/plain default of an amqp-value string is a default: a content-type application-property names it. */
+    @Test
+    void amqpValueStringKeepsTheContentTypeOfItsApplicationProperty() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            AmqpWriter w = new AmqpWriter();
+            new MessageWriter().wrap(w).startProperties().messageId("v").to("/echo/text").subject("PUT")
+                    .replyTo(client.replyAddress()).endProperties().startApplicationProperties()
+                    .put("content-type", "application/json").endApplicationProperties().amqpValue("{\"a\":1}").end();
+            client.send(w);
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals("{\"a\":1}", r.bodyText());
+            assertEquals("application/json", r.contentType);
+        }
+    }
 }

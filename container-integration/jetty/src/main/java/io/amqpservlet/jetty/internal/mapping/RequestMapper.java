@@ -191,7 +191,8 @@ public final class RequestMapper {
         if (into.jsonBody) {
             fields.put(JSON); // the servlet reads JSON, whatever the message's content-type said of an AMQP body
         } else if (contentType == null && message.body().kind() == MessageSection.AMQP_VALUE
-                && reader.type() == AmqpType.STRING) {
+                && reader.type() == AmqpType.STRING && !fields.contains(HttpHeader.CONTENT_TYPE)) {
+            // The default only: a content-type application-property names the text's type as it does for data.
             fields.put(TEXT_UTF8);
         }
         long contentLength = body.length;
