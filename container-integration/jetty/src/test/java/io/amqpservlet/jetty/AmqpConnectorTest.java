@@ -55,6 +55,7 @@ class AmqpConnectorTest {
             context.addServlet(new ServletHolder(new TestServlets.Throwing()), "/boom");
             context.addServlet(new ServletHolder(barrier), "/barrier");
             context.addServlet(new ServletHolder(new TestServlets.TwoFlushes()), "/flushes");
+            context.addServlet(new ServletHolder(new TestServlets.MappingNamedHeaders()), "/mapping-named");
             ServletHolder async = new ServletHolder(new TestServlets.Async());
             async.setAsyncSupported(true);
             context.addServlet(async, "/async");
@@ -526,6 +527,23 @@ class AmqpConnectorTest {
             assertEquals("200", r.subject);
             assertEquals("{\"a\":1}", r.bodyText());
             assertEquals("application/json", r.contentType);
+        }
+    }
+
+    /**
+     * A servlet's fields named in the mapping's own namespace are not sent: {@code http:response} stays the
+     * version, and is one key (a map with a key twice is not a valid AMQP map).
+     */
+    @Test
+    void responseFieldsNamedLikeTheMappingsOwnAreNotSent() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/mapping-named", client.replyAddress(), "m", Map.of(), null, null));
+            client.awaitResponses(1);
+            Response r = client.responses.get(0);
+            assertEquals("200", r.subject);
+            assertEquals("1.1", r.properties.get("http:response"));
+            assertNull(r.properties.get("http:status"));
+            assertEquals("kept", r.properties.get("x-other"));
         }
     }
 }

@@ -230,4 +230,19 @@ final class TestServlets {
             response.setStatus("PUT".equals(request.getMethod()) ? 201 : 200);
         }
     }
+
+    /**
+     * Sets fields whose names are the mapping's own application-property keys ({@code http:response} in two
+     * cases, {@code http:status}) beside an ordinary one, {@code x-other}.
+     */
+    static final class MappingNamedHeaders extends HttpServlet {
+        @Override
+        protected void service(HttpServletRequest request, HttpServletResponse response) {
+            response.setStatus(200);
+            response.setHeader("http:response", "9");
+            response.setHeader("HTTP:Response", "8");
+            response.setHeader("http:status", "299");
+            response.setHeader("x-other", "kept");
+        }
+    }
 }

@@ -257,11 +257,16 @@ public final class ResponseEncoder {
         return status >= 100 && status < STATUS_TEXT.length ? STATUS_TEXT[status] : Integer.toString(status);
     }
 
-    /** Properties carry these, or they describe HTTP/1 framing that has no meaning on an AMQP link. */
+    /**
+     * Properties carry these, or they describe HTTP/1 framing that has no meaning on an AMQP link, or their names are
+     * the mapping's own ({@code http:}, where {@code http:response} is; a second key of one name would make the
+     * application-properties an invalid map, AMQP 1.0 §1.6.23).
+     */
     private static boolean isCarriedElsewhere(HttpField field) {
         HttpHeader h = field.getHeader();
         if (h == null) {
-            return "proxy-connection".equalsIgnoreCase(field.getName());
+            String name = field.getName();
+            return "proxy-connection".equalsIgnoreCase(name) || name.regionMatches(true, 0, "http:", 0, 5);
         }
         switch (h) {
             case CONTENT_TYPE:
