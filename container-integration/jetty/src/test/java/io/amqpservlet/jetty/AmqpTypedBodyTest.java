@@ -146,6 +146,8 @@ class AmqpTypedBodyTest {
         assertInstanceOf(AmqpValue.class, onlyBodySection(response));
         // The amqp-value answer carries no content-type: that field describes data sections (AMQP 1.0 §3.2.4).
         assertNull(response.contentType());
+        // Nor the Content-Length of the JSON the servlet wrote: the message does not carry those bytes.
+        assertNull(response.property("content-length"));
         @SuppressWarnings("unchecked")
         Map<String, Object> back = assertInstanceOf(Map.class, response.body());
         assertEquals("orders", back.get("name"));
@@ -170,6 +172,7 @@ class AmqpTypedBodyTest {
         String json = (String) response.property("x-request-json");
         assertTrue(json.startsWith("{\"durable\":true,\"arguments\":{"), json);
         assertInstanceOf(AmqpValue.class, onlyBodySection(response));
+        assertNull(response.property("content-length"), "the servlet wrote no bytes, yet the value is not empty");
         @SuppressWarnings("unchecked")
         Map<String, Object> queue = assertInstanceOf(Map.class, response.body());
         assertEquals("orders", queue.get("name"));
@@ -215,6 +218,7 @@ class AmqpTypedBodyTest {
         Data data = assertInstanceOf(Data.class, onlyBodySection(response));
         assertArrayEquals(json, data.getValue());
         assertEquals("application/json", response.contentType());
+        assertEquals(String.valueOf(json.length), response.property("content-length"), "data keeps its length");
     }
 
     @Test

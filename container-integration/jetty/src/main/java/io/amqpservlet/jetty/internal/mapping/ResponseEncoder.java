@@ -68,7 +68,8 @@ public final class ResponseEncoder {
     /**
      * As {@link #begin(int, HttpFields, byte[], MessageId, HttpVersion)}; {@code valueBody}: the body will be an
      * amqp-value ({@link #endWithValue}, {@link #endWithJson}), so the Content-Type, which describes bytes, is not
-     * the message's content-type (AMQP 1.0 §3.2.4 gives that field to data sections).
+     * the message's content-type (AMQP 1.0 §3.2.4 gives that field to data sections), and the Content-Length, which
+     * counts bytes the message does not carry, is not an application-property.
      */
     public void begin(int status, HttpFields headers, byte[] replyTo, MessageId correlationId, HttpVersion version,
                boolean valueBody) {
@@ -119,8 +120,9 @@ public final class ResponseEncoder {
         message.startApplicationProperties().put("http:response", versionText(version));
         for (int i = 0; i < n; i++) {
             HttpField field = fields[i];
-            if (isCarriedElsewhere(field) || seenBefore(fields, i)) {
-                continue;
+            if (isCarriedElsewhere(field) || seenBefore(fields, i)
+                    || valueBody && field.getHeader() == HttpHeader.CONTENT_LENGTH) {
+                continue; // an amqp-value's length is not the byte count Content-Length gave (0 for a typed value)
             }
             String name = field.getLowerCaseName();
             message.put(name, joinedValues(fields, n, i, "set-cookie".equals(name) ? "\n" : ", "));
