@@ -894,8 +894,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     /** How requests are served, now: for this factory's connections and for its attachments'. */
     ServingSettings servingSettings() {
-        return new ServingSettings(serverName, linkCredit, requestTimeoutMillis, responseBufferBytes,
-                qpidJmsHeartbeatMillis, counters, saslUsers(), peerLog);
+        return new ServingSettings(serverName, httpConfiguration.getRequestHeaderSize(), linkCredit,
+                requestTimeoutMillis, responseBufferBytes, qpidJmsHeartbeatMillis, counters, saslUsers(), peerLog);
     }
 
     /**

@@ -546,4 +546,38 @@ class AmqpConnectorTest {
             assertEquals("kept", r.properties.get("x-other"));
         }
     }
+
+    /**
+     * The HTTP configuration's request header size (8 KiB by default) bounds a request's method, target and headers
+     * together, as Jetty's HTTP connections bound a request's head: a message may be 16 MiB, and every header would
+     * become a field object, the target a line of the request log.
+     */
+    @Test
+    void requestHeadBeyondTheRequestHeaderSizeIs414Or431() throws Exception {
+        int limit = new org.eclipse.jetty.server.HttpConfiguration().getRequestHeaderSize();
+        Map<String, String> manyHeaders = new java.util.HashMap<>();
+        for (int i = 0; manyHeaders.size() * 20 <= limit; i++) {
+            manyHeaders.put("x-h-" + (10000 + i), "0123456789".repeat(2)); // 29 characters each
+        }
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.send(request("GET", "/echo/" + "a".repeat(limit), client.replyAddress(), "target", Map.of(), null,
+                    null));
+            client.send(request("GET", "/echo/h", client.replyAddress(), "headers", manyHeaders, null, null));
+            client.send(request("GET", "/echo/h", client.replyAddress(), "host",
+                    Map.of("http:host", "h".repeat(limit)), null, null));
+            client.send(request("GET", "/echo/" + "a".repeat(limit / 2), client.replyAddress(), "within",
+                    Map.of("x-long", "b".repeat(limit / 4)), null, null));
+            client.awaitResponses(4);
+            Map<String, Response> byId = new java.util.HashMap<>();
+            for (Response r : client.responses) {
+                byId.put(r.correlationId.toString(), r);
+            }
+            assertEquals("414", byId.get("target").subject);
+            assertEquals("431", byId.get("headers").subject);
+            assertEquals("431", byId.get("host").subject);
+            assertTrue(byId.get("host").body.length < 200, "the refusal does not echo the host");
+            assertEquals("200", byId.get("within").subject);
+            assertEquals(1, echo.calls.get());
+        }
+    }
 }

@@ -308,8 +308,8 @@ public abstract class ServingHandler implements EngineHandler {
 
     /** Maps {@code message} (the header sections only when {@code streamed}) into {@code exchange}'s request. */
     final void map(MessageView message, Link link, Exchange exchange, boolean streamed) {
-        PassScratch.get().mapper(secure).map(message, link, openHostname(), settings.serverName(), NanoTime.now(),
-                streamed, exchange.request);
+        PassScratch.get().mapper(secure).map(message, link, openHostname(), settings.serverName(),
+                settings.maxHeaderChars(), NanoTime.now(), streamed, exchange.request);
         exchange.user = requestUser(message);
         exchange.durableResponse = exchange.request.durable() && keepsResponses();
     }

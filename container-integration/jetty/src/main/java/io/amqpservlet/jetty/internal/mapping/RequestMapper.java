@@ -51,6 +51,8 @@ import java.util.UUID;
  */
 public final class RequestMapper {
     private static final byte[] NO_BODY = new byte[0];
+    private static final String HEADERS_TOO_LARGE = "the request's method, target and headers are longer than the "
+            + "request header size";
     /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
     static final String REPLY_TO_PAIRED_LINK = "$me";
     /** Jetty's shared field for an amqp-value string body without a content type. */
@@ -82,6 +84,8 @@ public final class RequestMapper {
      * case-insensitive, and {@code Host} is how HTTP spells it), or null (set by {@link #headers}).
      */
     private String hostProperty;
+    /** How many more characters the headers may hold (see {@link #map}); below 0 once they hold too many. */
+    private int headerCharsLeft;
     /**
      * The Content-Type and Content-Length fields of the previous request, reused when the next has the same value
      * (a client usually sends one type and often one size): fields are immutable, so requests may share them, as
@@ -103,10 +107,12 @@ public final class RequestMapper {
      *
      * @param openHostname the hostname of the client's open, or null
      * @param serverName the configured name for requests that carry none
+     * @param maxHeaderChars the most characters the method, the request-target and the headers may hold together
+     *                       (Jetty's request header size): beyond, the request is answered 414 or 431
      * @param streamed the message holds only the header sections: the body streams in after the request
      */
-    public void map(MessageView message, Link link, String openHostname, String serverName, long beginNanoTime,
-                    boolean streamed, MappedRequest into) {
+    public void map(MessageView message, Link link, String openHostname, String serverName, int maxHeaderChars,
+                    long beginNanoTime, boolean streamed, MappedRequest into) {
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
@@ -143,6 +149,16 @@ public final class RequestMapper {
             return;
         }
 
+        // As Jetty's HTTP connections bound a request's head by the request header size (RFC 9112 §3: 414 for a
+        // target too long, RFC 6585 §5: 431 for the fields): a message may be 16 MiB, and every header becomes a
+        // field object, the target a line of the request log.
+        if (method.length() + target.length() > maxHeaderChars) {
+            reject(into, HttpStatus.URI_TOO_LONG_414, "the request target is longer than the request header size ("
+                    + maxHeaderChars + " characters)");
+            return;
+        }
+        headerCharsLeft = maxHeaderChars - target.length() - method.length();
+
         HttpVersion version = version(message);
         if (version == null) {
             reject(into, HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505, "unsupported http:request version "
@@ -153,10 +169,16 @@ public final class RequestMapper {
         // The headers first: the host application-property is one of them, found whatever the case of its name.
         String badHeader = headers(message, fields);
         if (badHeader != null) {
-            reject(into, HttpStatus.BAD_REQUEST_400, badHeader);
+            reject(into, headerCharsLeft < 0 ? HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE_431
+                    : HttpStatus.BAD_REQUEST_400, badHeader);
             return;
         }
         String host = host(message, openHostname, serverName);
+        headerCharsLeft -= host.length();
+        if (headerCharsLeft < 0) {
+            reject(into, HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE_431, HEADERS_TOO_LARGE);
+            return;
+        }
         HostPortHttpField authority;
         try {
             authority = hostField(host);
@@ -170,6 +192,7 @@ public final class RequestMapper {
         String contentType = null;
         if (message.contentType(scratch) && scratch.length() > 0) {
             contentType = text(scratch);
+            headerCharsLeft -= contentType.length();
             // A symbol may hold any ASCII, CR and LF too: held to the rule of every other header value.
             if (!HeaderSyntax.isFieldValue(contentType)) {
                 reject(into, HttpStatus.BAD_REQUEST_400, "content-type holds a control character");
@@ -179,11 +202,16 @@ public final class RequestMapper {
         }
         if (message.contentEncoding(scratch) && scratch.length() > 0) {
             String contentEncoding = text(scratch);
+            headerCharsLeft -= contentEncoding.length();
             if (!HeaderSyntax.isFieldValue(contentEncoding)) {
                 reject(into, HttpStatus.BAD_REQUEST_400, "content-encoding holds a control character");
                 return;
             }
             fields.put(HttpHeader.CONTENT_ENCODING, contentEncoding);
+        }
+        if (headerCharsLeft < 0) {
+            reject(into, HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE_431, HEADERS_TOO_LARGE);
+            return;
         }
 
         // A streamed request's view holds only the header sections: its body comes later, chunk by chunk.
@@ -528,6 +556,10 @@ public final class RequestMapper {
                 }
             }
             String name = KnownStrings.CACHE.getLowerCase(kb, ko, kl);
+            headerCharsLeft -= name.length();
+            if (headerCharsLeft < 0) {
+                return HEADERS_TOO_LARGE; // before the field is made: a message may hold millions
+            }
             if ("content-length".equals(name)) {
                 // Kept aside: only a streamed body takes it (see map); a whole body's length is known exactly.
                 contentLengthProperty = scalarText(properties.value());
@@ -539,12 +571,18 @@ public final class RequestMapper {
                 if (hostProperty == null && (value.type() == AmqpType.STRING || value.type() == AmqpType.SYMBOL)) {
                     hostProperty = KnownStrings.CACHE.get(value.buffer(), value.valueOffset(), value.valueLength());
                 }
-                continue;
+                continue; // counted as the Host, whichever rule names it (see map)
             }
             if ("transfer-encoding".equals(name)) {
                 continue;
             }
             String value = scalarText(properties.value());
+            if (value != null) {
+                headerCharsLeft -= value.length();
+            }
+            if (headerCharsLeft < 0) {
+                return HEADERS_TOO_LARGE;
+            }
             if (value == null) {
                 continue;
             }

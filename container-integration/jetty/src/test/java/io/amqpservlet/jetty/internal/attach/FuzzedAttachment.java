@@ -172,7 +172,7 @@ final class FuzzedAttachment implements EngineHandler {
         Delivery request = delivery.remotelySettled() ? null : delivery;
         mapped.clear();
         try {
-            mapper.map(message, link, null, "gateway", 0L, false, mapped);
+            mapper.map(message, link, null, "gateway", 8192, 0L, false, mapped);
         } catch (DecodeException | IllegalArgumentException e) {
             if (request != null) {
                 rejectMalformed(engine, request, e.getMessage());

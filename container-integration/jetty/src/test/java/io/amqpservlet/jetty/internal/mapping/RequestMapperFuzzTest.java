@@ -22,9 +22,10 @@ import java.nio.ByteBuffer;
  * Coverage-guided fuzzing of {@link RequestMapper} (docs/fuzzing.md): any bytes that {@link MessageView}
  * accepts as a message, and well-formed messages with fuzzed fields, are mapped to a Jetty request, on a real
  * receiving link (target {@code /fuzz}) of an acceptor engine. The mapper's contract: either a {@link MetaData.Request} with a method, a target starting with
- * {@code /} and a body, or no request and a status to answer with (400, 505); a message it cannot read fails
- * with a {@link DecodeException} or an {@link IllegalArgumentException} (text that is not UTF-8), which the
- * connection answers with {@code amqp:decode-error}; nothing else escapes. Memory follows the input
+ * {@code /} and a body, or no request and a status to answer with (400, 505, or 414 and 431 beyond the request
+ * header size); a message it cannot read fails with a {@link DecodeException} or an
+ * {@link IllegalArgumentException} (text that is not UTF-8), which the connection answers with
+ * {@code amqp:decode-error}; nothing else escapes. Memory follows the input
  * ({@link AllocationBudget}).
  */
 class RequestMapperFuzzTest {
@@ -122,7 +123,7 @@ class RequestMapperFuzzTest {
             MappedRequest request = new MappedRequest();
             mapped[0] = request;
             try {
-                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, false, request);
+                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 8192, 0L, false, request);
             } catch (DecodeException | IllegalArgumentException e) {
                 request.refusedStatus = -1; // the connection answers amqp:decode-error
             }
@@ -144,7 +145,8 @@ class RequestMapperFuzzTest {
             return;
         }
         if (request != null || (status != HttpStatus.BAD_REQUEST_400
-                && status != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505)) {
+                && status != HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505 && status != HttpStatus.URI_TOO_LONG_414
+                && status != HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE_431)) {
             throw new AssertionError("refused with " + status + " (" + mapped.refusedReason + ") and request "
                     + request);
         }

@@ -75,7 +75,7 @@ class TypedBodyFuzzTest {
         boolean[] mappedOk = new boolean[1];
         AllocationBudget.check("RequestMapper typed body", message.length, () -> {
             try {
-                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 0L, false, mapped);
+                new RequestMapper(false).map(view, LINK, "fuzz-host", "server", 8192, 0L, false, mapped);
                 mappedOk[0] = true;
             } catch (DecodeException | IllegalArgumentException e) {
                 // the connection answers amqp:decode-error

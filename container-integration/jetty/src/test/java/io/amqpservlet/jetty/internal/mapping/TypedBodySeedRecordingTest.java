@@ -107,7 +107,8 @@ class TypedBodySeedRecordingTest {
         System.arraycopy(buffer, sectionStart + 3, seed, 1, seed.length - 1); // after 0x00 0x53 0x77 (or 0x76)
 
         MappedRequest mapped = new MappedRequest();
-        new RequestMapper(false).map(view, TypedBodyFuzzTest.link(), "fuzz-host", "server", 0L, false, mapped);
+        new RequestMapper(false).map(view, TypedBodyFuzzTest.link(), "fuzz-host", "server", 8192, 0L,
+                false, mapped);
         assertTrue(mapped.jsonBody(), name);
         assertEquals(json, new String(mapped.body(), StandardCharsets.UTF_8), name);
         seed("mapsAnyAmqpValueBodyToJsonAndBack/" + name, seed);
