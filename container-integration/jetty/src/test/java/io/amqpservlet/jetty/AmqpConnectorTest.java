@@ -580,4 +580,27 @@ class AmqpConnectorTest {
             assertEquals(1, echo.calls.get());
         }
     }
+
+    /** The target meets Jetty's URI checks as an HTTP request-target does (docs/mapping.md, request-target). */
+    @Test
+    void targetsJettyFindsAmbiguousAre400AsOverHttp() throws Exception {
+        String[] refused = {"/echo/a%2Fb", "/echo/100%", "/echo/a%zz", "/echo//x", "/echo/..;/x", "/echo/a\\b",
+            "/echo/../../etc/passwd", "/echo/%2e%2e/%2e%2e/x"};
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            for (int i = 0; i < refused.length; i++) {
+                client.send(request("GET", refused[i], client.replyAddress(), Integer.toString(i), Map.of(), null,
+                        null));
+            }
+            client.send(request("GET", "/nowhere/../echo/in", client.replyAddress(), "dots", Map.of(), null, null));
+            client.awaitResponses(refused.length + 1);
+            for (Response r : client.responses) {
+                if (r.correlationId.toString().equals("dots")) {
+                    assertEquals("200", r.subject, "a .. within the path is resolved");
+                } else {
+                    assertEquals("400", r.subject, refused[Integer.parseInt(r.correlationId.toString())]);
+                }
+            }
+            assertEquals(1, echo.calls.get());
+        }
+    }
 }
