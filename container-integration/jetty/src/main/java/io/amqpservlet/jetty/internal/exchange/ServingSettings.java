@@ -17,7 +17,7 @@ import io.amqpservlet.jetty.internal.log.PeerLog;
  * @param users how a SASL identity becomes the Jetty authentication of a connection's requests
  * @param peerLog the allowance of log lines the peers of these connections cause
  */
-public record ServingSettings(String serverName, int maxHeaderChars, int linkCredit, long requestTimeoutMillis, int responseBufferBytes,
-                              long qpidJmsHeartbeatMillis, RequestCounters counters, SaslUsers users,
-                              PeerLog peerLog) {
+public record ServingSettings(String serverName, int maxHeaderChars, int linkCredit, long requestTimeoutMillis,
+                              int responseBufferBytes, long qpidJmsHeartbeatMillis, RequestCounters counters,
+                              SaslUsers users, PeerLog peerLog) {
 }

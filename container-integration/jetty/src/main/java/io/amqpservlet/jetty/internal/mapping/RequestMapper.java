@@ -41,8 +41,9 @@ import java.util.UUID;
  * string or binary; any other amqp-value, and amqp-sequence, as JSON, with the typed value as an attribute).
  *
  * <p>A message that is a valid AMQP message but not a valid HTTP request is not rejected: the mapper sets
- * {@link MappedRequest#refusedStatus()} (400, or 415 for a body it cannot read) and the request is answered with
- * that status without a servlet, as an HTTP server answers a bad request line. Malformed AMQP ({@code DecodeException}) propagates, for
+ * {@link MappedRequest#refusedStatus()} (400; 414 or 431 beyond the request header size; 505 for a version it does
+ * not know) and the request is answered with that status without a servlet, as an HTTP server answers a bad request
+ * line. Malformed AMQP ({@code DecodeException}) propagates, for
  * the caller to reject with {@code amqp:decode-error}.
  *
  * <p>One instance per thread that runs engine passes, two in fact (plain and TLS connections), used by one pass at a
