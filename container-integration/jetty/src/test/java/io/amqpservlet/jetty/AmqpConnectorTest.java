@@ -567,7 +567,12 @@ class AmqpConnectorTest {
                     Map.of("http:host", "h".repeat(limit)), null, null));
             client.send(request("GET", "/echo/" + "a".repeat(limit / 2), client.replyAddress(), "within",
                     Map.of("x-long", "b".repeat(limit / 4)), null, null));
-            client.awaitResponses(4);
+            // Refusals that name what the peer sent do not repeat it at any length.
+            client.send(request("GET", "/echo/h", client.replyAddress(), "key",
+                    Map.of("bad key " + "k".repeat(limit), "v"), null, null));
+            client.send(request("GET", "/echo/h", client.replyAddress(), "version",
+                    Map.of("http:request", "9".repeat(limit * 4)), null, null));
+            client.awaitResponses(6);
             Map<String, Response> byId = new java.util.HashMap<>();
             for (Response r : client.responses) {
                 byId.put(r.correlationId.toString(), r);
@@ -577,6 +582,10 @@ class AmqpConnectorTest {
             assertEquals("431", byId.get("host").subject);
             assertTrue(byId.get("host").body.length < 200, "the refusal does not echo the host");
             assertEquals("200", byId.get("within").subject);
+            assertEquals("431", byId.get("key").subject);
+            assertTrue(byId.get("key").body.length < 200, "the refusal does not echo the key");
+            assertEquals("505", byId.get("version").subject);
+            assertTrue(byId.get("version").body.length < 200, "the refusal does not echo the version");
             assertEquals(1, echo.calls.get());
         }
     }

@@ -52,6 +52,8 @@ import java.util.UUID;
  */
 public final class RequestMapper {
     private static final byte[] NO_BODY = new byte[0];
+    /** The longest unknown {@code http:request} version a 505 repeats. */
+    private static final int MAX_QUOTED_VERSION = 16;
     private static final String HEADERS_TOO_LARGE = "the request's method, target and headers are longer than the "
             + "request header size";
     /** The reply-to that names the other half of the request link's pair (link pairing, as RabbitMQ's clients use). */
@@ -162,8 +164,10 @@ public final class RequestMapper {
 
         HttpVersion version = version(message);
         if (version == null) {
+            // The answer names what it did not know, but not at any length: the peer chose it.
             reject(into, HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505, "unsupported http:request version "
-                    + text(scratch) + " (1.0, 1.1, 2 or 2.0)");
+                    + (scratch.length() <= MAX_QUOTED_VERSION ? text(scratch) : "longer than " + MAX_QUOTED_VERSION
+                    + " characters") + " (1.0, 1.1, 2 or 2.0)");
             return;
         }
         HttpFields.Mutable fields = HttpFields.build();
@@ -550,6 +554,10 @@ public final class RequestMapper {
             int kl = properties.keyLength();
             if (kl == 0 || kb[ko] == ':' || startsWithHttpColon(kb, ko, kl)) {
                 continue;
+            }
+            if (kl > headerCharsLeft) {
+                headerCharsLeft = -1;
+                return HEADERS_TOO_LARGE; // and never quoted below, whatever its bytes
             }
             for (int i = ko; i < ko + kl; i++) {
                 if (!HttpTokens.getToken(kb[i]).isRfc2616Token()) {
