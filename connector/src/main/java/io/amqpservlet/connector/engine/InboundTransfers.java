@@ -169,6 +169,13 @@ final class InboundTransfers {
             session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
             return null;
         }
+        if (session.incoming.get(t.deliveryId()) != null) {
+            // AMQP 1.0 §2.6.12: a delivery-id names one delivery of the session until it is settled. Taking it
+            // again would hide the first delivery from the peer's dispositions and from our own settlement.
+            session.links.detach(link, ErrorConditions.INVALID_FIELD, "delivery-id "
+                    + Integer.toUnsignedString(t.deliveryId()) + " is already in use by an unsettled delivery");
+            return null;
+        }
         boolean beyondCredit = false;
         if (!link.credit().onReceived()) {
             if (!engine.config.releaseBeyondCredit()) {

@@ -205,4 +205,22 @@ class TransferConformanceTest {
         peer.collect();
         assertTrue(peer.take().isEmpty());
     }
+
+    @Test
+    void aDeliveryIdStillUnsettledIsNotTakenAgain() {
+        handler.hold = true;
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), handler);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachSender(0, 0, "in", "/q", 0);
+        peer.transfer(0, peer.transfer(0, 7, false), RawPeer.message("first", 1)).flush();
+        peer.take();
+        // The same delivery-id again while the first delivery is unsettled: two deliveries cannot share it.
+        peer.transfer(0, peer.transfer(0, 7, false), RawPeer.message("second", 1)).flush();
+        RawPeer.assertDetachError(peer.first(io.amqpservlet.protocol.types.transport.Detach.class),
+                io.amqpservlet.protocol.types.transport.ErrorConditions.INVALID_FIELD);
+        assertEquals(List.of("first"), handler.subjects, "the second delivery never reached the application");
+        assertEquals(1, handler.held.size());
+        assertEquals(0, peer.engine.incomingUnsettled, "the link's end dropped its unsettled delivery");
+    }
 }
