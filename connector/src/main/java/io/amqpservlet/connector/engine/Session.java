@@ -393,30 +393,34 @@ public final class Session {
                         + Integer.toUnsignedString(f.handle()) + ", which is not attached");
                 return;
             }
-            if (link.isSender()) {
-                long credit = f.hasLinkCredit() ? f.linkCredit() & 0xFFFFFFFFL : link.credit().credit();
-                link.credit().onFlowAtSender(f.hasDeliveryCount(), f.deliveryCount(), credit, f.drain());
-                pump(link);
-                if (f.echo()) {
-                    writeLinkFlow(link, false);
-                }
-            } else {
-                boolean draining = link.credit().drain();
-                if (f.hasDeliveryCount()) {
-                    link.credit().onFlowAtReceiver(f.deliveryCount());
-                }
-                if (draining && link.credit().credit() == 0) {
-                    engine.handler.onDrained(link);
-                }
-                if (f.echo()) {
-                    writeLinkFlow(link, false);
-                }
+            if (!link.state().detachedHere()) {
+                // §2.6.6: a flow that crossed our detach is not answered; the handle is no longer ours to send on.
+                onLinkFlow(link, f);
             }
         } else if (f.echo()) {
             writeSessionFlow();
         }
         // The session window may have opened for every sending link that waited for it.
         outbound.pumpWindowBlocked();
+    }
+
+    private void onLinkFlow(Link link, Flow f) {
+        if (link.isSender()) {
+            long credit = f.hasLinkCredit() ? f.linkCredit() & 0xFFFFFFFFL : link.credit().credit();
+            link.credit().onFlowAtSender(f.hasDeliveryCount(), f.deliveryCount(), credit, f.drain());
+            pump(link);
+        } else {
+            boolean draining = link.credit().drain();
+            if (f.hasDeliveryCount()) {
+                link.credit().onFlowAtReceiver(f.deliveryCount());
+            }
+            if (draining && link.credit().credit() == 0) {
+                engine.handler.onDrained(link);
+            }
+        }
+        if (f.echo() && link.isOpen()) {
+            writeLinkFlow(link, false);
+        }
     }
 
     void writeLinkFlow(Link link, boolean echo) {

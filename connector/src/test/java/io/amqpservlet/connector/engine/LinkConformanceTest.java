@@ -268,4 +268,24 @@ class LinkConformanceTest {
                 ErrorConditions.SESSION_HANDLE_IN_USE);
         assertTrue(peer.engine.isOpen());
     }
+
+    @Test
+    void aFlowWithEchoForALinkWeDetachedIsNotAnsweredAfterOurDetach() {
+        RawPeer peer = session(RawPeer.noSasl());
+        peer.attachReceiver(0, 0, "out", "/events");
+        peer.attachSender(0, 1, "in", "/q", 0);
+        peer.take();
+        handler.link("out").session().detach(handler.link("out"), null, null);
+        handler.link("in").session().detach(handler.link("in"), null, null);
+        peer.collect();
+        assertEquals(2, peer.take().size(), "our two detaches");
+        // The peer's flows crossed our detaches: §2.6.6, the handles are no longer ours to send on.
+        peer.frame(0, linkFlow(peer, 0, 0, 7).echo(true));
+        peer.frame(0, linkFlow(peer, 1, 0, 0).echo(true)).flush();
+        assertTrue(peer.take().isEmpty(), "nothing follows our detach on its handle");
+        peer.frame(0, peer.p().detach().clear().handle(0).closed(true));
+        peer.frame(0, peer.p().detach().clear().handle(1).closed(true)).flush();
+        assertTrue(peer.take().isEmpty(), "the peer's detaches answer ours");
+        assertTrue(peer.engine.isOpen());
+    }
 }
