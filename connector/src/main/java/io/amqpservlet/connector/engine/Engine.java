@@ -74,6 +74,8 @@ public final class Engine {
     private long nodeCounter;
     private final DeliveryPool pool = new DeliveryPool();
     int incomingUnsettled;
+    /** Links of all sessions, either side's, until removed (bounded by {@link EngineConfig#maxLinksPerConnection()}). */
+    int linkCount;
     /** Messages the peer sent without link credit, taken in rather than detaching ({@link #receivedBeyondCredit}). */
     long receivedBeyondCredit;
     /** Bytes of messages queued on this connection's sending links and not yet written (docs/design.md §5). */

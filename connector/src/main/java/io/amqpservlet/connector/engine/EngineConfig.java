@@ -34,6 +34,7 @@ public final class EngineConfig {
     private int maxFrameSizeBytes = 64 * 1024;
     private int channelMax = 255;
     private int handleMax = 1023;
+    private int maxLinksPerConnection = 1024;
     private int sessionIncomingWindowFrames = 2048;
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
@@ -212,6 +213,30 @@ public final class EngineConfig {
             throw new IllegalArgumentException("handle-max must be in [0, 2^31): " + handleMax);
         }
         this.handleMax = handleMax;
+        return this;
+    }
+
+    /**
+     * {@return how many links the peer may have attached on one connection, all its sessions together} Each link
+     * keeps its name and termini, so channel-max × handle-max alone would let one connection hold hundreds of
+     * thousands of them. An attach beyond it ends its session with {@code amqp:resource-limit-exceeded}, as one
+     * beyond handle-max does.
+     */
+    public int maxLinksPerConnection() {
+        return maxLinksPerConnection;
+    }
+
+    /**
+     * Sets {@link #maxLinksPerConnection()}.
+     *
+     * @param links its new value, at least 1
+     * @return this configuration
+     */
+    public EngineConfig maxLinksPerConnection(int links) {
+        if (links < 1) {
+            throw new IllegalArgumentException("max links per connection must be at least 1: " + links);
+        }
+        this.maxLinksPerConnection = links;
         return this;
     }
 

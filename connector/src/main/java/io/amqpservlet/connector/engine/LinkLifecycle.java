@@ -50,6 +50,13 @@ final class LinkLifecycle {
             onAttachAnswered(link, handle, a);
             return;
         }
+        if (engine.linkCount >= engine.config.maxLinksPerConnection()) {
+            // Links per connection, not only per session (docs/connector.md, "Limits"): each keeps its attach's name
+            // and termini. Ending the session frees its links, so what one connection holds stays bounded.
+            session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "the connection has "
+                    + engine.config.maxLinksPerConnection() + " links, its limit");
+            return;
+        }
         int local = session.freeLocalHandle();
         if (local < 0) {
             session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no handle free for another link");

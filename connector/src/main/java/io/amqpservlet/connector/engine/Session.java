@@ -205,6 +205,7 @@ public final class Session {
         Link link = new Link(this, localHandle, sender);
         byLocalHandle[localHandle] = link;
         linkCount++;
+        engine.linkCount++;
         return link;
     }
 
@@ -238,6 +239,7 @@ public final class Session {
         if (h < byLocalHandle.length && byLocalHandle[h] == link) {
             byLocalHandle[h] = null;
             linkCount--;
+            engine.linkCount--;
         }
     }
 

@@ -124,6 +124,38 @@ class LinkLimitsTest {
     }
 
     @Test
+    void linksBeyondTheConnectionsLimitEndTheSessionThatAskedAndOthersCarryOn() {
+        // Without a limit per connection, channel-max × handle-max links (256 × 1,024 by default) could each keep
+        // the name and termini of an attach of up to max-frame-size bytes.
+        RawPeer peer = new RawPeer(RawPeer.noSasl().maxLinksPerConnection(10), handler);
+        peer.open();
+        for (int ch = 0; ch < 3; ch++) {
+            peer.begin(ch, 0, 100);
+        }
+        for (int ch = 0; ch < 2; ch++) {
+            for (int h = 0; h < 5; h++) {
+                peer.attachSender(ch, h, "l" + ch + "-" + h, "/q", 0);
+            }
+        }
+        peer.take();
+        Attach a = peer.p().attach().clear().name("one-too-many").handle(0).role(Role.SENDER).initialDeliveryCount(0);
+        a.source().clear().present(true).address("s");
+        a.target().clear().present(true).address("/q");
+        peer.frame(2, a).flush();
+        End end = peer.next(End.class);
+        RawPeer.assertEndError(end, ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
+        assertTrue(peer.take().isEmpty(), "the link was not attached: " + peer.all);
+        assertTrue(peer.engine.isOpen(), "the connection survives");
+        // The other sessions' links still work, and a link that goes makes room for another.
+        peer.transfer(0, peer.transfer(0, 0, true), RawPeer.message("STILL", 1)).flush();
+        assertEquals(List.of("STILL"), handler.subjects);
+        peer.frame(1, peer.p().detach().clear().handle(4).closed(true)).flush();
+        peer.take();
+        peer.attachSender(1, 4, "again", "/q", 0);
+        assertEquals(0, peer.allOf(End.class).size() - 1, "no other session ended");
+    }
+
+    @Test
     void aBufferedMessagesLimitMakesSendReturnNullThenCreditDrainsTheQueue() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().maxBufferedMessagesPerLink(3), handler);
         peer.open();
