@@ -903,7 +903,26 @@ public final class Engine {
         if (max > 0 && length > max) {
             throw new IllegalArgumentException("message of " + length + " bytes exceeds the peer's max-message-size " + max);
         }
+        if (!settled && unsettledSentFull()) {
+            return null;
+        }
         return link.session().send(link, message, offset, length, settled);
+    }
+
+    /**
+     * Whether the messages sent unsettled and not yet settled by the peer, on all sessions, have reached
+     * {@link EngineConfig#maxUnsettledSentDeliveries()}: the peer's credit does not bound them, its settlements do.
+     */
+    boolean unsettledSentFull() {
+        int unsettled = 0;
+        Session[] all = sessions.all();
+        for (int i = 0; i < all.length; i++) {
+            Session s = all[i];
+            if (s != null) {
+                unsettled += s.outgoing.size();
+            }
+        }
+        return unsettled >= config.maxUnsettledSentDeliveries();
     }
 
     /**

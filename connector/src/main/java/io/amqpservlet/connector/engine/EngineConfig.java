@@ -38,6 +38,7 @@ public final class EngineConfig {
     private int sessionIncomingWindowFrames = 2048;
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
+    private int maxUnsettledSentDeliveries = 16_384;
     private boolean releaseBeyondCredit;
     private int maxBufferedMessagesPerLink = 1024;
     private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
@@ -278,6 +279,30 @@ public final class EngineConfig {
             throw new IllegalArgumentException("max message size must be positive: " + bytes);
         }
         this.maxMessageSizeBytes = bytes;
+        return this;
+    }
+
+    /**
+     * {@return how many messages sent unsettled on one connection may wait for the peer's settlement} Each is kept
+     * until the peer settles it (AMQP 1.0 §2.6.12), and the peer's credit does not bound them: at the limit
+     * {@code send} and {@code beginMessage} return null for an unsettled message, as for a full queue, until a
+     * settlement makes room. Pre-settled messages are not counted.
+     */
+    public int maxUnsettledSentDeliveries() {
+        return maxUnsettledSentDeliveries;
+    }
+
+    /**
+     * Sets {@link #maxUnsettledSentDeliveries()}.
+     *
+     * @param deliveries its new value, at least 1
+     * @return this configuration
+     */
+    public EngineConfig maxUnsettledSentDeliveries(int deliveries) {
+        if (deliveries < 1) {
+            throw new IllegalArgumentException("max unsettled sent deliveries must be at least 1: " + deliveries);
+        }
+        this.maxUnsettledSentDeliveries = deliveries;
         return this;
     }
 

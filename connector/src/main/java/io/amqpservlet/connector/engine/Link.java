@@ -432,8 +432,11 @@ public final class Link {
             return null;
         }
         checkMessageSize(length);
-        return session.outbound().beginMessage(this, bytes, offset, length,
-                settled || sndSettleMode == SenderSettleMode.SETTLED);
+        boolean presettled = settled || sndSettleMode == SenderSettleMode.SETTLED;
+        if (!presettled && session.engine().unsettledSentFull()) {
+            return null;
+        }
+        return session.outbound().beginMessage(this, bytes, offset, length, presettled);
     }
 
     /**

@@ -156,6 +156,39 @@ class LinkLimitsTest {
     }
 
     @Test
+    void messagesTheClientNeverSettlesAreBoundedPerConnection() {
+        // A peer that grants credit and never settles would otherwise make every message sent unsettled stay
+        // in memory for the connection's life.
+        RawPeer peer = new RawPeer(RawPeer.noSasl().maxUnsettledSentDeliveries(3), handler);
+        peer.open();
+        peer.begin(0, 0, 1000);
+        peer.begin(1, 0, 1000);
+        peer.attachReceiver(0, 0, "replies-a", "/a");
+        peer.attachReceiver(1, 0, "replies-b", "/b");
+        for (int ch = 0; ch < 2; ch++) {
+            peer.frame(ch, peer.p().flow().clear().nextIncomingId(0).incomingWindow(1000).nextOutgoingId(0)
+                    .outgoingWindow(1000).handle(0).deliveryCount(0).linkCredit(100));
+        }
+        peer.flush();
+        Link a = handler.link("replies-a");
+        Link b = handler.link("replies-b");
+        byte[] m = RawPeer.message("200", 1);
+        assertNotNull(a.send(m, 0, m.length, false));
+        assertNotNull(a.send(m, 0, m.length, false));
+        assertNotNull(b.send(m, 0, m.length, false));
+        assertNull(b.send(m, 0, m.length, false), "three unsettled on the connection: the limit");
+        assertNull(a.beginMessage(m, 0, m.length, false), "a message in parts counts too");
+        assertNotNull(a.send(m, 0, m.length, true), "a pre-settled message stays in no table");
+        peer.collect();
+        assertEquals(4, peer.allOf(Transfer.class).size());
+        Disposition settled = peer.p().disposition().clear().role(Role.RECEIVER).first(0).settled(true);
+        settled.state().accepted();
+        peer.frame(0, settled).flush();
+        assertNotNull(b.send(m, 0, m.length, false), "a settlement makes room");
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
     void aBufferedMessagesLimitMakesSendReturnNullThenCreditDrainsTheQueue() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().maxBufferedMessagesPerLink(3), handler);
         peer.open();
