@@ -13,6 +13,9 @@ import io.amqpservlet.protocol.types.transport.Transfer;
  * one frame) or frame by frame for streaming links, aborted deliveries dropped.
  */
 final class InboundTransfers {
+    /** AMQP 1.0 §2.8.7: a delivery-tag may be up to 32 octets. */
+    static final int MAX_DELIVERY_TAG_BYTES = 32;
+
     private final Session session;
     private final Engine engine;
     private final SessionWindow window;
@@ -167,6 +170,12 @@ final class InboundTransfers {
         ReceiverState receiving = link.receiving();
         if (!t.hasDeliveryId()) {
             session.links.detach(link, ErrorConditions.INVALID_FIELD, "first transfer of a delivery has no delivery-id");
+            return null;
+        }
+        if (t.deliveryTag().length() > MAX_DELIVERY_TAG_BYTES) {
+            // AMQP 1.0 §2.8.7: a delivery-tag is at most 32 octets; each unsettled delivery keeps its tag.
+            session.links.detach(link, ErrorConditions.INVALID_FIELD, "delivery-tag of "
+                    + t.deliveryTag().length() + " bytes exceeds 32");
             return null;
         }
         if (session.incoming.get(t.deliveryId()) != null) {

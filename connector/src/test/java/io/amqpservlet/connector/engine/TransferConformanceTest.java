@@ -223,4 +223,26 @@ class TransferConformanceTest {
         assertEquals(1, handler.held.size());
         assertEquals(0, peer.engine.incomingUnsettled, "the link's end dropped its unsettled delivery");
     }
+
+    @Test
+    void aDeliveryTagLongerThan32OctetsDetachesTheLink() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), handler);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachSender(0, 0, "in", "/q", 0);
+        peer.take();
+        byte[] tag = new byte[32];
+        peer.transfer(0, peer.transfer(0, 0, false).deliveryTag(tag, 0, tag.length), RawPeer.message("OK", 1)).flush();
+        assertEquals(List.of("OK"), handler.subjects, "§2.8.7: a tag of up to 32 octets");
+        peer.take();
+        // Each unsettled delivery keeps its tag: a longer one would let the peer park up to a frame per delivery.
+        byte[] tooLong = new byte[33];
+        peer.transfer(0, peer.transfer(0, 1, false).deliveryTag(tooLong, 0, tooLong.length),
+                RawPeer.message("LONG", 1)).flush();
+        RawPeer.assertDetachError(peer.first(io.amqpservlet.protocol.types.transport.Detach.class),
+                io.amqpservlet.protocol.types.transport.ErrorConditions.INVALID_FIELD);
+        assertEquals(List.of("OK"), handler.subjects);
+        assertEquals(0, peer.engine.incomingUnsettled);
+        assertTrue(peer.engine.isOpen());
+    }
 }
