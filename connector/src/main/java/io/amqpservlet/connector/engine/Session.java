@@ -550,11 +550,22 @@ public final class Session {
         DeliveryMap map = peerIsReceiver ? outgoing : incoming;
         int first = disp.first();
         int last = disp.hasLast() ? disp.last() : first;
-        long span = SerialNumber.distance(first, last);
         if (SerialNumber.lessThan(last, first)) {
             sessionError(ErrorConditions.INVALID_FIELD, "disposition range ends before it starts");
             return;
         }
+        if (peerIsReceiver) {
+            // The peer can only settle what it was sent before it wrote this frame: a delivery the application sends
+            // from onDeliveryUpdated below takes the next id, which may lie inside a range wider than what was sent.
+            int lastSent = nextDeliveryId - 1;
+            if (SerialNumber.lessThan(lastSent, first)) {
+                return;
+            }
+            if (SerialNumber.lessThan(lastSent, last)) {
+                last = lastSent;
+            }
+        }
+        long span = SerialNumber.distance(first, last);
         if (span <= 2L * map.size() + 8) {
             for (long i = 0; i <= span; i++) {
                 Delivery d = map.get(first + (int) i);

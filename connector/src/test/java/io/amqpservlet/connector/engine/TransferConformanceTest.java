@@ -245,4 +245,42 @@ class TransferConformanceTest {
         assertEquals(0, peer.engine.incomingUnsettled);
         assertTrue(peer.engine.isOpen());
     }
+
+    @Test
+    void aDispositionSettlesOnlyDeliveriesSentBeforeItArrived() {
+        byte[] m = RawPeer.message("200", 1);
+        List<Delivery> sentFromCallback = new ArrayList<>();
+        AcceptorRecorder sender = new AcceptorRecorder() {
+            @Override
+            public void onDeliveryUpdated(Link link, Delivery delivery) {
+                super.onDeliveryUpdated(link, delivery);
+                if (sentFromCallback.isEmpty()) {
+                    // The next response goes out as the peer settles the previous one (request after request).
+                    sentFromCallback.add(link.send(m, 0, m.length, false));
+                }
+            }
+        };
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), sender);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachReceiver(0, 0, "out", "/events");
+        peer.frame(0, peer.p().flow().clear().nextIncomingId(0).incomingWindow(100).nextOutgoingId(0)
+                .outgoingWindow(100).handle(0).deliveryCount(0).linkCredit(10)).flush();
+        Link link = sender.link("out");
+        Delivery first = link.send(m, 0, m.length, false);
+        peer.collect();
+        peer.take();
+        // A range wider than what was sent: it cannot settle a delivery the peer had not received when it wrote it.
+        Disposition d = peer.p().disposition().clear().role(Role.RECEIVER).first(0).last(5).settled(true);
+        d.state().accepted();
+        peer.frame(0, d).flush();
+        assertNull(first.link(), "delivery 0 settled on both sides");
+        Delivery second = sentFromCallback.get(0);
+        assertNotNull(second);
+        assertEquals(1, second.deliveryId());
+        assertTrue(!second.remotelySettled(), "delivery 1 was sent after the disposition: " + sender.events);
+        assertEquals(link, second.link());
+        assertEquals(List.of("updated 0 accepted settled"),
+                sender.events.stream().filter(e -> e.startsWith("updated")).toList());
+    }
 }
