@@ -78,7 +78,8 @@ public interface EngineHandler {
      * The peer attached a link. The engine has already resolved reply nodes (dynamic sources, temporary queues).
      * Return null to accept, or an error to refuse: the engine attaches with a null terminus and detaches with the
      * error (AMQP 1.0 §2.6.3). For an accepted receiving link the application grants credit with
-     * {@link Link#flow(long)} or {@link Link#autoCredit(int)}.
+     * {@link Link#flow(long)} or {@link Link#autoCredit(int)}. Also called when the peer answers a link this side
+     * attached (the return value is then ignored), unless the application detached that link before the answer.
      *
      * @param link the new link
      * @param remoteAttach the peer's attach, valid during the call

@@ -123,6 +123,11 @@ final class LinkLifecycle {
     /** The peer's attach answers one of ours. */
     private void onAttachAnswered(Link link, int handle, Attach a) {
         session.mapRemoteHandle(handle, link);
+        if (link.state().detachedHere()) {
+            // The application detached the link before this answer came (AMQP 1.0 §2.6.6): the application was told
+            // of its end, and nothing but the peer's detach, which finds the link by this handle, is left to come.
+            return;
+        }
         // The responder's terminus is authoritative for what it owns: the address of a dynamic node it created.
         if (link.isSender()) {
             copy(a.target(), link.target());

@@ -113,4 +113,26 @@ class LinkLifecycleTest {
         sender.detach(null, null); // nothing to detach any more: no frame on the ended channel
         assertFalse(pair.server.hasOutput());
     }
+
+    @Test
+    void aLinkDetachedBeforeThePeerAnswersSendsNothingMoreWhenTheAnswerComes() {
+        EnginePair pair = open();
+        Session session = pair.client.beginSession();
+        pair.pump();
+        Link link = session.attachReceiver("replies", "/events");
+        link.flow(10); // credit granted right after attaching, before the answer
+        link.detach(null, null);
+        assertEquals(LinkState.DETACH_SENT, link.state());
+        assertEquals(1, detaches(client));
+        // Everything the client wrote reaches the server; the server's answer (attach, then detach) comes back.
+        pair.pump();
+        assertEquals(LinkState.CLOSED, link.state());
+        assertEquals(java.util.List.of("attach replies", "detach replies"),
+                server.events.stream().filter(e -> e.endsWith(" replies")).toList());
+        assertEquals(1, detaches(client), "the client was told once");
+        assertFalse(client.events.contains("attach replies"),
+                "the answer to a link the application detached is not reported as an attach: " + client.events);
+        assertTrue(pair.server.isOpen(), "the server saw nothing after the client's detach");
+        assertTrue(pair.client.isOpen());
+    }
 }
