@@ -378,7 +378,7 @@ public final class Link {
      * @param offset index in {@code message} of its first byte
      * @param length the message's length in bytes
      * @param settled whether to send it pre-settled (at-most-once, §3.4); a link whose snd-settle-mode is settled
-     *     sends every message pre-settled, as that mode promises (§2.8.2)
+     *     sends every message pre-settled, one whose mode is unsettled none, as the mode promises (§2.8.2)
      * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or the message
      *         would have to wait and the link's queue is full ({@link EngineConfig#maxBufferedMessagesPerLink()}) or
      *         the connection's is
@@ -391,7 +391,15 @@ public final class Link {
         if (sending == null) {
             throw new IllegalStateException("link " + name + " is a receiving link");
         }
-        return session.engine().send(this, message, offset, length, settled || sndSettleMode == SenderSettleMode.SETTLED);
+        return session.engine().send(this, message, offset, length, presettled(settled));
+    }
+
+    /**
+     * Whether a message goes pre-settled: the agreed snd-settle-mode decides when it is not mixed (AMQP 1.0 §2.8.2:
+     * settled promises every delivery pre-settled, unsettled promises none), the application otherwise.
+     */
+    private boolean presettled(boolean settled) {
+        return sndSettleMode == SenderSettleMode.MIXED ? settled : sndSettleMode == SenderSettleMode.SETTLED;
     }
 
     /**
@@ -414,8 +422,8 @@ public final class Link {
      * @param bytes the first bytes of the encoded message (its header sections, usually)
      * @param offset index in {@code bytes} of the first byte
      * @param length how many bytes to take from {@code offset}; may be 0
-     * @param settled whether to send it pre-settled (at-most-once, §3.4); always, on a link whose snd-settle-mode is
-     *     settled (§2.8.2)
+     * @param settled whether to send it pre-settled (at-most-once, §3.4); always on a link whose snd-settle-mode is
+     *     settled, never on one whose mode is unsettled (§2.8.2)
      * @return the delivery, or null when the link takes no messages ({@link #acceptsMessages()}) or its queue, or
      *         the connection's, is full (as for {@link #send})
      * @throws IllegalStateException when the link already has an open message
@@ -432,7 +440,7 @@ public final class Link {
             return null;
         }
         checkMessageSize(length);
-        boolean presettled = settled || sndSettleMode == SenderSettleMode.SETTLED;
+        boolean presettled = presettled(settled);
         if (!presettled && session.engine().unsettledSentFull()) {
             return null;
         }

@@ -55,4 +55,36 @@ class PresettledSendTest {
         assertFalse(transfers.get(1).hasSettled() && transfers.get(1).settled());
         assertEquals(1, transfers.get(1).deliveryId());
     }
+
+    @Test
+    void aLinkWhoseReceiverAskedForUnsettledSendsNothingPresettled() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), handler);
+        peer.open();
+        peer.begin(0, 0, 100);
+        io.amqpservlet.protocol.types.transport.Attach a = peer.p().attach().clear().name("out").handle(0)
+                .role(io.amqpservlet.protocol.types.transport.Role.RECEIVER)
+                .sndSettleMode(io.amqpservlet.protocol.types.transport.SenderSettleMode.UNSETTLED);
+        a.source().clear().present(true).address("/out");
+        a.target().clear().present(true).address("out");
+        peer.frame(0, a).flush();
+        assertEquals(io.amqpservlet.protocol.types.transport.SenderSettleMode.UNSETTLED,
+                peer.first(io.amqpservlet.protocol.types.transport.Attach.class).sndSettleMode(), "the mode is agreed");
+        peer.frame(0, peer.p().flow().clear().nextIncomingId(0).incomingWindow(100).nextOutgoingId(0)
+                .outgoingWindow(1000).handle(0).deliveryCount(0).linkCredit(10)).flush();
+        Link link = handler.link("out");
+        byte[] m = RawPeer.message("200", 10);
+        // §2.8.2: snd-settle-mode unsettled promises every delivery is sent unsettled, whatever the application asks.
+        Delivery whole = link.send(m, 0, m.length, true);
+        Delivery parts = link.beginMessage(m, 0, m.length, true);
+        link.endMessage(parts);
+        peer.collect();
+        List<Transfer> transfers = peer.take().stream().filter(f -> !f.isEmpty() && f.performative() instanceof Transfer)
+                .map(f -> (Transfer) f.performative()).toList();
+        assertEquals(3, transfers.size(), "the whole message, then the message in parts: its bytes, then its end");
+        for (Transfer t : transfers) {
+            assertFalse(t.hasSettled() && t.settled(), t.toString());
+        }
+        assertEquals(link, whole.link(), "unsettled: awaits the peer's settlement");
+        assertEquals(link, parts.link());
+    }
 }
