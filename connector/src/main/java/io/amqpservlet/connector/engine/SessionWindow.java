@@ -14,6 +14,8 @@ package io.amqpservlet.connector.engine;
 final class SessionWindow {
     private final int maxIncomingWindow;
     private final int outgoingWindow;
+    /** Our first transfer-id, as our begin announced it: where a flow without next-incoming-id counts from. */
+    private final int initialOutgoingId;
 
     private int nextIncomingId;
     private long incomingWindow;
@@ -35,6 +37,7 @@ final class SessionWindow {
         this.maxIncomingWindow = maxIncomingWindow;
         this.incomingWindow = maxIncomingWindow;
         this.nextOutgoingId = initialOutgoingId;
+        this.initialOutgoingId = initialOutgoingId;
         this.outgoingWindow = outgoingWindow;
     }
 
@@ -52,11 +55,12 @@ final class SessionWindow {
     /**
      * Applies a session flow from the peer (AMQP 1.0 §2.7.4): remote-incoming-window =
      * next-incoming-id(flow) + incoming-window(flow) − next-outgoing-id(ours). When the flow carries no
-     * next-incoming-id (the peer has not seen our begin yet), our initial outgoing id stands in for it.
+     * next-incoming-id (the peer has not seen our begin yet), our initial outgoing id stands in for it: the
+     * transfers we sent since then came out of the window that flow states.
      */
     public void onRemoteFlow(boolean hasNextIncomingId, int flowNextIncomingId, long flowIncomingWindow,
                              int flowNextOutgoingId, long flowOutgoingWindow) {
-        int base = hasNextIncomingId ? flowNextIncomingId : nextOutgoingId;
+        int base = hasNextIncomingId ? flowNextIncomingId : initialOutgoingId;
         long window = (base + flowIncomingWindow - (nextOutgoingId & 0xFFFFFFFFL)) & 0xFFFFFFFFL;
         // A flow that reports a window ending before our next id (it raced our transfers) leaves nothing to send.
         remoteIncomingWindow = window > flowIncomingWindow ? 0 : window;

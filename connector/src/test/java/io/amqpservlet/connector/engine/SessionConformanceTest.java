@@ -136,4 +136,35 @@ class SessionConformanceTest {
         assertTrue(end.error().isNull());
         assertTrue(handler.events.contains("end 0"), handler.events.toString());
     }
+
+    @Test
+    void pipelinedFlowsWrittenBeforeThePeerHadOurBeginShareOneWindow() {
+        byte[] m = RawPeer.message("200", 1);
+        AcceptorRecorder sender = new AcceptorRecorder() {
+            @Override
+            public void onSendable(Link link) {
+                // Three messages per link: sent at once while the session window lasts, then queued.
+                for (int i = 0; i < 3 && link.queued() == 0; i++) {
+                    link.send(m, 0, m.length, false);
+                }
+            }
+        };
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), sender);
+        peer.open();
+        // The peer pipelines begin, two receiving links and their credit before reading anything: its flows carry
+        // no next-incoming-id (AMQP 1.0 §2.7.4) and both state the same session window of 2 transfers.
+        peer.frame(0, peer.p().begin().clear().nextOutgoingId(0).incomingWindow(2).outgoingWindow(100));
+        for (int h = 0; h < 2; h++) {
+            io.amqpservlet.protocol.types.transport.Attach a = peer.p().attach().clear().name("out" + h).handle(h)
+                    .role(io.amqpservlet.protocol.types.transport.Role.RECEIVER);
+            a.source().clear().present(true).address("/events" + h);
+            a.target().clear().present(true).address("out" + h);
+            peer.frame(0, a);
+            peer.frame(0, peer.p().flow().clear().incomingWindow(2).nextOutgoingId(0).outgoingWindow(100)
+                    .handle(h).deliveryCount(0).linkCredit(10));
+        }
+        peer.flush();
+        long transfers = peer.allOf(io.amqpservlet.protocol.types.transport.Transfer.class).size();
+        assertEquals(2, transfers, "§2.5.6: the window starts at our initial-outgoing-id for both flows: " + peer.all);
+    }
 }

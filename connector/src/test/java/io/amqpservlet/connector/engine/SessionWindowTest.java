@@ -78,4 +78,22 @@ class SessionWindowTest {
         w.onRemoteFlow(false, 0, 7, 0, 10);
         assertEquals(7, w.remoteIncomingWindow());
     }
+
+    @Test
+    void flowsWithoutNextIncomingIdCountTheTransfersSentSinceOurBegin() {
+        // AMQP 1.0 §2.5.6: a flow without next-incoming-id was written before the peer had our begin, so its window
+        // starts at our initial-outgoing-id: the transfers we sent since came out of that same window.
+        SessionWindow w = new SessionWindow(10, 500, 10);
+        w.onRemoteBegin(0, 3, 10);
+        w.onRemoteFlow(false, 0, 3, 0, 10);
+        for (int i = 0; i < 3; i++) {
+            w.onTransferSent();
+        }
+        assertFalse(w.canSend());
+        w.onRemoteFlow(false, 0, 3, 0, 10); // a second such flow, pipelined with the first (another link's credit)
+        assertEquals(0, w.remoteIncomingWindow(), "the three transfers used the window it states");
+        assertFalse(w.canSend());
+        w.onRemoteFlow(false, 0, 5, 0, 10);
+        assertEquals(2, w.remoteIncomingWindow());
+    }
 }
