@@ -14,6 +14,8 @@ package io.amqpservlet.connector.engine;
  * <p>Not thread-safe: owned by the connection's engine.
  */
 final class LinkCredit {
+    /** The delivery-count our attach announced (sender) or the peer's did (receiver), where counting starts. */
+    private int initialDeliveryCount;
     private int deliveryCount;
     private long credit;
     private boolean drain;
@@ -23,11 +25,13 @@ final class LinkCredit {
 
     /** Starts with the initial-delivery-count from the sender's attach; no credit yet. */
     public LinkCredit(int initialDeliveryCount) {
+        this.initialDeliveryCount = initialDeliveryCount;
         this.deliveryCount = initialDeliveryCount;
     }
 
     /** Resets for reuse with a new link. */
     public void reset(int initialDeliveryCount) {
+        this.initialDeliveryCount = initialDeliveryCount;
         this.deliveryCount = initialDeliveryCount;
         this.credit = 0;
         this.drain = false;
@@ -40,6 +44,7 @@ final class LinkCredit {
      * any credit already granted: the application may grant credit right after attaching, before the answer.
      */
     public void onSenderAttach(int initialDeliveryCount) {
+        this.initialDeliveryCount = initialDeliveryCount;
         this.deliveryCount = initialDeliveryCount;
     }
 
@@ -47,10 +52,10 @@ final class LinkCredit {
 
     /**
      * Sender: applies the receiver's flow. {@code hasDeliveryCount} is false when the receiver has not yet seen our
-     * attach; then its view of delivery-count is our initial one (§2.6.7).
+     * attach; then its view of delivery-count is our initial one (§2.6.7), and what we sent since used its credit.
      */
     public void onFlowAtSender(boolean hasDeliveryCount, int receiverDeliveryCount, long receiverCredit, boolean drain) {
-        int base = hasDeliveryCount ? receiverDeliveryCount : deliveryCount;
+        int base = hasDeliveryCount ? receiverDeliveryCount : initialDeliveryCount;
         long c = base + receiverCredit - (deliveryCount & 0xFFFFFFFFL);
         // base is a serial number: fold the subtraction modulo 2^32, then reject windows that went negative.
         long folded = (c & 0xFFFFFFFFL);

@@ -288,4 +288,32 @@ class LinkConformanceTest {
         assertTrue(peer.take().isEmpty(), "the peer's detaches answer ours");
         assertTrue(peer.engine.isOpen());
     }
+
+    @Test
+    void pipelinedFlowsWrittenBeforeThePeerHadOurAttachShareOneGrantOfCredit() {
+        byte[] m = RawPeer.message("200", 1);
+        AcceptorRecorder sender = new AcceptorRecorder() {
+            @Override
+            public void onSendable(Link link) {
+                for (int i = 0; i < 5 && link.queued() == 0; i++) {
+                    link.send(m, 0, m.length, false); // sent while credit lasts, then queued
+                }
+            }
+        };
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), sender);
+        peer.open();
+        peer.begin(0, 0, 1000);
+        // Attach and two flows in one write, before the peer read our attach: no delivery-count (AMQP 1.0 §2.7.4),
+        // the same 3 credits stated twice.
+        Attach a = peer.p().attach().clear().name("out").handle(0).role(Role.RECEIVER);
+        a.source().clear().present(true).address("/events");
+        a.target().clear().present(true).address("out");
+        peer.frame(0, a);
+        for (int i = 0; i < 2; i++) {
+            peer.frame(0, peer.p().flow().clear().nextIncomingId(0).incomingWindow(1000).nextOutgoingId(0)
+                    .outgoingWindow(1000).handle(0).linkCredit(3));
+        }
+        peer.flush();
+        assertEquals(3, peer.allOf(Transfer.class).size(), "§2.6.7: both flows count from our initial-delivery-count");
+    }
 }

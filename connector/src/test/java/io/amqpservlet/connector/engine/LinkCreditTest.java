@@ -85,4 +85,20 @@ class LinkCreditTest {
         assertEquals(9, receiver.deliveryCount());
         assertFalse(receiver.drain());
     }
+
+    @Test
+    void flowsWithoutDeliveryCountCountFromOurInitialDeliveryCount() {
+        // AMQP 1.0 §2.6.7: a receiver that has not seen our attach sends no delivery-count, and the sender reads its
+        // view as our initial-delivery-count: messages sent since used the credit that flow grants.
+        LinkCredit sender = new LinkCredit(7);
+        sender.onFlowAtSender(false, 0, 3, false);
+        assertEquals(3, sender.credit());
+        sender.onSent();
+        sender.onSent();
+        sender.onSent();
+        sender.onFlowAtSender(false, 0, 3, false); // a second such flow, written before the first message arrived
+        assertEquals(0, sender.credit(), "7 + 3 - 10");
+        sender.onFlowAtSender(false, 0, 5, false);
+        assertEquals(2, sender.credit(), "7 + 5 - 10");
+    }
 }
