@@ -912,8 +912,9 @@ public final class Engine {
     /**
      * Whether the messages sent unsettled and not yet settled by the peer, on all sessions, have reached
      * {@link EngineConfig#maxUnsettledSentDeliveries()}: the peer's credit does not bound them, its settlements do.
+     * While it is so, {@code send} and {@code beginMessage} return null for an unsettled message.
      */
-    boolean unsettledSentFull() {
+    public boolean unsettledSentFull() {
         int unsettled = 0;
         Session[] all = sessions.all();
         for (int i = 0; i < all.length; i++) {

@@ -82,6 +82,10 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
     private Link sender;
     private Link replies;
     private boolean socketClosed;
+    /** Whether responses are accepted as they come; false for a client that keeps them unsettled. */
+    boolean settlesResponses = true;
+    /** Responses received and not settled, while {@link #settlesResponses} is false. */
+    private final java.util.List<Delivery> unsettledResponses = new java.util.ArrayList<>();
     final List<Response> responses = new ArrayList<>();
     /** Bytes this client wrote to and read from its socket. */
     long bytesWritten;
@@ -151,6 +155,15 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
     /** The address of the dynamic reply node the server generated. */
     String replyAddress() {
         return replies.source().address().toString();
+    }
+
+    /** Accepts the responses kept unsettled so far, and the ones to come. */
+    void settleResponses() {
+        settlesResponses = true;
+        for (Delivery d : unsettledResponses) {
+            engine.accept(d);
+        }
+        unsettledResponses.clear();
     }
 
     /** Sends an encoded request message unsettled; its outcome is recorded in the returned object. */
@@ -290,7 +303,11 @@ final class AmqpSocketClient implements AutoCloseable, EngineHandler {
         r.dataSections = message.body().dataSectionCount();
         responses.add(r);
         if (!delivery.remotelySettled()) {
-            engine.accept(delivery);
+            if (settlesResponses) {
+                engine.accept(delivery);
+            } else {
+                unsettledResponses.add(delivery);
+            }
         }
     }
 

@@ -47,13 +47,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * deadline), and a well-behaved client on another connection is served normally while and after it happens.
  *
  * <p>The server's limits are set small so the tests are quick: 500 ms for the SASL handshake, 64 KiB messages,
- * 8 buffered responses per reply link; handle-max stays at its default (1,023).
+ * 8 buffered responses per reply link, 12 responses a client has not settled; handle-max stays at its default
+ * (1,023).
  */
 @Timeout(60)
 class ListenerBadInputTest {
     private static final long SASL_TIMEOUT_MILLIS = 500;
     private static final long MAX_MESSAGE_BYTES = 64 * 1024;
     private static final int BUFFERED_REPLIES = 8;
+    private static final int UNSETTLED_REPLIES = 12;
 
     private final TestServlets.Echo echo = new TestServlets.Echo();
     private Server server;
@@ -69,7 +71,7 @@ class ListenerBadInputTest {
         logins.start();
         EngineConfig config = new EngineConfig().anonymousAllowed(true).saslRequired(false)
                 .saslTimeoutMillis(SASL_TIMEOUT_MILLIS).maxMessageSizeBytes(MAX_MESSAGE_BYTES)
-                .maxBufferedMessagesPerLink(BUFFERED_REPLIES);
+                .maxBufferedMessagesPerLink(BUFFERED_REPLIES).maxUnsettledSentDeliveries(UNSETTLED_REPLIES);
         AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(), config);
         factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         server = new Server();
@@ -363,6 +365,35 @@ class ListenerBadInputTest {
             }
         }
         anotherClientIsServed();
+    }
+
+    /**
+     * A client that takes its responses but never settles them: the server keeps each one until it is settled, up to
+     * {@code maxUnsettledSentDeliveries} per connection. A request that arrives then is released without reaching a
+     * servlet; once the client settles, requests are served again.
+     */
+    @Test
+    void responsesTheClientNeverSettlesAreBounded() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            client.settlesResponses = false;
+            for (Outcome o : sendAndAwaitSettlement(client, UNSETTLED_REPLIES)) {
+                assertEquals(DeliveryState.Kind.ACCEPTED, o.kind, o.toString());
+            }
+            client.awaitResponses(UNSETTLED_REPLIES);
+
+            int servletCalls = echo.calls.get();
+            for (Outcome o : sendAndAwaitSettlement(client, 5)) {
+                assertEquals(DeliveryState.Kind.RELEASED, o.kind, o.toString());
+            }
+            assertEquals(servletCalls, echo.calls.get(), "released requests were not acted upon");
+            anotherClientIsServed(); // while this one holds the server's limit of unsettled responses
+
+            client.settleResponses();
+            Outcome after = sendAndAwaitSettlement(client, 1)[0];
+            assertEquals(DeliveryState.Kind.ACCEPTED, after.kind, after.toString());
+            client.awaitResponses(UNSETTLED_REPLIES + 1);
+            assertEquals("200", client.responses.get(UNSETTLED_REPLIES).subject);
+        }
     }
 
     private static Outcome[] sendAndAwaitSettlement(AmqpSocketClient client, int n) throws IOException {

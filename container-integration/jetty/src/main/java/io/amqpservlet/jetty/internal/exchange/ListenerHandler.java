@@ -154,8 +154,9 @@ public final class ListenerHandler extends ServingHandler {
     }
 
     /**
-     * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, or the
-     * connection's sending links together hold as many bytes (docs/design.md §5).
+     * Whether the request's reply link already holds as many unsent responses as the engine lets it buffer, the
+     * connection's sending links together hold as many bytes, or the client has as many responses it has not settled
+     * as the engine keeps (docs/design.md §5).
      */
     @Override
     boolean replyBufferFull(Engine engine, Exchange exchange) {
@@ -164,7 +165,8 @@ public final class ListenerHandler extends ServingHandler {
         }
         Link replies = replyLink(engine, exchange);
         return replies != null && (replies.queued() >= engine.config().maxBufferedMessagesPerLink()
-                || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection());
+                || engine.queuedBytes() >= engine.config().maxBufferedBytesPerConnection()
+                || engine.unsettledSentFull());
     }
 
     @Override

@@ -14,7 +14,8 @@ import io.amqpservlet.jetty.internal.mapping.MappedRequest;
  *   <li>the message is no HTTP request (no method, a bad target, an unreadable body): {@link Verdict#REFUSE answered}
  *   with the mapper's 4xx or 505, without a servlet, as an HTTP server answers a bad request line;</li>
  *   <li>its expiry has passed: {@link Verdict#EXPIRE answered 504} without a servlet, or rejected when one-way;</li>
- *   <li>the client is not taking its responses (its reply link buffers too many): released, before any servlet acts
+ *   <li>the client is not taking its responses (its reply link buffers too many, or it has not settled as many as
+ *   the engine keeps): released, before any servlet acts
  *   on it (AMQP 1.0 §3.4.5);</li>
  *   <li>otherwise {@link Verdict#SERVE served}.</li>
  * </ul>

@@ -178,14 +178,16 @@ final class Settlement {
             return;
         }
         if (sent == null) {
-            // The reply link's buffer filled up while the servlet ran (the client grants no credit). The servlet has
+            // The reply link's buffer filled up while the servlet ran (the client grants no credit), or the client
+            // left the engine's limit of responses unsettled. The servlet has
             // acted on the request, so it is not "released" (§3.4.5: not acted upon) but modified with
             // delivery-failed: the client may retry, knowing it may have been processed.
             if (request != null) {
                 engine.modified(request, true, false);
             }
             ServingHandler.fail(callback, new IOException("the reply link to "
-                    + new String(replyTo, StandardCharsets.UTF_8) + " buffers too many responses"));
+                    + new String(replyTo, StandardCharsets.UTF_8) + " buffers too many responses, or the client "
+                    + "has not settled too many"));
             return;
         }
         handler.responseSent();
