@@ -693,6 +693,10 @@ public final class Engine {
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
             remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
             connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
+        } else if (remoteIdleTimeoutMillis > 0 && remoteIdleTimeoutMillis < config.minPeerIdleTimeoutMillis()) {
+            // §2.4.5: a peer that cannot keep to a proposed idle timeout closes with an error that says why.
+            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "idle-time-out " + remoteIdleTimeoutMillis
+                    + " ms is below the shortest this side keeps, " + config.minPeerIdleTimeoutMillis() + " ms");
         } else if (refusal != null) {
             // AMQP 1.0 §2.4.2: a refused connection still answers open, then closes with the reason.
             close(refusal);

@@ -44,6 +44,7 @@ public final class EngineConfig {
     private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
     private int maxPendingOutputBytes = 256 * 1024;
     private long idleTimeoutMillis = 60_000;
+    private long minPeerIdleTimeoutMillis = 100;
     private long saslTimeoutMillis = 10_000;
     private boolean saslRequired = true;
     private boolean anonymousAllowed;
@@ -445,6 +446,31 @@ public final class EngineConfig {
             throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
         }
         this.idleTimeoutMillis = millis;
+        return this;
+    }
+
+    /**
+     * {@return the shortest idle-time-out a peer may announce in its open} We send something at least every half of
+     * it (AMQP 1.0 §2.4.5), so a peer that announced 1 ms would have us write 2,000 empty frames a second for it. A
+     * shorter one (0 is none, and allowed) is answered with our open and a close with
+     * {@code amqp:resource-limit-exceeded} that names both, as §2.4.5 has a peer that cannot keep to a proposed idle
+     * timeout do.
+     */
+    public long minPeerIdleTimeoutMillis() {
+        return minPeerIdleTimeoutMillis;
+    }
+
+    /**
+     * Sets {@link #minPeerIdleTimeoutMillis()}.
+     *
+     * @param millis its new value; 1 accepts any
+     * @return this configuration
+     */
+    public EngineConfig minPeerIdleTimeoutMillis(long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("min peer idle timeout must be at least 1: " + millis);
+        }
+        this.minPeerIdleTimeoutMillis = millis;
         return this;
     }
 

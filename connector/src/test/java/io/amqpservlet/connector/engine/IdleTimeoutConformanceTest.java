@@ -124,6 +124,26 @@ class IdleTimeoutConformanceTest {
         assertEquals(1, peer.take().size());
     }
 
+    /** A peer whose idle-time-out would have us send empty frames every half millisecond is answered and closed. */
+    @Test
+    void anIdleTimeoutBelowTheShortestWeKeepIsRefusedWithResourceLimitExceeded() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
+        peer.open(peer.p().open().clear().containerId("hasty").idleTimeOutMillis(1));
+        Close close = peer.next(Close.class);
+        RawPeer.assertCloseError(close, ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
+        assertTrue(close.error().description().toString().contains("idle-time-out 1 ms"), close.toString());
+        peer.advance(1_000);
+        assertTrue(peer.take().isEmpty(), "no heartbeat for a peer we closed");
+
+        long shortest = new EngineConfig().minPeerIdleTimeoutMillis();
+        RawPeer kept = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
+        kept.open(kept.p().open().clear().containerId("brisk").idleTimeOutMillis(shortest));
+        assertTrue(kept.engine.isOpen(), "the shortest idle-time-out we keep is kept");
+        kept.take();
+        kept.advance(shortest / 2);
+        assertEquals(1, kept.take().size(), "a heartbeat at half of it");
+    }
+
     @Test
     void otherOutputPostponesTheHeartbeat() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(0), handler);
