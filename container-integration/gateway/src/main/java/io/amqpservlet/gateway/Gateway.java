@@ -82,8 +82,13 @@ public final class Gateway {
     private final Map<String, AmqpConnectionFactory> listeners = new LinkedHashMap<>();
     private final GatewayMetrics metrics;
 
-    /** Builds the server (nothing is bound until {@link #start()}). */
-    public Gateway(GatewayOptions options) throws ReflectiveOperationException {
+    /**
+     * Builds the server (nothing is bound until {@link #start()}).
+     *
+     * @throws GatewayOptions.UsageException for options that do not go together, or an --attach URI the attachment
+     *                                       cannot use: a bad command line, as for {@link GatewayOptions#parse}
+     */
+    public Gateway(GatewayOptions options) throws ReflectiveOperationException, GatewayOptions.UsageException {
         this.options = options;
         QueuedThreadPool threads = options.stats() ? new QueuedThreadPool(200, 8) {
             @Override
@@ -131,7 +136,7 @@ public final class Gateway {
             attachments.add(attachment(uri, httpConfig));
         }
         if (amqp == null && http == null && amqps == null && https == null && attachments.isEmpty()) {
-            throw new IllegalArgumentException("every port is off and no --attach: nothing to serve");
+            throw new GatewayOptions.UsageException("every port is off and no --attach: nothing to serve");
         }
         metricsPort = options.metricsPort() < 0 ? null
                 : connector("metrics", options.metricsPort(), new HttpConnectionFactory(httpConfig));
@@ -288,12 +293,17 @@ public final class Gateway {
      * timeout). An {@code amqps} URI trusts the --attach-truststore, else the --tls-truststore, else the JVM's trust
      * store, and presents the --attach-keystore's certificate when there is one.
      */
-    private AmqpBrokerAttachment attachment(String uri, HttpConfiguration httpConfig) {
+    private AmqpBrokerAttachment attachment(String uri, HttpConfiguration httpConfig)
+            throws GatewayOptions.UsageException {
         AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, new EngineConfig()
                 .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES));
         applyLimits(factory);
         AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(server, factory);
-        attachment.setUri(uri);
+        try {
+            attachment.setUri(uri);
+        } catch (IllegalArgumentException e) {
+            throw new GatewayOptions.UsageException("--attach: " + e.getMessage());
+        }
         // Named for its queues (its meters' and counters' key), made unique when two attach the same queues.
         String name = "attach:" + String.join(",", attachment.getAddresses());
         for (int n = 2; named(name); n++) {
@@ -307,13 +317,13 @@ public final class Gateway {
         }
         attachment.setAttachTimeout(options.attachTimeoutMillis());
         if (options.attachMinReconnectDelayMillis() > options.attachMaxReconnectDelayMillis()) {
-            throw new IllegalArgumentException("--attach-min-reconnect-delay (" + options.attachMinReconnectDelayMillis()
+            throw new GatewayOptions.UsageException("--attach-min-reconnect-delay (" + options.attachMinReconnectDelayMillis()
                     + ") is above --attach-max-reconnect-delay (" + options.attachMaxReconnectDelayMillis() + ")");
         }
         attachment.setReconnectDelay(options.attachMinReconnectDelayMillis(), options.attachMaxReconnectDelayMillis());
         if (options.attachTrustUserId()) {
             if (options.attachRequestUser() != null) {
-                throw new IllegalArgumentException("--attach-trust-user-id and --attach-request-user exclude each "
+                throw new GatewayOptions.UsageException("--attach-trust-user-id and --attach-request-user exclude each "
                         + "other: the user is each message's, or the same for all");
             }
             attachment.setTrustUserId(true);
@@ -333,7 +343,7 @@ public final class Gateway {
         }
         if (options.attachSaslExternal()) {
             if (!attachment.isTls() || options.attachKeyStore() == null) {
-                throw new IllegalArgumentException("--attach-sasl-external needs an amqps:// URI and --attach-keystore "
+                throw new GatewayOptions.UsageException("--attach-sasl-external needs an amqps:// URI and --attach-keystore "
                         + "(the client certificate is the identity): " + uri);
             }
             attachment.setSaslExternal(true);
@@ -389,7 +399,7 @@ public final class Gateway {
 
     /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
     private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
-                                           HashLoginService logins) {
+                                           HashLoginService logins) throws GatewayOptions.UsageException {
         SslContextFactory.Server tls = tls("--amqps-port");
         AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
@@ -406,7 +416,7 @@ public final class Gateway {
      * TLS, then HTTP/1.1 (no h2: that needs ALPN, which the jar does not carry). The requests are marked secure
      * (scheme https, the TLS session's attributes) by Jetty's {@code SecureRequestCustomizer}.
      */
-    private ServerConnector httpsConnector(HttpConfiguration httpConfig) {
+    private ServerConnector httpsConnector(HttpConfiguration httpConfig) throws GatewayOptions.UsageException {
         HttpConfiguration httpsConfig = new HttpConfiguration(httpConfig);
         httpsConfig.addCustomizer(new SecureRequestCustomizer());
         HttpConnectionFactory http11 = new HttpConnectionFactory(httpsConfig);
@@ -415,9 +425,9 @@ public final class Gateway {
     }
 
     /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */
-    private SslContextFactory.Server tls(String forOption) {
+    private SslContextFactory.Server tls(String forOption) throws GatewayOptions.UsageException {
         if (options.tlsKeyStore() == null) {
-            throw new IllegalArgumentException(forOption + " needs --tls-keystore");
+            throw new GatewayOptions.UsageException(forOption + " needs --tls-keystore");
         }
         SslContextFactory.Server tls = new SslContextFactory.Server();
         tls.setKeyStorePath(options.tlsKeyStore());
@@ -457,6 +467,15 @@ public final class Gateway {
                 server.stop();
             } catch (Exception stopFailure) {
                 e.addSuppressed(stopFailure);
+            }
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.nio.channels.UnresolvedAddressException) {
+                    // Jetty's own text is "Failed to bind to x/<unresolved>:0"; its failure is kept as suppressed.
+                    IllegalStateException unknown = new IllegalStateException("--bind " + options.bind()
+                            + ": no such host or address");
+                    unknown.addSuppressed(e);
+                    throw unknown;
+                }
             }
             if (options.war() != null && e instanceof Exception && !(e instanceof java.io.IOException)) {
                 // Not a port in use (an IOException): the web application is what failed.

@@ -48,9 +48,7 @@ public final class GatewayMain {
         try {
             options = GatewayOptions.parse(args);
         } catch (GatewayOptions.UsageException e) {
-            err.println("amqp-servlet: " + e.getMessage());
-            err.println("Try 'amqp-servlet --help' for more information.");
-            return USAGE;
+            return usage(e, err);
         }
         if (options.help()) {
             out.print(GatewayOptions.usage());
@@ -64,6 +62,8 @@ public final class GatewayMain {
         try {
             gateway = new Gateway(options);
             gateway.start();
+        } catch (GatewayOptions.UsageException e) {
+            return usage(e, err); // options that do not go together
         } catch (Exception e) {
             err.println("amqp-servlet: cannot start: " + FailureText.describe(e));
             return START_FAILED;
@@ -83,5 +83,11 @@ public final class GatewayMain {
                 + (gateway.metricsPort() < 0 ? "" : " metrics=" + gateway.metricsPort()));
         out.flush();
         return 0;
+    }
+
+    private static int usage(GatewayOptions.UsageException e, PrintStream err) {
+        err.println("amqp-servlet: " + e.getMessage());
+        err.println("Try 'amqp-servlet --help' for more information.");
+        return USAGE;
     }
 }

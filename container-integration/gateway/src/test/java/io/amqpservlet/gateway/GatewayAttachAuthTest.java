@@ -90,15 +90,15 @@ class GatewayAttachAuthTest {
 
     @Test
     void optionsThatCannotWorkAreRefusedBeforeStart() throws Exception {
-        IllegalArgumentException plain = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException plain = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                     "--attach", "amqp://127.0.0.1:1/orders", "--attach-keystore", "k.p12", "--attach-sasl-external"})));
         assertTrue(plain.getMessage().contains("--attach-sasl-external needs an amqps:// URI"), plain.getMessage());
-        IllegalArgumentException noCertificate = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException noCertificate = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                     "--attach", "amqps://127.0.0.1:1/orders", "--attach-sasl-external"})));
         assertTrue(noCertificate.getMessage().contains("--attach-keystore"), noCertificate.getMessage());
-        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException both = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                     "--attach", "amqp://127.0.0.1:1/orders", "--attach-trust-user-id",
                     "--attach-request-user", "app"})));
@@ -128,7 +128,7 @@ class GatewayAttachAuthTest {
                 defaults.attachments().get(0).getMinReconnectDelay());
         assertEquals(AmqpBrokerAttachment.DEFAULT_MAX_RECONNECT_DELAY_MILLIS,
                 defaults.attachments().get(0).getMaxReconnectDelay());
-        IllegalArgumentException reversed = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException reversed = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                     "--attach", "amqp://127.0.0.1:1/orders", "--attach-min-reconnect-delay", "9000",
                     "--attach-max-reconnect-delay", "5000"})));

@@ -338,6 +338,18 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void aBindAddressThatIsNoHostFailsToStartSayingSo() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = GatewayMain.serve(new String[] {"--amqp-port", "0", "--http-port", "-1", "--bind",
+            "no-such-host.invalid"}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.PrintStream(err, true));
+        assertEquals(GatewayMain.START_FAILED, status);
+        String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("amqp-servlet: cannot start: --bind no-such-host.invalid: no such host or address"
+                + System.lineSeparator(), text);
+    }
+
+    @Test
     void warThatFailsToDeployFailsToStart() throws Exception {
         Path war = dir.resolve("broken");
         Files.createDirectories(war.resolve("WEB-INF"));
@@ -486,6 +498,32 @@ class GatewayConfigurationsTest {
         assertEquals(GatewayMain.USAGE, GatewayMain.serve(new String[] {"--foo"},
                 new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
                 new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
+    }
+
+    /** Options that do not go together are a bad command line (exit 2, with the hint), not a failed start. */
+    @Test
+    void optionsThatDoNotGoTogetherAreUsageErrors() {
+        String[][] commandLines = {
+            {"--amqp-port", "0", "--http-port", "-1", "--amqps-port", "0"},
+            {"--amqp-port", "-1", "--http-port", "-1"},
+            {"--amqp-port", "-1", "--http-port", "-1", "--attach", "amqp://127.0.0.1:1"},
+            {"--amqp-port", "-1", "--http-port", "-1", "--attach", "amqp://127.0.0.1:1/orders",
+                "--attach-trust-user-id", "--attach-request-user", "alice"},
+            {"--amqp-port", "-1", "--http-port", "-1", "--attach", "amqp://127.0.0.1:1/orders",
+                "--attach-min-reconnect-delay", "500", "--attach-max-reconnect-delay", "100"},
+            {"--amqp-port", "-1", "--http-port", "-1", "--attach", "amqp://127.0.0.1:1/orders",
+                "--attach-sasl-external"},
+        };
+        for (String[] args : commandLines) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int status = GatewayMain.serve(args, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                    new java.io.PrintStream(err, true));
+            String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(GatewayMain.USAGE, status, String.join(" ", args) + ": " + text);
+            assertEquals(2, text.lines().count(), text);
+            assertTrue(text.endsWith("Try 'amqp-servlet --help' for more information." + System.lineSeparator()),
+                    text);
+        }
     }
 
     @Test

@@ -254,10 +254,10 @@ class GatewayTlsTest {
 
     @Test
     void amqpsWithoutAKeyStoreIsAUsageError() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException e = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--amqps-port", "0"})));
         assertTrue(e.getMessage().contains("--tls-keystore"), e.getMessage());
-        IllegalArgumentException https = assertThrows(IllegalArgumentException.class, () -> new Gateway(
+        GatewayOptions.UsageException https = assertThrows(GatewayOptions.UsageException.class, () -> new Gateway(
                 GatewayOptions.parse(new String[] {"--https-port", "0"})));
         assertTrue(https.getMessage().contains("--https-port needs --tls-keystore"), https.getMessage());
         assertThrows(GatewayOptions.UsageException.class,
