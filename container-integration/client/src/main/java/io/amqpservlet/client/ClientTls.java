@@ -9,10 +9,14 @@ import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.UnrecoverableKeyException;
 import java.security.cert.CRL;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.Certificate;
@@ -76,7 +80,7 @@ public final class ClientTls {
                 trusted = trustOnly(caCertificates);
             } catch (IOException | GeneralSecurityException e) {
                 throw new AmqpClientException(AmqpClientException.CA_CERTIFICATES, "cannot use --cacert "
-                        + caCertificates + ": " + e.getMessage(), e);
+                        + caCertificates + ": " + problem(e, caCertificates), e);
             }
         }
         SslContextFactory.Client factory = new Trust(insecure, trusted);
@@ -94,6 +98,10 @@ public final class ClientTls {
             try {
                 KeyStore keys;
                 String keysPassword;
+                readable(certificate);
+                if (privateKey != null) {
+                    readable(privateKey);
+                }
                 if (privateKey != null || PemKeyMaterial.isPem(certificate)) {
                     keys = PemKeyMaterial.load(certificate, privateKey);
                     keysPassword = PemKeyMaterial.STORE_PASSWORD;
@@ -102,6 +110,11 @@ public final class ClientTls {
                     keys = KeyStore.getInstance("PKCS12");
                     try (InputStream in = Files.newInputStream(certificate)) {
                         keys.load(in, keysPassword.toCharArray());
+                    } catch (IOException e) {
+                        // The JDK says "keystore password was incorrect" (caused by an UnrecoverableKeyException),
+                        // or nothing useful for a file that is no PKCS12 ("null", "DerInputStream.getLength()...").
+                        throw new GeneralSecurityException(e.getCause() instanceof UnrecoverableKeyException
+                                ? "wrong password" : "not a PKCS12 file or PEM certificate", e);
                     }
                 }
                 factory.setKeyStore(keys);
@@ -110,7 +123,8 @@ public final class ClientTls {
             } catch (IOException | GeneralSecurityException e) {
                 throw new AmqpClientException(AmqpClientException.LOCAL_CERTIFICATE, "cannot use --cert "
                         + certificate + (privateKey == null ? "" : " with --key " + privateKey)
-                        + " (a PKCS12 file and its password, or PEM certificate and key): " + e.getMessage(), e);
+                        + " (a PKCS12 file and its password, or PEM certificate and key): "
+                        + problem(e, certificate), e);
             }
         }
         try {
@@ -124,8 +138,12 @@ public final class ClientTls {
 
     private static KeyStore trustOnly(Path file) throws IOException, GeneralSecurityException {
         Collection<? extends Certificate> certificates;
+        readable(file);
         try (InputStream in = Files.newInputStream(file)) {
             certificates = CertificateFactory.getInstance("X.509").generateCertificates(in);
+        } catch (CertificateException e) {
+            // The JDK's text is about its parser ("signed fields invalid", "No certificate data found").
+            throw new CertificateException("not a PEM or DER certificate", e);
         }
         if (certificates.isEmpty()) {
             throw new CertificateException("no certificate in " + file);
@@ -199,6 +217,30 @@ public final class ClientTls {
             tmf.init(certificates); // null: the JDK's cacerts
             return tmf.getTrustManagers();
         }
+    }
+
+    /** Fails as a person would put it when {@code file} cannot be read at all (the JDK's text is terse). */
+    private static void readable(Path file) throws FileSystemException {
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null, "is a directory");
+        }
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+    }
+
+    /**
+     * Why a file option failed, for its message: the reason, prefixed by the file it concerns unless that is
+     * {@code named}, the file the message names (a --key file that fails is named again).
+     */
+    private static String problem(Exception e, Path named) {
+        if (e instanceof FileSystemException f) {
+            String reason = f instanceof NoSuchFileException ? "no such file or directory"
+                    : f instanceof AccessDeniedException ? "permission denied"
+                    : f.getReason() == null ? "cannot read it" : f.getReason();
+            return (named == null || named.toString().equals(f.getFile()) ? "" : f.getFile() + ": ") + reason;
+        }
+        return withoutClassNames(e.getMessage());
     }
 
     /** Why the server's certificate was refused, in a person's words (the JDK's text names its own classes). */
