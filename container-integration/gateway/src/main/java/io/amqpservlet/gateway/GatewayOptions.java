@@ -154,6 +154,7 @@ public final class GatewayOptions {
         } catch (IllegalArgumentException e) {
             throw new UsageException("cannot read config " + file + ": " + e.getMessage()); // a malformed unicode escape
         }
+        CommandLine.Model.CommandSpec options = commandLine(new GatewayOptions()).getCommandSpec();
         // Sorted, so suffixed keys (user.1, user.2) apply in a predictable order.
         for (Map.Entry<String, String> e : new TreeMap<>(toStrings(p)).entrySet()) {
             String key = e.getKey();
@@ -164,7 +165,15 @@ public final class GatewayOptions {
             if ("config".equals(name)) {
                 throw new UsageException("a config file cannot include another: " + file);
             }
-            set(name, e.getValue().trim());
+            if (name.startsWith("-") || options.findOption("--" + name) == null) {
+                throw new UsageException("config " + file + ": unknown key " + key
+                        + " (keys are the options' names without the leading --, such as amqp-port)");
+            }
+            try {
+                set(name, e.getValue().trim());
+            } catch (UsageException bad) {
+                throw new UsageException("config " + file + ": " + bad.getMessage());
+            }
         }
     }
 

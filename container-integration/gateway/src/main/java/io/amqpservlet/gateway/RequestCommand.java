@@ -82,13 +82,13 @@ public final class RequestCommand {
     @Option(order = 9, names = "--to", paramLabel = "TARGET", description = "the request-target (to), such as "
             + "/orders/42?x=1, apart from the URL's node: a resource under a queue's servlets")
     private String to;
-    @Option(order = 12, names = "--cacert", paramLabel = "FILE",
+    @Option(order = 13, names = "--cacert", paramLabel = "FILE",
             description = "amqps: trust the certificates in FILE (PEM or DER), not the JDK's")
     private String caCertificates;
-    @Option(order = 13, names = {"-k", "--insecure"}, description = "amqps: accept any server certificate and host name")
+    @Option(order = 14, names = {"-k", "--insecure"}, description = "amqps: accept any server certificate and host name")
     private boolean insecure;
     private String clientCertificate;
-    @Option(order = 15, names = "--key", paramLabel = "FILE", description = "amqps: the PEM private key (unencrypted PKCS #8 or "
+    @Option(order = 16, names = "--key", paramLabel = "FILE", description = "amqps: the PEM private key (unencrypted PKCS #8 or "
             + "PKCS #1) of a PEM --cert")
     private String clientKey;
     @Option(order = 6, names = {"-o", "--output"}, paramLabel = "FILE",
@@ -145,14 +145,14 @@ public final class RequestCommand {
         user = u;
     }
 
-    @Option(order = 14, names = {"-E", "--cert"}, paramLabel = "FILE[:PASS]", description = "amqps: present a client certificate: "
+    @Option(order = 15, names = {"-E", "--cert"}, paramLabel = "FILE[:PASS]", description = "amqps: present a client certificate: "
             + "a PKCS12 file (and its password), or a PEM certificate with --key (or with its key in the same file); "
             + "without -u, log in with SASL EXTERNAL (the certificate's identity)")
     void cert(String c) {
         clientCertificate = c;
     }
 
-    @Option(order = 9, names = {"-m", "--max-time"}, paramLabel = "SECONDS", description = "give up after this long "
+    @Option(order = 10, names = {"-m", "--max-time"}, paramLabel = "SECONDS", description = "give up after this long "
             + "(default 30; exit 28); the request expires then, so a server that gets it later does not run it")
     void maxTime(String seconds) {
         try {
@@ -167,12 +167,12 @@ public final class RequestCommand {
         }
     }
 
-    @Option(order = 10, names = {"-0", "--http1.0"}, description = "ask for HTTP/1.0 (http:request)")
+    @Option(order = 11, names = {"-0", "--http1.0"}, description = "ask for HTTP/1.0 (http:request)")
     void http10(boolean on) {
         headers.put("http:request", "1.0"); // docs/design.md §3: the version travels in http:request
     }
 
-    @Option(order = 11, names = "--http2", description = "ask for HTTP/2 (default 1.1)")
+    @Option(order = 12, names = "--http2", description = "ask for HTTP/2 (default 1.1)")
     void http2(boolean on) {
         headers.put("http:request", "2");
     }

@@ -462,6 +462,23 @@ class GatewayConfigurationsTest {
         }
     }
 
+    /** A config file's bad key or value is named with the file, as a person reads it: not "----amqp-port". */
+    @Test
+    void aBadConfigKeyNamesTheFileAndTheKey() throws Exception {
+        Path typo = Files.writeString(dir.resolve("typo.properties"), "amqpport=1\n");
+        assertEquals("config " + typo + ": unknown key amqpport (keys are the options' names without the leading --,"
+                + " such as amqp-port)", assertThrows(GatewayOptions.UsageException.class,
+                        () -> GatewayOptions.parse(new String[] {"--config", typo.toString()})).getMessage());
+        Path dashes = Files.writeString(dir.resolve("dashes.properties"), "--amqp-port=1\n");
+        assertEquals("config " + dashes + ": unknown key --amqp-port (keys are the options' names without the"
+                + " leading --, such as amqp-port)", assertThrows(GatewayOptions.UsageException.class,
+                        () -> GatewayOptions.parse(new String[] {"--config", dashes.toString()})).getMessage());
+        Path value = Files.writeString(dir.resolve("value.properties"), "user.1=alice\n");
+        assertEquals("config " + value + ": --user wants name:password, got alice",
+                assertThrows(GatewayOptions.UsageException.class,
+                        () -> GatewayOptions.parse(new String[] {"--config", value.toString()})).getMessage());
+    }
+
     @Test
     void configFileAndLaterOptionsCombine() throws Exception {
         Path config = dir.resolve("g.properties");
@@ -498,6 +515,41 @@ class GatewayConfigurationsTest {
         assertEquals(GatewayMain.USAGE, GatewayMain.serve(new String[] {"--foo"},
                 new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
                 new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
+    }
+
+    /**
+     * Each option of both commands has an order of its own: picocli breaks ties in the order reflection lists the
+     * methods, which differs from run to run, so --help (and docs/gateway.md's copy of it) would vary.
+     */
+    @Test
+    void theHelpListsTheOptionsInOneOrder() {
+        for (Class<?> command : new Class<?>[] {GatewayCommand.class, RequestCommand.class}) {
+            java.util.Map<Integer, String> byOrder = new java.util.TreeMap<>();
+            java.util.List<java.lang.reflect.AnnotatedElement> elements = new java.util.ArrayList<>();
+            elements.addAll(java.util.List.of(command.getDeclaredMethods()));
+            elements.addAll(java.util.List.of(command.getDeclaredFields()));
+            for (java.lang.reflect.AnnotatedElement element : elements) {
+                picocli.CommandLine.Option option = element.getAnnotation(picocli.CommandLine.Option.class);
+                if (option == null || option.usageHelp() || option.versionHelp()) {
+                    continue;
+                }
+                String name = String.join(", ", option.names());
+                String before = byOrder.put(option.order(), name);
+                assertEquals(null, before, command.getSimpleName() + ": " + name + " has the order of " + before);
+            }
+            assertTrue(byOrder.size() > 10, command + ": " + byOrder);
+        }
+    }
+
+    /** docs/gateway.md shows both commands' --help as they print it. */
+    @Test
+    void theHelpOnThePageIsTheHelp() throws Exception {
+        String page = Files.readString(Path.of("..", "..", "docs", "gateway.md"));
+        for (String[] help : new String[][] {{"`bin/amqp-servlet --help`:", GatewayOptions.usage()},
+            {"`bin/amqp-servlet request --help`:", RequestCommand.usage()}}) {
+            int from = page.indexOf("```\n", page.indexOf(help[0])) + 4;
+            assertEquals(help[1], page.substring(from, page.indexOf("```\n", from)), help[0]);
+        }
     }
 
     /** Options that do not go together are a bad command line (exit 2, with the hint), not a failed start. */
