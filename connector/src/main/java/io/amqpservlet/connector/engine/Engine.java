@@ -914,8 +914,8 @@ public final class Engine {
     }
 
     /**
-     * Whether the messages sent unsettled and not yet settled by the peer, on all sessions, have reached
-     * {@link EngineConfig#maxUnsettledSentDeliveries()}: the peer's credit does not bound them, its settlements do.
+     * {@return whether the messages sent unsettled and not yet settled by the peer, on all sessions, have reached
+     * {@link EngineConfig#maxUnsettledSentDeliveries()}} The peer's credit does not bound them, its settlements do.
      * While it is so, {@code send} and {@code beginMessage} return null for an unsettled message.
      */
     public boolean unsettledSentFull() {
