@@ -396,6 +396,41 @@ class ListenerBadInputTest {
         }
     }
 
+    /**
+     * An array of zero-width elements is ten bytes that may declare a million nulls, which a typed body would make
+     * a million Java values and five megabytes of JSON on the connection's thread: a typed body holds at most
+     * 1,024 values more than its encoding has bytes, and one beyond is rejected before any servlet runs.
+     */
+    @Test
+    void aTypedBodyHoldsNoMoreValuesThanItsBytesAllow() throws Exception {
+        try (AmqpSocketClient client = AmqpSocketClient.connect(port, null)) {
+            int servletCalls = echo.calls.get();
+            Outcome amplified = client.send(nullArrayRequest(client.replyAddress(), 1_000_000));
+            client.pumpUntil(() -> amplified.settled, "the amplifying request to be settled");
+            assertEquals(DeliveryState.Kind.REJECTED, amplified.kind, amplified.toString());
+            assertEquals("amqp:decode-error", amplified.condition, amplified.toString());
+            assertEquals(servletCalls, echo.calls.get(), "a rejected request reaches no servlet");
+
+            Outcome within = client.send(nullArrayRequest(client.replyAddress(), 1_000));
+            client.awaitResponses(1);
+            assertEquals(DeliveryState.Kind.ACCEPTED, within.kind, within.toString());
+            assertEquals("200", client.responses.get(0).subject);
+        }
+        anotherClientIsServed();
+    }
+
+    /** A request whose body is an amqp-value array32 of {@code count} nulls: ten bytes, whatever the count. */
+    private static AmqpWriter nullArrayRequest(String replyTo, int count) {
+        byte[] array = {(byte) 0xF0, 0, 0, 0, 5, (byte) (count >>> 24), (byte) (count >>> 16), (byte) (count >>> 8),
+                (byte) count, 0x40};
+        AmqpWriter w = new AmqpWriter();
+        MessageWriter m = new MessageWriter().wrap(w).startProperties().messageId("m").to("/echo/typed")
+                .subject("POST").replyTo(replyTo).endProperties().startAmqpValue();
+        w.writeEncoded(array, 0, array.length);
+        m.end();
+        return w;
+    }
+
     private static Outcome[] sendAndAwaitSettlement(AmqpSocketClient client, int n) throws IOException {
         Outcome[] outcomes = new Outcome[n];
         for (int i = 0; i < n; i++) {

@@ -7,6 +7,7 @@ import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.codec.AmqpType;
 import io.amqpservlet.protocol.json.AmqpToJson;
 import io.amqpservlet.protocol.json.JsonForm;
+import io.amqpservlet.protocol.message.BodySections;
 import io.amqpservlet.protocol.message.MapCursor;
 import io.amqpservlet.protocol.message.MessageSection;
 import io.amqpservlet.protocol.message.MessageView;
@@ -69,6 +70,12 @@ public final class RequestMapper {
      */
     static final int MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
     static final int MAX_TYPED_VALUES = 1 << 20;
+    /**
+     * The values a typed body may hold beyond one per byte of its encoding. Every value takes at least a byte but
+     * the elements of an array of null, true, false or a zero-width number, which take none: without this bound
+     * ten bytes could declare a million of them, a million objects and megabytes of JSON made on the engine thread.
+     */
+    static final int TYPED_VALUES_BEYOND_BYTES = 1024;
 
     private final MutableBytes scratch = new MutableBytes();
     /** The reply-to of the previous request (engine thread; see {@link #replyTo(MutableBytes)}). */
@@ -697,7 +704,10 @@ public final class RequestMapper {
         }
         // Any other amqp-value, or amqp-sequence sections: typed. Made on the engine thread, once per such request;
         // the JSON writer is not kept (its buffer would grow to the largest body and stay).
-        into.typedValue = ValueDecoder.decodeBody(message, reader, MAX_TYPED_VALUES);
+        BodySections sections = message.body();
+        long encodedBytes = sections.sectionEnd(sections.count() - 1) - sections.sectionStart(0);
+        into.typedValue = ValueDecoder.decodeBody(message, reader,
+                (int) Math.min(MAX_TYPED_VALUES, TYPED_VALUES_BEYOND_BYTES + encodedBytes));
         into.jsonBody = true;
         return new AmqpToJson(JsonForm.PLAIN, MAX_JSON_BODY_BYTES).body(message, reader).toByteArray();
     }
