@@ -33,7 +33,7 @@ import java.util.function.BooleanSupplier;
  * arrive. The request is encoded by {@link RequestMessageEncoder}. One thread at a time; every wait is bounded by
  * the deadline given.
  */
-public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
+public final class AmqpRequestClient implements AutoCloseable {
     private static final String REPLY_LINK = "replies";
 
     private final Socket socket;
@@ -71,7 +71,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         out = socket.getOutputStream();
         // Our max-frame-size bounds what one frame can need; twice that leaves room to read while a frame is partial.
         readBuffer = new byte[2 * config.maxFrameSizeBytes() + 16 * 1024];
-        engine = new Engine(config.role(EngineConfig.Role.INITIATOR), this);
+        engine = new Engine(config.role(EngineConfig.Role.INITIATOR), new Events());
         engine.start(now());
     }
 
@@ -398,8 +398,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         engine.tick(now());
     }
 
-    @Override
-    public void onMessage(Link link, Delivery delivery, MessageView message) {
+    private void onMessage(Link link, Delivery delivery, MessageView message) {
         if (link != replies) {
             return;
         }
@@ -422,8 +421,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         }
     }
 
-    @Override
-    public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
+    private void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length, boolean last) {
         if (link != replies) {
             return;
         }
@@ -446,8 +444,7 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         }
     }
 
-    @Override
-    public void onMessageAborted(Link link, Delivery delivery) {
+    private void onMessageAborted(Link link, Delivery delivery) {
         if (link == replies && responseListener != null && listenerFailure == null) {
             listenerFailure = new AmqpClientException(AmqpClientException.PEER_FAILURE,
                     "the server aborted the response message");
@@ -489,9 +486,35 @@ public final class AmqpRequestClient implements AutoCloseable, EngineHandler {
         }
     }
 
-    @Override
-    public void onClosed(Engine e, ErrorCondition error) {
+    private void onClosed(ErrorCondition error) {
         closedWith = error == null ? new ErrorCondition() : new ErrorCondition().set(error);
+    }
+
+    /**
+     * The engine's callbacks, kept off this class's API: they run on the caller's thread while it pumps the
+     * connection, and reach the client's state through the methods above.
+     */
+    private final class Events implements EngineHandler {
+        @Override
+        public void onMessage(Link link, Delivery delivery, MessageView message) {
+            AmqpRequestClient.this.onMessage(link, delivery, message);
+        }
+
+        @Override
+        public void onMessageChunk(Link link, Delivery delivery, byte[] payload, int offset, int length,
+                                   boolean last) {
+            AmqpRequestClient.this.onMessageChunk(link, delivery, payload, offset, length, last);
+        }
+
+        @Override
+        public void onMessageAborted(Link link, Delivery delivery) {
+            AmqpRequestClient.this.onMessageAborted(link, delivery);
+        }
+
+        @Override
+        public void onClosed(Engine e, ErrorCondition error) {
+            AmqpRequestClient.this.onClosed(error);
+        }
     }
 
     /** Closes the AMQP connection (waiting briefly for the server's close) and the socket. */
