@@ -76,6 +76,8 @@ public final class Engine {
     int incomingUnsettled;
     /** Links of all sessions, either side's, until removed (bounded by {@link EngineConfig#maxLinksPerConnection()}). */
     int linkCount;
+    /** Bytes of the peer's attaches the links keep (bounded by {@link EngineConfig#maxLinkBytesPerConnection()}). */
+    long linkBytes;
     /** Messages the peer sent without link credit, taken in rather than detaching ({@link #receivedBeyondCredit}). */
     long receivedBeyondCredit;
     /** Bytes of messages queued on this connection's sending links and not yet written (docs/design.md §5). */

@@ -35,6 +35,7 @@ public final class EngineConfig {
     private int channelMax = 255;
     private int handleMax = 1023;
     private int maxLinksPerConnection = 1024;
+    private int maxLinkBytesPerConnection = 32 * 1024;
     private int sessionIncomingWindowFrames = 2048;
     private long maxMessageSizeBytes = 16L * 1024 * 1024;
     private int maxDeliveriesInFlight = 1024;
@@ -239,6 +240,32 @@ public final class EngineConfig {
             throw new IllegalArgumentException("max links per connection must be at least 1: " + links);
         }
         this.maxLinksPerConnection = links;
+        return this;
+    }
+
+    /**
+     * {@return how many bytes of names and termini the peer's attaches may leave on one connection's links, all its
+     * sessions together} A link keeps its name and both termini (addresses, capabilities, filters, node properties)
+     * as the peer sent them, up to a max-frame-size each: without this bound the links a connection may have would
+     * let one client keep the server's heap in a few connections. An attach that would take the connection past it
+     * ends its session with {@code amqp:resource-limit-exceeded}, as one beyond {@link #maxLinksPerConnection()}
+     * does. The termini count as encoded.
+     */
+    public int maxLinkBytesPerConnection() {
+        return maxLinkBytesPerConnection;
+    }
+
+    /**
+     * Sets {@link #maxLinkBytesPerConnection()}.
+     *
+     * @param bytes its new value, at least 1
+     * @return this configuration
+     */
+    public EngineConfig maxLinkBytesPerConnection(int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("max link bytes per connection must be at least 1: " + bytes);
+        }
+        this.maxLinkBytesPerConnection = bytes;
         return this;
     }
 

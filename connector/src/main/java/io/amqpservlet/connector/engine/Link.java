@@ -18,6 +18,8 @@ import io.amqpservlet.protocol.types.transport.SenderSettleMode;
 public final class Link {
     private final Session session;
     private final MutableBytes name = new MutableBytes();
+    /** Bytes of the peer's attach this link keeps, counted in {@code Engine.linkBytes} (see {@code Session.keepPeerBytes}). */
+    int peerBytes;
     private final int localHandle;
     private int remoteHandle = -1;
     private final Source source = new Source();

@@ -57,6 +57,14 @@ final class LinkLifecycle {
                     + engine.config.maxLinksPerConnection() + " links, its limit");
             return;
         }
+        int kept = name.length() + encodedLength(a.source()) + encodedLength(a.target());
+        if (engine.linkBytes + kept > engine.config.maxLinkBytesPerConnection()) {
+            // What the links keep, bounded as their number is: one link may keep a whole frame's worth.
+            session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "the connection's links would keep "
+                    + (engine.linkBytes + kept) + " bytes of names and termini, more than its limit of "
+                    + engine.config.maxLinkBytesPerConnection());
+            return;
+        }
         int local = session.freeLocalHandle();
         if (local < 0) {
             session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no handle free for another link");
@@ -64,6 +72,7 @@ final class LinkLifecycle {
         }
         link = session.createLink(local, weSend);
         link.name().set(name);
+        session.keepPeerBytes(link, kept);
         session.mapRemoteHandle(handle, link);
         copy(a.source(), link.source());
         copy(a.target(), link.target());
@@ -129,6 +138,9 @@ final class LinkLifecycle {
             return;
         }
         // The responder's terminus is authoritative for what it owns: the address of a dynamic node it created.
+        // What it sends is kept, and counts as a peer's attach does (the limit is checked on the peer's own attaches:
+        // an answer to ours adds one terminus to a link we chose to make).
+        session.keepPeerBytes(link, encodedLength(link.isSender() ? a.target() : a.source()));
         if (link.isSender()) {
             copy(a.target(), link.target());
             link.remoteMaxMessageSize(a.hasMaxMessageSize() ? a.maxMessageSize() : 0);
@@ -410,6 +422,17 @@ final class LinkLifecycle {
     // ------------------------------------------------------------------------------------------ helpers
 
     /** Copies a terminus through its encoding (attach time only; allocation-free once warmed up). */
+    /** {@return the bytes {@code terminus} encodes to (a null terminus: none), as {@link #copy} keeps it} */
+    private int encodedLength(Terminus terminus) {
+        if (terminus.isNull()) {
+            return 0;
+        }
+        AmqpWriter copyWriter = engine.scratch().copyWriter;
+        copyWriter.clear();
+        terminus.encode(copyWriter);
+        return copyWriter.length();
+    }
+
     private void copy(Terminus from, Terminus to) {
         if (from.isNull()) {
             to.clear();

@@ -209,6 +209,15 @@ public final class Session {
         return link;
     }
 
+    /**
+     * Counts {@code bytes} more of the peer's attach kept on {@code link} against the connection's
+     * {@link EngineConfig#maxLinkBytesPerConnection()}; given back when the link is removed.
+     */
+    void keepPeerBytes(Link link, int bytes) {
+        link.peerBytes += bytes;
+        engine.linkBytes += bytes;
+    }
+
     Link linkByLocalHandle(int handle) {
         return handle >= 0 && handle < byLocalHandle.length ? byLocalHandle[handle] : null;
     }
@@ -240,6 +249,8 @@ public final class Session {
             byLocalHandle[h] = null;
             linkCount--;
             engine.linkCount--;
+            engine.linkBytes -= link.peerBytes;
+            link.peerBytes = 0;
         }
     }
 

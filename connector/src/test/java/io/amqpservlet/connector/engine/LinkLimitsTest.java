@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,6 +154,41 @@ class LinkLimitsTest {
         peer.take();
         peer.attachSender(1, 4, "again", "/q", 0);
         assertEquals(0, peer.allOf(End.class).size() - 1, "no other session ended");
+    }
+
+    @Test
+    void whatTheLinksKeepOfTheirAttachesIsBoundedPerConnection() {
+        // Each link keeps its name and termini as the peer sent them: a thousand links with addresses of 60 KB
+        // kept 90 MiB of a server's heap on one connection, within the limit on the number of links.
+        String longAddress = "/" + "a".repeat(999);
+        RawPeer peer = new RawPeer(RawPeer.noSasl().maxLinkBytesPerConnection(3 * 1_100), handler);
+        peer.open();
+        for (int ch = 0; ch < 3; ch++) {
+            peer.begin(ch, 0, 100);
+        }
+        for (int h = 0; h < 3; h++) {
+            Attach ours = peer.attachSender(0, h, "l0-" + h, longAddress, 0); // about 1,020 bytes each: three fit
+            assertFalse(ours.target().isNull(), "link " + h + " attached: " + ours);
+        }
+        peer.take();
+        Attach a = peer.p().attach().clear().name("l1-0").handle(0).role(Role.SENDER).initialDeliveryCount(0);
+        a.source().clear().present(true).address("s");
+        a.target().clear().present(true).address(longAddress);
+        peer.frame(1, a).flush();
+        End end = peer.next(End.class);
+        RawPeer.assertEndError(end, ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
+        assertTrue(end.error().description().toString().contains("bytes of names and termini"), end.toString());
+        assertTrue(peer.take().isEmpty(), "the link was not attached");
+        assertTrue(peer.engine.isOpen(), "the connection survives");
+        // Short links still fit beside them, and a link that goes gives its bytes back.
+        assertFalse(peer.attachSender(2, 0, "short", "/q", 0).target().isNull(), "a short link fits");
+        peer.take();
+        peer.frame(0, peer.p().detach().clear().handle(1).closed(true)).flush();
+        peer.take();
+        assertFalse(peer.attachSender(2, 1, "l2-1", longAddress, 0).target().isNull(),
+                "the detached link's bytes were given back");
+        assertTrue(peer.take().stream().noneMatch(f -> !f.isEmpty() && f.performative() instanceof End),
+                "no other session ended");
     }
 
     @Test
