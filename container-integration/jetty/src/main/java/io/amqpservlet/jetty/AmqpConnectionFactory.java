@@ -707,6 +707,102 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * The highest link handle a client may use in a session (links per session, less one), advertised in begin.
+     *
+     * @return handle-max, from the engine configuration
+     */
+    @ManagedAttribute("The highest link handle a client may use in a session")
+    public int getHandleMax() {
+        return engineConfig.handleMax();
+    }
+
+    /**
+     * The links a client may have attached on one connection, all its sessions together; see
+     * {@link EngineConfig#maxLinksPerConnection()}.
+     *
+     * @return the limit, from the engine configuration
+     */
+    @ManagedAttribute("The links a client may have on one connection, all its sessions together")
+    public int getMaxLinksPerConnection() {
+        return engineConfig.maxLinksPerConnection();
+    }
+
+    /**
+     * The requests one connection may have unsettled at once; see {@link EngineConfig#maxDeliveriesInFlight()}.
+     *
+     * @return the limit, from the engine configuration
+     */
+    @ManagedAttribute("The requests one connection may have unsettled at once")
+    public int getMaxDeliveriesInFlight() {
+        return engineConfig.maxDeliveriesInFlight();
+    }
+
+    /**
+     * A session's incoming window, in transfer frames (AMQP 1.0 §2.5.6).
+     *
+     * @return the window, from the engine configuration
+     */
+    @ManagedAttribute("A session's incoming window, in transfer frames")
+    public int getSessionIncomingWindow() {
+        return engineConfig.sessionIncomingWindowFrames();
+    }
+
+    /**
+     * The responses sent unsettled on one connection that may wait for the client's settlement; see
+     * {@link EngineConfig#maxUnsettledSentDeliveries()}.
+     *
+     * @return the limit, from the engine configuration
+     */
+    @ManagedAttribute("The responses one connection may have sent and the client not yet settled")
+    public int getMaxUnsettledSentDeliveries() {
+        return engineConfig.maxUnsettledSentDeliveries();
+    }
+
+    /**
+     * The responses held for one reply link while it waits for the client's credit; see
+     * {@link EngineConfig#maxBufferedMessagesPerLink()}.
+     *
+     * @return the limit, from the engine configuration
+     */
+    @ManagedAttribute("The responses held for one reply link that waits for credit")
+    public int getMaxBufferedMessagesPerLink() {
+        return engineConfig.maxBufferedMessagesPerLink();
+    }
+
+    /**
+     * The response bytes held across the reply links of one connection while they wait for credit; see
+     * {@link EngineConfig#maxBufferedBytesPerConnection()}.
+     *
+     * @return the limit in bytes, from the engine configuration
+     */
+    @ManagedAttribute("The response bytes held across one connection's reply links that wait for credit")
+    public long getMaxBufferedBytesPerConnection() {
+        return engineConfig.maxBufferedBytesPerConnection();
+    }
+
+    /**
+     * The shortest idle-time-out a client may announce in its open; see
+     * {@link EngineConfig#minPeerIdleTimeoutMillis()}.
+     *
+     * @return the limit in milliseconds, from the engine configuration
+     */
+    @ManagedAttribute("The shortest idle-time-out a client may announce, in ms")
+    public long getMinPeerIdleTimeout() {
+        return engineConfig.minPeerIdleTimeoutMillis();
+    }
+
+    /**
+     * How long a client has from connect until its open, SASL included; see
+     * {@link EngineConfig#saslTimeoutMillis()}.
+     *
+     * @return the timeout in milliseconds, from the engine configuration
+     */
+    @ManagedAttribute("How long a client has from connect until its open, SASL included, in ms")
+    public long getSaslTimeout() {
+        return engineConfig.saslTimeoutMillis();
+    }
+
+    /**
      * AMQP connections open now (past the client's open), across this factory's connections.
      *
      * @return the number of open connections

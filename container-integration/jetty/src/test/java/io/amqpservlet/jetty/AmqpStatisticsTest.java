@@ -115,9 +115,16 @@ class AmqpStatisticsTest {
         assertTrue(attributes.containsAll(Set.of("linkCredit", "maxConnections", "maxHandshakingConnections",
                 "maxBufferedBytes", "maxFrameSize", "maxMessageSize", "requestTimeout", "connectionsOpen",
                 "connectionsHandshaking", "bufferedBytes", "freeBytes", "requestsServed", "requestsRefused",
-                "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive")),
+                "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive",
+                "channelMax", "handleMax", "maxLinksPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
+                "maxUnsettledSentDeliveries", "maxBufferedMessagesPerLink", "maxBufferedBytesPerConnection",
+                "idleTimeout", "minPeerIdleTimeout", "saslTimeout")),
                 attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
+        // The engine's limits, as the factory's engine configuration has them.
+        assertEquals(1024, mbeans.getAttribute(factoryName, "maxLinksPerConnection"));
+        assertEquals(16_384, mbeans.getAttribute(factoryName, "maxUnsettledSentDeliveries"));
+        assertEquals(100L, mbeans.getAttribute(factoryName, "minPeerIdleTimeout"));
         assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));
 
         try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo")) {
