@@ -28,15 +28,38 @@ etc/jetty-amqp-base.xml
 ## The highest channel (session) number a client may use (AMQP 1.0 §2.7.1 channel-max).
 # amqp.channelMax=255
 
+## The highest link handle a client may use in a session (AMQP 1.0 §2.7.2 handle-max): links per session, less one.
+# amqp.handleMax=1023
+
+## The links a client may have on one connection, all its sessions together; an attach past it ends its session
+## with amqp:resource-limit-exceeded.
+# amqp.maxLinksPerConnection=1024
+
 ## The largest request message, in bytes, summed over all its transfer frames.
 # amqp.maxMessageSize=16777216
 
 ## Requests one connection may have unsettled at once.
 # amqp.maxDeliveriesInFlight=1024
 
+## Responses one connection may have sent and the client not yet settled; a request that would need one more
+## is released unserved.
+# amqp.maxUnsettledSentDeliveries=16384
+
+## Responses held for one reply link whose client grants no credit; a request that would need one more is
+## released unserved.
+# amqp.maxBufferedMessagesPerLink=1024
+
+## Response bytes held across the reply links of one connection while their clients grant no credit; a request
+## past it is released unserved.
+# amqp.maxBufferedBytesPerConnection=8388608
+
 ## A connection that sends nothing (not even a heartbeat) for this long is closed, in milliseconds;
 ## the open frame advertises half of it (AMQP 1.0 §2.4.5). This replaces the connector's idle timeout.
 # amqp.idleTimeout=60000
+
+## The shortest idle-time-out a client may announce in its open, in milliseconds: we send something every half of
+## it (AMQP 1.0 §2.4.5). A client that announces less gets our open, then a close with amqp:resource-limit-exceeded.
+# amqp.minPeerIdleTimeout=100
 
 ## How long a client has to finish SASL, in milliseconds.
 # amqp.saslTimeout=10000

@@ -355,9 +355,17 @@ class JettyHomeModuleIT {
         try (JettyBase base = base()) {
             base.startJar("--add-module=amqp,jmx-remote,ee11-deploy");
             int amqp = JettyBase.port(base.start("amqp.port=0", "jetty.jmxremote.rmiregistryport=" + registryPort,
-                    "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350"), "amqp");
+                    "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350", "amqp.handleMax=31",
+                    "amqp.maxLinksPerConnection=40", "amqp.maxUnsettledSentDeliveries=50",
+                    "amqp.maxBufferedMessagesPerLink=60", "amqp.maxBufferedBytesPerConnection=70000",
+                    "amqp.minPeerIdleTimeout=5000"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
                     base.serverLog());
+            // amqp.minPeerIdleTimeout on a real connection: a client that announces 1 s (half its 2 s) is refused.
+            IOException refused = assertThrows(IOException.class, () -> amqpGet(amqp, "/hello/refused",
+                    new EngineConfig().saslAnonymous().idleTimeoutMillis(2_000)));
+            assertTrue(String.valueOf(refused.getMessage()).contains("amqp:resource-limit-exceeded: idle-time-out "
+                    + "1000 ms is below the shortest this side keeps, 5000 ms"), refused + base.serverLog());
             javax.management.remote.JMXServiceURL url = new javax.management.remote.JMXServiceURL(
                     "service:jmx:rmi:///jndi/rmi://localhost:" + registryPort + "/jmxrmi");
             try (javax.management.remote.JMXConnector jmx = javax.management.remote.JMXConnectorFactory.connect(url)) {
@@ -371,6 +379,16 @@ class JettyHomeModuleIT {
                 assertEquals(512, mbeans.getAttribute(factory, "maxConnectionsPerAddress"));
                 assertEquals(32, mbeans.getAttribute(factory, "maxHandshakesPerAddress"));
                 assertEquals(350L, mbeans.getAttribute(factory, "writeCoalescing"));
+                assertEquals(255, mbeans.getAttribute(factory, "channelMax"), "amqp.channelMax's default");
+                assertEquals(31, mbeans.getAttribute(factory, "handleMax"));
+                assertEquals(40, mbeans.getAttribute(factory, "maxLinksPerConnection"));
+                assertEquals(50, mbeans.getAttribute(factory, "maxUnsettledSentDeliveries"));
+                assertEquals(60, mbeans.getAttribute(factory, "maxBufferedMessagesPerLink"));
+                assertEquals(70_000L, mbeans.getAttribute(factory, "maxBufferedBytesPerConnection"));
+                assertEquals(5_000L, mbeans.getAttribute(factory, "minPeerIdleTimeout"));
+                assertEquals(1024, mbeans.getAttribute(factory, "maxDeliveriesInFlight"));
+                assertEquals(16, mbeans.getAttribute(factory, "sessionIncomingWindow"));
+                assertEquals(10_000L, mbeans.getAttribute(factory, "saslTimeout"));
                 assertEquals(1, mbeans.queryNames(
                         new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpserverbudget,*"), null).size());
             }
