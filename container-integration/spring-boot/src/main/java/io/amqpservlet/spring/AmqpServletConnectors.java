@@ -173,13 +173,16 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
                 .maxFrameSizeBytes(intBytes(limits.getMaxFrameSize(), "limits.max-frame-size"))
                 .channelMax(limits.getChannelMax())
                 .handleMax(limits.getHandleMax())
+                .maxLinksPerConnection(limits.getMaxLinksPerConnection())
                 .maxMessageSizeBytes(limits.getMaxMessageSize().toBytes())
                 .maxDeliveriesInFlight(limits.getMaxDeliveriesInFlight())
                 .sessionIncomingWindowFrames(limits.getSessionIncomingWindowFrames())
                 .maxBufferedMessagesPerLink(limits.getMaxBufferedMessagesPerLink())
                 .maxBufferedBytesPerConnection(limits.getMaxBufferedBytesPerConnection().toBytes())
+                .maxUnsettledSentDeliveries(limits.getMaxUnsettledSentDeliveries())
                 .maxPendingOutputBytes(intBytes(limits.getMaxPendingOutputBytes(), "limits.max-pending-output-bytes"))
                 .idleTimeoutMillis(properties.getIdleTimeout().toMillis())
+                .minPeerIdleTimeoutMillis(limits.getMinPeerIdleTimeout().toMillis())
                 .connectionProperties(properties.getConnectionProperties());
         AmqpConnectionFactory factory = new AmqpConnectionFactory(http, engine);
         factory.setServerName(properties.getServerName());

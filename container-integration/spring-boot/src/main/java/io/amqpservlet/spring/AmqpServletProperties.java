@@ -227,6 +227,12 @@ public class AmqpServletProperties {
         /** The highest link handle a client may use in a session (AMQP 1.0 §2.7.2 handle-max). */
         private int handleMax = 1023;
 
+        /**
+         * The links a client may have on one connection, all its sessions together; an attach past it ends its
+         * session with resource-limit-exceeded.
+         */
+        private int maxLinksPerConnection = 1024;
+
         /** The largest request message, across all its transfer frames. */
         private DataSize maxMessageSize = DataSize.ofMegabytes(16);
 
@@ -244,6 +250,18 @@ public class AmqpServletProperties {
 
         /** Response bytes held across the reply links of one connection; a request past it is released. */
         private DataSize maxBufferedBytesPerConnection = DataSize.ofMegabytes(8);
+
+        /**
+         * Responses one connection may have sent and its client not yet settled; a request past it is released.
+         */
+        private int maxUnsettledSentDeliveries = 16_384;
+
+        /**
+         * The shortest idle-time-out a client may announce in its open: the server sends something every half of it
+         * (AMQP 1.0 §2.4.5). A client that announces less gets the server's open, then a close with
+         * resource-limit-exceeded.
+         */
+        private Duration minPeerIdleTimeout = Duration.ofMillis(100);
 
         public int getMaxConnections() {
             return maxConnections;
@@ -301,6 +319,14 @@ public class AmqpServletProperties {
             this.handleMax = handleMax;
         }
 
+        public int getMaxLinksPerConnection() {
+            return maxLinksPerConnection;
+        }
+
+        public void setMaxLinksPerConnection(int maxLinksPerConnection) {
+            this.maxLinksPerConnection = maxLinksPerConnection;
+        }
+
         public DataSize getMaxMessageSize() {
             return maxMessageSize;
         }
@@ -339,6 +365,22 @@ public class AmqpServletProperties {
 
         public void setMaxBufferedBytesPerConnection(DataSize maxBufferedBytesPerConnection) {
             this.maxBufferedBytesPerConnection = maxBufferedBytesPerConnection;
+        }
+
+        public int getMaxUnsettledSentDeliveries() {
+            return maxUnsettledSentDeliveries;
+        }
+
+        public void setMaxUnsettledSentDeliveries(int maxUnsettledSentDeliveries) {
+            this.maxUnsettledSentDeliveries = maxUnsettledSentDeliveries;
+        }
+
+        public Duration getMinPeerIdleTimeout() {
+            return minPeerIdleTimeout;
+        }
+
+        public void setMinPeerIdleTimeout(Duration minPeerIdleTimeout) {
+            this.minPeerIdleTimeout = minPeerIdleTimeout;
         }
     }
 

@@ -59,6 +59,9 @@ class AmqpServletPropertiesTest {
             assertEquals(expected.maxFrameSizeBytes(), engine.maxFrameSizeBytes());
             assertEquals(expected.channelMax(), engine.channelMax());
             assertEquals(expected.handleMax(), engine.handleMax());
+            assertEquals(expected.maxLinksPerConnection(), engine.maxLinksPerConnection());
+            assertEquals(expected.maxUnsettledSentDeliveries(), engine.maxUnsettledSentDeliveries());
+            assertEquals(expected.minPeerIdleTimeoutMillis(), engine.minPeerIdleTimeoutMillis());
             assertEquals(expected.maxMessageSizeBytes(), engine.maxMessageSizeBytes());
             assertEquals(expected.maxDeliveriesInFlight(), engine.maxDeliveriesInFlight());
             assertEquals(expected.sessionIncomingWindowFrames(), engine.sessionIncomingWindowFrames());
@@ -94,6 +97,13 @@ class AmqpServletPropertiesTest {
         properties.setWriteCoalescing(java.time.Duration.ofNanos(50_000));
         properties.getLimits().setMaxConnections(12);
         properties.getLimits().setMaxFrameSize(org.springframework.util.unit.DataSize.ofKilobytes(16));
+        properties.getLimits().setHandleMax(31);
+        properties.getLimits().setMaxLinksPerConnection(40);
+        properties.getLimits().setMaxUnsettledSentDeliveries(50);
+        properties.getLimits().setMaxBufferedMessagesPerLink(60);
+        properties.getLimits().setMaxBufferedBytesPerConnection(org.springframework.util.unit.DataSize.ofKilobytes(70));
+        properties.getLimits().setMinPeerIdleTimeout(java.time.Duration.ofMillis(800));
+        properties.getSasl().setTimeout(java.time.Duration.ofSeconds(4));
         properties.getConnectionProperties().put("product", "RabbitMQ");
         properties.getSasl().setAnonymous(false);
         AmqpServletConnectors connectors = connectorsWith(properties);
@@ -105,6 +115,13 @@ class AmqpServletPropertiesTest {
         assertEquals(50, made.getWriteCoalescing());
         assertEquals(12, made.getMaxConnections());
         assertEquals(16 * 1024, made.getMaxFrameSize());
+        assertEquals(31, made.getHandleMax());
+        assertEquals(40, made.getMaxLinksPerConnection());
+        assertEquals(50, made.getMaxUnsettledSentDeliveries());
+        assertEquals(60, made.getMaxBufferedMessagesPerLink());
+        assertEquals(70 * 1024, made.getMaxBufferedBytesPerConnection());
+        assertEquals(800, made.getMinPeerIdleTimeout());
+        assertEquals(4000, made.getSaslTimeout());
         assertEquals("RabbitMQ", made.getConnectionProperties().get("product"));
         assertTrue(!made.getEngineConfig().anonymousAllowed());
         assertNull(connectors.getAttachment(), "no attach.uri, no attachment");
@@ -120,7 +137,9 @@ class AmqpServletPropertiesTest {
         for (String name : List.of("amqp.servlet.port", "amqp.servlet.request-timeout",
                 "amqp.servlet.write-coalescing", "amqp.servlet.connection-properties",
                 "amqp.servlet.limits.max-connections",
-                "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
+                "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
+                "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
+                "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
                 "amqp.servlet.ssl.client-auth", "amqp.servlet.attach.uri", "amqp.servlet.attach.credit",
                 "amqp.servlet.attach.max-reconnect-delay")) {
             assertTrue(metadata.contains("\"name\": \"" + name + "\""), name);
