@@ -155,6 +155,36 @@ class AmqpBrokerAttachmentTest {
         }
     }
 
+    /**
+     * A broker is a peer too: the factory's shortest idle-time-out a peer may announce (here raised to 1 s) holds
+     * for it as for a client, so a broker that announces 500 ms (which would have us send something every 250 ms)
+     * gets a close with {@code amqp:resource-limit-exceeded} naming both (AMQP 1.0 §2.4.5), and the attachment
+     * never counts as attached.
+     */
+    @Test
+    void aBrokerAnnouncingAnIdleTimeoutBelowTheFactorysMinimumIsClosedWithTheReason() throws Exception {
+        try (UnansweringBroker broker = UnansweringBroker.announcing(500)) {
+            Server server = new Server();
+            AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+            a.getConnectionFactory().getEngineConfig().minPeerIdleTimeoutMillis(1_000);
+            a.setUri("amqp://127.0.0.1:" + broker.port() + "/orders");
+            a.setReconnectDelay(10, 50);
+            a.getConnectionFactory().setCloseTimeout(200); // the broker answers no close
+            server.addConnector(a);
+            server.start();
+            try {
+                Eventually.until(() -> !broker.closeErrors().isEmpty(),
+                        () -> "no close; opens seen: " + broker.opened() + ", attaches: " + broker.attaches());
+            } finally {
+                server.stop();
+            }
+            assertEquals("amqp:resource-limit-exceeded idle-time-out 500 ms is below the shortest this side keeps, "
+                    + "1000 ms", broker.closeErrors().get(0));
+            assertFalse(a.isAttached());
+            assertEquals(List.of(), broker.failures());
+        }
+    }
+
     /** The idle-time-out of the open that {@code a} sends as the {@code n}th connection {@code broker} sees. */
     private static long announcedBy(AmqpBrokerAttachment a, UnansweringBroker broker, int n) throws Exception {
         Server server = a.getServer();

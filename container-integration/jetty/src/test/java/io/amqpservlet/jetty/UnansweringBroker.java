@@ -17,12 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A scripted broker that takes every connection as far as the session and then never answers an attach, as brokers
  * do for a link they cannot serve: it accepts on a loopback port, completes SASL ANONYMOUS, answers the open (with no
- * idle-time-out: it asks for no heartbeats) and the begin, and from then on reads whatever comes, our close included,
- * and answers nothing, until the peer closes the socket. Each connection is served by a thread of its own, so a
+ * idle-time-out unless {@linkplain #announcing told to announce one}: it asks for no heartbeats) and the first begin,
+ * and from then on reads whatever comes, our close included, and answers nothing, until the peer closes the socket. Each connection is served by a thread of its own, so a
  * peer that connects again is accepted while an earlier connection is still waiting for its answers.
  */
 public final class UnansweringBroker implements AutoCloseable {
     private final ServerSocket server;
+    /** The idle-time-out our open announces, in ms; 0 for none. */
+    private final long idleTimeoutMillis;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     /** The idle-time-out of each connection's open, in connection order; -1 where the open had none. */
     private final List<Long> announcedIdleTimeouts = new CopyOnWriteArrayList<>();
@@ -32,13 +34,23 @@ public final class UnansweringBroker implements AutoCloseable {
     private final List<String> closeErrors = new CopyOnWriteArrayList<>();
     private final List<String> failures = new CopyOnWriteArrayList<>();
 
-    private UnansweringBroker(ServerSocket server) {
+    private UnansweringBroker(ServerSocket server, long idleTimeoutMillis) {
         this.server = server;
+        this.idleTimeoutMillis = idleTimeoutMillis;
     }
 
     /** Listens on a free loopback port and serves every connection as above. */
     public static UnansweringBroker start() throws IOException {
-        UnansweringBroker broker = new UnansweringBroker(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+        return announcing(0);
+    }
+
+    /**
+     * As {@link #start()}, with an open that announces {@code idleTimeoutMillis} as its idle-time-out (AMQP 1.0
+     * §2.4.5), however short; 0 announces none.
+     */
+    public static UnansweringBroker announcing(long idleTimeoutMillis) throws IOException {
+        UnansweringBroker broker = new UnansweringBroker(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()),
+                idleTimeoutMillis);
         Thread acceptor = new Thread(broker::accept, "unanswering-broker");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -107,12 +119,14 @@ public final class UnansweringBroker implements AutoCloseable {
         try (RawAmqpPeer peer = new RawAmqpPeer(socket)) {
             Open open = peer.acceptAnonymously();
             announcedIdleTimeouts.add(open.hasIdleTimeOut() ? open.idleTimeOutMillis() : -1L);
-            peer.writeFrame(0, new Open().containerId("unanswering-broker"));
-            // AMQP 1.0 §2.5.1: the session the peer begins on channel 0 is answered ...
-            peer.readUntil(Begin.class);
-            peer.writeFrame(0, new Begin().remoteChannel(0).nextOutgoingId(0).incomingWindow(1000)
-                    .outgoingWindow(1000));
-            // ... and nothing after it: attaches, flows and the close are read and dropped.
+            Open ours = new Open().containerId("unanswering-broker");
+            if (idleTimeoutMillis > 0) {
+                ours.idleTimeOutMillis(idleTimeoutMillis);
+            }
+            peer.writeFrame(0, ours);
+            // AMQP 1.0 §2.5.1: the session the peer begins on channel 0 is answered, and nothing after it:
+            // attaches, flows and the close (which may come before any begin) are read and dropped.
+            boolean begun = false;
             int closes = 0;
             while (!peer.closedByServer()) {
                 DescribedList frame;
@@ -121,7 +135,11 @@ public final class UnansweringBroker implements AutoCloseable {
                 } catch (AssertionError quietOrEnded) {
                     continue; // ten quiet seconds, or the end of the stream (the loop's condition)
                 }
-                if (frame instanceof Attach) {
+                if (frame instanceof Begin && !begun) {
+                    begun = true;
+                    peer.writeFrame(0, new Begin().remoteChannel(0).nextOutgoingId(0).incomingWindow(1000)
+                            .outgoingWindow(1000));
+                } else if (frame instanceof Attach) {
                     attaches.incrementAndGet();
                 } else if (frame instanceof Close) {
                     closesReceived.incrementAndGet();

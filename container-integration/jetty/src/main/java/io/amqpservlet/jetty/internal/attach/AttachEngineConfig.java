@@ -8,6 +8,15 @@ import java.util.UUID;
  * The engine settings of a connection a broker attachment makes: the initiator role, the limits of the attachment's
  * connection factory, credit as the capacity, and the SASL mechanism the attachment was given. One place, so that
  * the attachment and the tests that stand in for a broker build the same engine.
+ *
+ * <p>A broker is a peer like any client, so the factory's limits on what a peer may send or ask for apply to it:
+ * frame and message size, the shortest idle-time-out it may announce, the links it may attach of its own. Three
+ * limits are not taken from the factory, as they are sized for the listener's clients and would here bound what
+ * the attachment itself does: {@code channelMax} and {@code handleMax} bound the channel and the handles the broker
+ * answers our begin and our attaches with (one session, a link per address and per reply address, however many
+ * sessions and links the factory lets a client have), and {@code maxUnsettledSentDeliveries} would refuse a
+ * response, and so have the broker deliver an answered request again, while the capacity already bounds them: a
+ * request stays unsettled until the broker settles its response. Those keep the engine's defaults.
  */
 public final class AttachEngineConfig {
     private AttachEngineConfig() {
@@ -31,6 +40,9 @@ public final class AttachEngineConfig {
                 .maxPendingOutputBytes(base.maxPendingOutputBytes())
                 .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
                 .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
+                .maxLinksPerConnection(base.maxLinksPerConnection())
+                // A broker announcing an idle-time-out of 1 ms would have us write 2,000 frames a second (§2.4.5).
+                .minPeerIdleTimeoutMillis(base.minPeerIdleTimeoutMillis())
                 // Room for a frame per request the credit lets the broker send, so the session window, not reopened
                 // until half is used, never holds back what the credit allows.
                 .sessionIncomingWindowFrames((int) Math.min(1 << 20,
