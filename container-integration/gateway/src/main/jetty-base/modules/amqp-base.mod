@@ -35,6 +35,11 @@ etc/jetty-amqp-base.xml
 ## with amqp:resource-limit-exceeded.
 # amqp.maxLinksPerConnection=1024
 
+## The bytes of names and termini (addresses, capabilities, filters) a client's attaches may leave on one
+## connection's links, all its sessions together; an attach past it ends its session with
+## amqp:resource-limit-exceeded.
+# amqp.maxLinkBytesPerConnection=32768
+
 ## The largest request message, in bytes, summed over all its transfer frames.
 # amqp.maxMessageSize=16777216
 

@@ -356,7 +356,7 @@ class JettyHomeModuleIT {
             base.startJar("--add-module=amqp,jmx-remote,ee11-deploy");
             int amqp = JettyBase.port(base.start("amqp.port=0", "jetty.jmxremote.rmiregistryport=" + registryPort,
                     "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350", "amqp.handleMax=31",
-                    "amqp.maxLinksPerConnection=40", "amqp.maxUnsettledSentDeliveries=50",
+                    "amqp.maxLinksPerConnection=40", "amqp.maxLinkBytesPerConnection=45000", "amqp.maxUnsettledSentDeliveries=50",
                     "amqp.maxBufferedMessagesPerLink=60", "amqp.maxBufferedBytesPerConnection=70000",
                     "amqp.minPeerIdleTimeout=5000"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
@@ -382,6 +382,7 @@ class JettyHomeModuleIT {
                 assertEquals(255, mbeans.getAttribute(factory, "channelMax"), "amqp.channelMax's default");
                 assertEquals(31, mbeans.getAttribute(factory, "handleMax"));
                 assertEquals(40, mbeans.getAttribute(factory, "maxLinksPerConnection"));
+                assertEquals(45_000, mbeans.getAttribute(factory, "maxLinkBytesPerConnection"));
                 assertEquals(50, mbeans.getAttribute(factory, "maxUnsettledSentDeliveries"));
                 assertEquals(60, mbeans.getAttribute(factory, "maxBufferedMessagesPerLink"));
                 assertEquals(70_000L, mbeans.getAttribute(factory, "maxBufferedBytesPerConnection"));

@@ -728,6 +728,17 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * The bytes of names and termini a client's attaches may leave on one connection's links; see
+     * {@link EngineConfig#maxLinkBytesPerConnection()}.
+     *
+     * @return the limit in bytes, from the engine configuration
+     */
+    @ManagedAttribute("The bytes of names and termini a client's links may keep on one connection")
+    public int getMaxLinkBytesPerConnection() {
+        return engineConfig.maxLinkBytesPerConnection();
+    }
+
+    /**
      * The requests one connection may have unsettled at once; see {@link EngineConfig#maxDeliveriesInFlight()}.
      *
      * @return the limit, from the engine configuration

@@ -116,13 +116,14 @@ class AmqpStatisticsTest {
                 "maxBufferedBytes", "maxFrameSize", "maxMessageSize", "requestTimeout", "connectionsOpen",
                 "connectionsHandshaking", "bufferedBytes", "freeBytes", "requestsServed", "requestsRefused",
                 "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive",
-                "channelMax", "handleMax", "maxLinksPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
+                "channelMax", "handleMax", "maxLinksPerConnection", "maxLinkBytesPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
                 "maxUnsettledSentDeliveries", "maxBufferedMessagesPerLink", "maxBufferedBytesPerConnection",
                 "idleTimeout", "minPeerIdleTimeout", "saslTimeout")),
                 attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
         // The engine's limits, as the factory's engine configuration has them.
         assertEquals(1024, mbeans.getAttribute(factoryName, "maxLinksPerConnection"));
+        assertEquals(32 * 1024, mbeans.getAttribute(factoryName, "maxLinkBytesPerConnection"));
         assertEquals(16_384, mbeans.getAttribute(factoryName, "maxUnsettledSentDeliveries"));
         assertEquals(100L, mbeans.getAttribute(factoryName, "minPeerIdleTimeout"));
         assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));

@@ -174,6 +174,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
                 .channelMax(limits.getChannelMax())
                 .handleMax(limits.getHandleMax())
                 .maxLinksPerConnection(limits.getMaxLinksPerConnection())
+                .maxLinkBytesPerConnection(intBytes(limits.getMaxLinkBytesPerConnection(),
+                        "limits.max-link-bytes-per-connection"))
                 .maxMessageSizeBytes(limits.getMaxMessageSize().toBytes())
                 .maxDeliveriesInFlight(limits.getMaxDeliveriesInFlight())
                 .sessionIncomingWindowFrames(limits.getSessionIncomingWindowFrames())

@@ -233,6 +233,12 @@ public class AmqpServletProperties {
          */
         private int maxLinksPerConnection = 1024;
 
+        /**
+         * The names and termini (addresses, capabilities, filters) a client's attaches may leave on one connection's
+         * links, all its sessions together; an attach past it ends its session with resource-limit-exceeded.
+         */
+        private DataSize maxLinkBytesPerConnection = DataSize.ofKilobytes(32);
+
         /** The largest request message, across all its transfer frames. */
         private DataSize maxMessageSize = DataSize.ofMegabytes(16);
 
@@ -325,6 +331,14 @@ public class AmqpServletProperties {
 
         public void setMaxLinksPerConnection(int maxLinksPerConnection) {
             this.maxLinksPerConnection = maxLinksPerConnection;
+        }
+
+        public DataSize getMaxLinkBytesPerConnection() {
+            return maxLinkBytesPerConnection;
+        }
+
+        public void setMaxLinkBytesPerConnection(DataSize maxLinkBytesPerConnection) {
+            this.maxLinkBytesPerConnection = maxLinkBytesPerConnection;
         }
 
         public DataSize getMaxMessageSize() {

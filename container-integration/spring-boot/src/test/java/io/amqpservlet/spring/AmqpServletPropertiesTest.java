@@ -60,6 +60,7 @@ class AmqpServletPropertiesTest {
             assertEquals(expected.channelMax(), engine.channelMax());
             assertEquals(expected.handleMax(), engine.handleMax());
             assertEquals(expected.maxLinksPerConnection(), engine.maxLinksPerConnection());
+            assertEquals(expected.maxLinkBytesPerConnection(), engine.maxLinkBytesPerConnection());
             assertEquals(expected.maxUnsettledSentDeliveries(), engine.maxUnsettledSentDeliveries());
             assertEquals(expected.minPeerIdleTimeoutMillis(), engine.minPeerIdleTimeoutMillis());
             assertEquals(expected.maxMessageSizeBytes(), engine.maxMessageSizeBytes());
@@ -99,6 +100,7 @@ class AmqpServletPropertiesTest {
         properties.getLimits().setMaxFrameSize(org.springframework.util.unit.DataSize.ofKilobytes(16));
         properties.getLimits().setHandleMax(31);
         properties.getLimits().setMaxLinksPerConnection(40);
+        properties.getLimits().setMaxLinkBytesPerConnection(org.springframework.util.unit.DataSize.ofKilobytes(45));
         properties.getLimits().setMaxUnsettledSentDeliveries(50);
         properties.getLimits().setMaxBufferedMessagesPerLink(60);
         properties.getLimits().setMaxBufferedBytesPerConnection(org.springframework.util.unit.DataSize.ofKilobytes(70));
@@ -117,6 +119,7 @@ class AmqpServletPropertiesTest {
         assertEquals(16 * 1024, made.getMaxFrameSize());
         assertEquals(31, made.getHandleMax());
         assertEquals(40, made.getMaxLinksPerConnection());
+        assertEquals(45 * 1024, made.getMaxLinkBytesPerConnection());
         assertEquals(50, made.getMaxUnsettledSentDeliveries());
         assertEquals(60, made.getMaxBufferedMessagesPerLink());
         assertEquals(70 * 1024, made.getMaxBufferedBytesPerConnection());
@@ -139,6 +142,7 @@ class AmqpServletPropertiesTest {
                 "amqp.servlet.limits.max-connections",
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
                 "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
+                "amqp.servlet.limits.max-link-bytes-per-connection",
                 "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
                 "amqp.servlet.ssl.client-auth", "amqp.servlet.attach.uri", "amqp.servlet.attach.credit",
                 "amqp.servlet.attach.max-reconnect-delay")) {

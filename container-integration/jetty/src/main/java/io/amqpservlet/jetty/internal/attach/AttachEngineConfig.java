@@ -41,6 +41,7 @@ public final class AttachEngineConfig {
                 .maxBufferedBytesPerConnection(base.maxBufferedBytesPerConnection())
                 .maxBufferedMessagesPerLink(base.maxBufferedMessagesPerLink())
                 .maxLinksPerConnection(base.maxLinksPerConnection())
+                .maxLinkBytesPerConnection(base.maxLinkBytesPerConnection())
                 // A broker announcing an idle-time-out of 1 ms would have us write 2,000 frames a second (§2.4.5).
                 .minPeerIdleTimeoutMillis(base.minPeerIdleTimeoutMillis())
                 // Room for a frame per request the credit lets the broker send, so the session window, not reopened
