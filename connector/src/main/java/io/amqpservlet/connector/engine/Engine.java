@@ -94,6 +94,8 @@ public final class Engine {
     private boolean pauseExcused;
     private long lastOutputMillis;
     private long saslDeadlineMillis = Long.MAX_VALUE;
+    /** How long the frame the peer has begun has been incomplete ({@link EngineConfig#partialFrameTimeoutMillis()}). */
+    private final PartialFrameClock partialFrame = new PartialFrameClock();
 
     /**
      * An acceptor or initiator engine (by {@link EngineConfig#role()}) for a transport that has not established the
@@ -420,7 +422,17 @@ public final class Engine {
             lastInputMillis = nowMillis;
             pauseExcused = false;
         }
-        return dispatcher.process(bytes, offset, length);
+        int used = dispatcher.process(bytes, offset, length);
+        if (length > 0) {
+            partialFrame.processed(bytes, offset, length, used, nowMillis);
+            // Output at its bound now stops the transport reading: the frame cannot progress until it drains.
+            partialFrame.observeOutput(outputFull(), nowMillis);
+            if (nowMillis >= partialFrameDeadline()) {
+                closeForPartialFrame();
+                return length;
+            }
+        }
+        return used;
     }
 
     // ------------------------------------------------------------------------------------------ output
@@ -568,9 +580,10 @@ public final class Engine {
     }
 
     /**
-     * Lets time pass: closes the connection if the peer has been silent too long (with
-     * {@code amqp:resource-limit-exceeded}), sends a heartbeat when the peer's idle timeout needs one, and drops
-     * a transport whose SASL handshake did not finish in time.
+     * Lets time pass: closes the connection if the peer has been silent too long, or has left a frame incomplete for
+     * longer than {@link EngineConfig#partialFrameTimeoutMillis()} (with {@code amqp:resource-limit-exceeded}), sends
+     * a heartbeat when the peer's idle timeout needs one, and drops a transport whose SASL handshake did not finish
+     * in time.
      *
      * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      * @return when to call again at the latest, in the same clock as {@code nowMillis}
@@ -590,6 +603,13 @@ public final class Engine {
             }
             next = saslDeadlineMillis;
         }
+        partialFrame.observeOutput(outputFull(), nowMillis);
+        long frameDeadline = partialFrameDeadline();
+        if (nowMillis >= frameDeadline) {
+            closeForPartialFrame();
+            return Long.MAX_VALUE;
+        }
+        next = Math.min(next, frameDeadline);
         long idle = config.idleTimeoutMillis();
         if (idle > 0 && phase.afterHeaders() && local != LocalConnectionState.CLOSE_SENT) {
             long deadline = lastInputMillis + idle;
@@ -613,6 +633,22 @@ public final class Engine {
             next = Math.min(next, lastOutputMillis + interval);
         }
         return next;
+    }
+
+    /**
+     * When the frame the peer has begun must be complete; Long.MAX_VALUE when there is none, when the limit is off,
+     * or while the handshake deadline runs (it covers the header, SASL and open) or our close is out.
+     */
+    private long partialFrameDeadline() {
+        if (!phase.afterHeaders() || saslDeadlineMillis != Long.MAX_VALUE || local == LocalConnectionState.CLOSE_SENT) {
+            return Long.MAX_VALUE;
+        }
+        return partialFrame.deadline(config.partialFrameTimeoutMillis());
+    }
+
+    private void closeForPartialFrame() {
+        connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
+                partialFrame.describe(config.partialFrameTimeoutMillis()));
     }
 
     // ------------------------------------------------------------------------------------------ handshake hooks

@@ -14,7 +14,8 @@ import java.util.Map;
  * more engines; an engine reads it once at construction, so changing it later affects only new engines.
  *
  * <p>Defaults suit a gateway on a small machine: 64 KiB frames, 256 channels, 1,024 links per session, 16 MiB
- * messages, 1,024 deliveries in flight per connection, 60 s idle timeout, 10 s from connect to the peer's open.
+ * messages, 1,024 deliveries in flight per connection, 60 s idle timeout, 10 s from connect to the peer's open, 30 s
+ * for a frame to arrive whole.
  */
 public final class EngineConfig {
     /** Which side of the connection the engine plays. */
@@ -47,6 +48,7 @@ public final class EngineConfig {
     private long idleTimeoutMillis = 60_000;
     private long minPeerIdleTimeoutMillis = 100;
     private long saslTimeoutMillis = 10_000;
+    private long partialFrameTimeoutMillis = 30_000;
     private boolean saslRequired = true;
     private boolean anonymousAllowed;
     private PlainAuthenticator plainAuthenticator;
@@ -498,6 +500,36 @@ public final class EngineConfig {
             throw new IllegalArgumentException("min peer idle timeout must be at least 1: " + millis);
         }
         this.minPeerIdleTimeoutMillis = millis;
+        return this;
+    }
+
+    /**
+     * {@return how long a frame the peer has begun may stay incomplete, from the arrival of its first byte; 0 disables
+     * it} While a frame is partly read, the engine keeps its bytes (up to {@link #maxFrameSizeBytes()}) and holds
+     * its working buffers; any byte counts as activity for {@link #idleTimeoutMillis()}, so without this deadline a
+     * peer sending a frame a byte at a time would hold both for as long as it likes. A frame still incomplete after
+     * it closes the connection with {@code amqp:resource-limit-exceeded}, naming the bytes received of the frame's
+     * size. The clock is per frame (it starts again with the next frame), and time in which this side did not read
+     * because its own output was backed up ({@link #maxPendingOutputBytes()}) is not the peer's: each time the
+     * engine sees its output at that bound, and the first time it sees it below again, the frame's clock starts
+     * again. While the handshake deadline
+     * ({@link #saslTimeoutMillis()}) runs, until the peer's open, it applies instead. Default 30 s.
+     */
+    public long partialFrameTimeoutMillis() {
+        return partialFrameTimeoutMillis;
+    }
+
+    /**
+     * Sets {@link #partialFrameTimeoutMillis()}.
+     *
+     * @param millis its new value; 0 disables it
+     * @return this configuration
+     */
+    public EngineConfig partialFrameTimeoutMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("partial frame timeout must not be negative: " + millis);
+        }
+        this.partialFrameTimeoutMillis = millis;
         return this;
     }
 

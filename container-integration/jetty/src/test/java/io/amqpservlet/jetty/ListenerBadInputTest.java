@@ -46,13 +46,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * header it would accept, a SASL outcome, an {@code amqp:} error on the narrowest scope, a closed socket after a
  * deadline), and a well-behaved client on another connection is served normally while and after it happens.
  *
- * <p>The server's limits are set small so the tests are quick: 500 ms for the SASL handshake, 64 KiB messages,
+ * <p>The server's limits are set small so the tests are quick: 500 ms for the SASL handshake, 1 s for a frame to
+ * arrive whole, 64 KiB messages,
  * 8 buffered responses per reply link, 12 responses a client has not settled; handle-max stays at its default
  * (1,023).
  */
 @Timeout(60)
 class ListenerBadInputTest {
     private static final long SASL_TIMEOUT_MILLIS = 500;
+    private static final long PARTIAL_FRAME_TIMEOUT_MILLIS = 1_000;
     private static final long MAX_MESSAGE_BYTES = 64 * 1024;
     private static final int BUFFERED_REPLIES = 8;
     private static final int UNSETTLED_REPLIES = 12;
@@ -70,7 +72,8 @@ class ListenerBadInputTest {
         logins.setUserStore(users);
         logins.start();
         EngineConfig config = new EngineConfig().anonymousAllowed(true).saslRequired(false)
-                .saslTimeoutMillis(SASL_TIMEOUT_MILLIS).maxMessageSizeBytes(MAX_MESSAGE_BYTES)
+                .saslTimeoutMillis(SASL_TIMEOUT_MILLIS).partialFrameTimeoutMillis(PARTIAL_FRAME_TIMEOUT_MILLIS)
+                .maxMessageSizeBytes(MAX_MESSAGE_BYTES)
                 .maxBufferedMessagesPerLink(BUFFERED_REPLIES).maxUnsettledSentDeliveries(UNSETTLED_REPLIES);
         AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(), config);
         factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
@@ -244,6 +247,27 @@ class ListenerBadInputTest {
             assertEquals(ProtocolHeader.ID_AMQP, peer.readHeader().protocolId());
             Close close = peer.readUntil(Close.class);
             assertTrue(close.error().is(ErrorConditions.CONNECTION_FRAMING_ERROR), close.toString());
+            peer.awaitEof(5_000);
+        }
+        anotherClientIsServed();
+    }
+
+    @Test
+    void aFrameLeftIncompleteClosesItsConnectionAtThePartialFrameTimeout() throws Exception {
+        try (RawAmqpPeer peer = openedRawPeer()) {
+            beginSession(peer, 0);
+            // The first 1,000 bytes of a 60,000-byte frame, and nothing more.
+            byte[] start = new byte[1_000];
+            start[2] = (byte) (60_000 >>> 8);
+            start[3] = (byte) 60_000;
+            start[4] = 2;
+            long sent = System.nanoTime();
+            peer.write(start);
+            Close close = peer.readUntil(Close.class);
+            long waitedMillis = (System.nanoTime() - sent) / 1_000_000;
+            assertTrue(close.error().is(ErrorConditions.RESOURCE_LIMIT_EXCEEDED), close.toString());
+            assertTrue(close.error().description().toString().contains("1000 of its 60000 bytes"), close.toString());
+            assertTrue(waitedMillis >= PARTIAL_FRAME_TIMEOUT_MILLIS, "closed after " + waitedMillis + " ms");
             peer.awaitEof(5_000);
         }
         anotherClientIsServed();
