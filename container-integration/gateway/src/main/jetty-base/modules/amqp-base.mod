@@ -62,6 +62,11 @@ etc/jetty-amqp-base.xml
 ## the open frame advertises half of it (AMQP 1.0 §2.4.5). This replaces the connector's idle timeout.
 # amqp.idleTimeout=60000
 
+## How long a frame may stay incomplete after its first byte, in milliseconds (0: no limit): any byte keeps the
+## idle timeout at bay, so a frame sent a byte at a time would otherwise hold its buffer for ever. Past it the
+## connection is closed with amqp:resource-limit-exceeded.
+# amqp.partialFrameTimeout=30000
+
 ## The shortest idle-time-out a client may announce in its open, in milliseconds: we send something every half of
 ## it (AMQP 1.0 §2.4.5). A client that announces less gets our open, then a close with amqp:resource-limit-exceeded.
 # amqp.minPeerIdleTimeout=100

@@ -358,7 +358,7 @@ class JettyHomeModuleIT {
                     "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350", "amqp.handleMax=31",
                     "amqp.maxLinksPerConnection=40", "amqp.maxLinkBytesPerConnection=45000", "amqp.maxUnsettledSentDeliveries=50",
                     "amqp.maxBufferedMessagesPerLink=60", "amqp.maxBufferedBytesPerConnection=70000",
-                    "amqp.minPeerIdleTimeout=5000"), "amqp");
+                    "amqp.minPeerIdleTimeout=5000", "amqp.partialFrameTimeout=12000"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
                     base.serverLog());
             // amqp.minPeerIdleTimeout on a real connection: a client that announces 1 s (half its 2 s) is refused.
@@ -387,6 +387,7 @@ class JettyHomeModuleIT {
                 assertEquals(60, mbeans.getAttribute(factory, "maxBufferedMessagesPerLink"));
                 assertEquals(70_000L, mbeans.getAttribute(factory, "maxBufferedBytesPerConnection"));
                 assertEquals(5_000L, mbeans.getAttribute(factory, "minPeerIdleTimeout"));
+                assertEquals(12_000L, mbeans.getAttribute(factory, "partialFrameTimeout"));
                 assertEquals(1024, mbeans.getAttribute(factory, "maxDeliveriesInFlight"));
                 assertEquals(16, mbeans.getAttribute(factory, "sessionIncomingWindow"));
                 assertEquals(10_000L, mbeans.getAttribute(factory, "saslTimeout"));

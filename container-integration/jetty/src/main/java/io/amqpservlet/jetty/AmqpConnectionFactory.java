@@ -803,6 +803,16 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * How long a frame a client has begun may stay incomplete; see {@link EngineConfig#partialFrameTimeoutMillis()}.
+     *
+     * @return the timeout in milliseconds (0: none), from the engine configuration
+     */
+    @ManagedAttribute("How long a frame a client has begun may stay incomplete, in ms")
+    public long getPartialFrameTimeout() {
+        return engineConfig.partialFrameTimeoutMillis();
+    }
+
+    /**
      * How long a client has from connect until its open, SASL included; see
      * {@link EngineConfig#saslTimeoutMillis()}.
      *

@@ -118,7 +118,7 @@ class AmqpStatisticsTest {
                 "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive",
                 "channelMax", "handleMax", "maxLinksPerConnection", "maxLinkBytesPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
                 "maxUnsettledSentDeliveries", "maxBufferedMessagesPerLink", "maxBufferedBytesPerConnection",
-                "idleTimeout", "minPeerIdleTimeout", "saslTimeout")),
+                "idleTimeout", "minPeerIdleTimeout", "partialFrameTimeout", "saslTimeout")),
                 attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
         // The engine's limits, as the factory's engine configuration has them.
@@ -126,6 +126,7 @@ class AmqpStatisticsTest {
         assertEquals(32 * 1024, mbeans.getAttribute(factoryName, "maxLinkBytesPerConnection"));
         assertEquals(16_384, mbeans.getAttribute(factoryName, "maxUnsettledSentDeliveries"));
         assertEquals(100L, mbeans.getAttribute(factoryName, "minPeerIdleTimeout"));
+        assertEquals(30_000L, mbeans.getAttribute(factoryName, "partialFrameTimeout"));
         assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));
 
         try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo")) {

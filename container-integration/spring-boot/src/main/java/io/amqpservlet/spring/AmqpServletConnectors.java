@@ -185,6 +185,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
                 .maxPendingOutputBytes(intBytes(limits.getMaxPendingOutputBytes(), "limits.max-pending-output-bytes"))
                 .idleTimeoutMillis(properties.getIdleTimeout().toMillis())
                 .minPeerIdleTimeoutMillis(limits.getMinPeerIdleTimeout().toMillis())
+                .partialFrameTimeoutMillis(limits.getPartialFrameTimeout().toMillis())
                 .connectionProperties(properties.getConnectionProperties());
         AmqpConnectionFactory factory = new AmqpConnectionFactory(http, engine);
         factory.setServerName(properties.getServerName());

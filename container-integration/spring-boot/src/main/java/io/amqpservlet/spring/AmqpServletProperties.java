@@ -269,6 +269,12 @@ public class AmqpServletProperties {
          */
         private Duration minPeerIdleTimeout = Duration.ofMillis(100);
 
+        /**
+         * How long a frame may stay incomplete after its first byte (0: no limit); past it the connection is closed
+         * with resource-limit-exceeded.
+         */
+        private Duration partialFrameTimeout = Duration.ofSeconds(30);
+
         public int getMaxConnections() {
             return maxConnections;
         }
@@ -387,6 +393,14 @@ public class AmqpServletProperties {
 
         public void setMaxUnsettledSentDeliveries(int maxUnsettledSentDeliveries) {
             this.maxUnsettledSentDeliveries = maxUnsettledSentDeliveries;
+        }
+
+        public Duration getPartialFrameTimeout() {
+            return partialFrameTimeout;
+        }
+
+        public void setPartialFrameTimeout(Duration partialFrameTimeout) {
+            this.partialFrameTimeout = partialFrameTimeout;
         }
 
         public Duration getMinPeerIdleTimeout() {

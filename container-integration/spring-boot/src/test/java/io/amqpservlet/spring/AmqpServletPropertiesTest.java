@@ -63,6 +63,7 @@ class AmqpServletPropertiesTest {
             assertEquals(expected.maxLinkBytesPerConnection(), engine.maxLinkBytesPerConnection());
             assertEquals(expected.maxUnsettledSentDeliveries(), engine.maxUnsettledSentDeliveries());
             assertEquals(expected.minPeerIdleTimeoutMillis(), engine.minPeerIdleTimeoutMillis());
+            assertEquals(expected.partialFrameTimeoutMillis(), engine.partialFrameTimeoutMillis());
             assertEquals(expected.maxMessageSizeBytes(), engine.maxMessageSizeBytes());
             assertEquals(expected.maxDeliveriesInFlight(), engine.maxDeliveriesInFlight());
             assertEquals(expected.sessionIncomingWindowFrames(), engine.sessionIncomingWindowFrames());
@@ -105,6 +106,7 @@ class AmqpServletPropertiesTest {
         properties.getLimits().setMaxBufferedMessagesPerLink(60);
         properties.getLimits().setMaxBufferedBytesPerConnection(org.springframework.util.unit.DataSize.ofKilobytes(70));
         properties.getLimits().setMinPeerIdleTimeout(java.time.Duration.ofMillis(800));
+        properties.getLimits().setPartialFrameTimeout(java.time.Duration.ofSeconds(9));
         properties.getSasl().setTimeout(java.time.Duration.ofSeconds(4));
         properties.getConnectionProperties().put("product", "RabbitMQ");
         properties.getSasl().setAnonymous(false);
@@ -124,6 +126,7 @@ class AmqpServletPropertiesTest {
         assertEquals(60, made.getMaxBufferedMessagesPerLink());
         assertEquals(70 * 1024, made.getMaxBufferedBytesPerConnection());
         assertEquals(800, made.getMinPeerIdleTimeout());
+        assertEquals(9000, made.getPartialFrameTimeout());
         assertEquals(4000, made.getSaslTimeout());
         assertEquals("RabbitMQ", made.getConnectionProperties().get("product"));
         assertTrue(!made.getEngineConfig().anonymousAllowed());
@@ -142,7 +145,7 @@ class AmqpServletPropertiesTest {
                 "amqp.servlet.limits.max-connections",
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
                 "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
-                "amqp.servlet.limits.max-link-bytes-per-connection",
+                "amqp.servlet.limits.max-link-bytes-per-connection", "amqp.servlet.limits.partial-frame-timeout",
                 "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
                 "amqp.servlet.ssl.client-auth", "amqp.servlet.attach.uri", "amqp.servlet.attach.credit",
                 "amqp.servlet.attach.max-reconnect-delay")) {

@@ -44,6 +44,7 @@ public final class AttachEngineConfig {
                 .maxLinkBytesPerConnection(base.maxLinkBytesPerConnection())
                 // A broker announcing an idle-time-out of 1 ms would have us write 2,000 frames a second (§2.4.5).
                 .minPeerIdleTimeoutMillis(base.minPeerIdleTimeoutMillis())
+                .partialFrameTimeoutMillis(base.partialFrameTimeoutMillis())
                 // Room for a frame per request the credit lets the broker send, so the session window, not reopened
                 // until half is used, never holds back what the credit allows.
                 .sessionIncomingWindowFrames((int) Math.min(1 << 20,
