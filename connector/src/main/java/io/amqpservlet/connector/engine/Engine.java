@@ -560,18 +560,33 @@ public final class Engine {
     }
 
     /**
+     * Whether {@link #tick} would now close the connection for a frame left incomplete longer than
+     * {@link EngineConfig#partialFrameTimeoutMillis()}. As with {@link #idleTimeoutPassed}, a transport that was not
+     * read for a while reads what the socket holds before it ticks: the rest of the frame may be there.
+     *
+     * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
+     * @return true when the frame the peer has begun is past its deadline
+     */
+    public boolean partialFrameTimeoutPassed(long nowMillis) {
+        return phase != ConnectionPhase.DONE && nowMillis >= partialFrameDeadline();
+    }
+
+    /**
      * This side was paused (its process or its scheduler: a tick came long after it was due): the peer's frames of
      * that time may be in the transport, unread, so the silence is not judged yet. When the idle timeout has passed,
      * the next {@link #tick} that closes for silence comes {@code graceMillis} (at most the idle timeout) from now at
-     * the earliest; once per silence, so that a peer that really went quiet is still closed, that much later.
+     * the earliest; once per silence, so that a peer that really went quiet is still closed, that much later. So
+     * with a frame past its {@link #partialFrameTimeoutPassed deadline}: once per frame.
      *
      * @param nowMillis the current time in milliseconds, on the clock given to {@link #start}
      * @param graceMillis how long the transport has to deliver what the peer sent meanwhile
-     * @return true when the silence was excused now
+     * @return true when the silence or the incomplete frame was excused now
      */
     public boolean excusePause(long nowMillis, long graceMillis) {
+        boolean frameExcused = partialFrameTimeoutPassed(nowMillis)
+                && partialFrame.excusePause(nowMillis, graceMillis, config.partialFrameTimeoutMillis());
         if (pauseExcused || !idleTimeoutPassed(nowMillis)) {
-            return false;
+            return frameExcused;
         }
         pauseExcused = true;
         long idle = config.idleTimeoutMillis();

@@ -18,6 +18,8 @@ final class PartialFrameClock {
     private int frameSizeBytes = -1;
     /** Our output was at its bound when the engine last looked ({@link #observeOutput}). */
     private boolean outputWasFull;
+    /** The incomplete frame's deadline has been put off once for a pause of ours ({@link #excusePause}). */
+    private boolean pauseExcused;
 
     /**
      * {@link Engine#process} was offered {@code length} bytes from {@code offset} and used {@code used}: what is left
@@ -32,6 +34,7 @@ final class PartialFrameClock {
         }
         if (used > 0 || sinceMillis == NONE) {
             sinceMillis = nowMillis;
+            pauseExcused = false;
         }
         receivedBytes = left;
         int at = offset + used;
@@ -49,6 +52,19 @@ final class PartialFrameClock {
             sinceMillis = nowMillis;
         }
         outputWasFull = outputFull;
+    }
+
+    /**
+     * This side was paused past the frame's deadline: the rest of the frame may be in the transport, unread. Puts
+     * the deadline {@code graceMillis} (at most the timeout) from now, once per frame; returns whether it did.
+     */
+    boolean excusePause(long nowMillis, long graceMillis, long timeoutMillis) {
+        if (pauseExcused || sinceMillis == NONE || timeoutMillis <= 0) {
+            return false;
+        }
+        pauseExcused = true;
+        sinceMillis = nowMillis - timeoutMillis + Math.max(1, Math.min(graceMillis, timeoutMillis));
+        return true;
     }
 
     /** {@return when the incomplete frame must be complete, given the timeout; Long.MAX_VALUE when there is none} */

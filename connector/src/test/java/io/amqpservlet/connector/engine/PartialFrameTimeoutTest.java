@@ -55,6 +55,41 @@ class PartialFrameTimeoutTest {
     }
 
     @Test
+    void aPauseOfOursPastTheDeadlineIsExcusedOncePerFrame() {
+        // A long GC or a suspended VM: the tick comes late, and the rest of the frame may lie unread in the socket.
+        RawPeer peer = attached(RawPeer.noSasl().partialFrameTimeoutMillis(TIMEOUT).idleTimeoutMillis(0));
+        byte[] frame = transferFrame(peer, 0, 60_000, true);
+        ingest(peer, frame, 0, 1_000);
+        peer.now += TIMEOUT + 5_000;
+        assertTrue(peer.engine.partialFrameTimeoutPassed(peer.now), "the transport should read before it ticks");
+        assertTrue(peer.engine.excusePause(peer.now, 2_000));
+        assertFalse(peer.engine.partialFrameTimeoutPassed(peer.now));
+        peer.advance(1_999);
+        assertTrue(peer.engine.isOpen(), "the grace holds");
+        assertFalse(peer.engine.excusePause(peer.now, 2_000), "once per frame");
+        peer.advance(1);
+        assertTrue(peer.engine.isDone(), "a peer that really stalled is still closed");
+        closeDescription(peer);
+    }
+
+    @Test
+    void theNextFrameMayBeExcusedAgain() {
+        RawPeer peer = attached(RawPeer.noSasl().partialFrameTimeoutMillis(TIMEOUT).idleTimeoutMillis(0));
+        byte[] first = transferFrame(peer, 0, 60_000, true);
+        ingest(peer, first, 0, 1_000);
+        peer.now += TIMEOUT;
+        assertTrue(peer.engine.excusePause(peer.now, 2_000));
+        byte[] second = transferFrame(peer, 1, 60_000, true);
+        byte[] both = Arrays.copyOf(first, first.length + 1_000);
+        System.arraycopy(second, 0, both, first.length, 1_000);
+        ingest(peer, both, 1_000, both.length); // the first completes, the second begins
+        assertEquals(1, handler.messages);
+        peer.now += TIMEOUT;
+        assertTrue(peer.engine.excusePause(peer.now, 2_000), "a new frame, a new excuse");
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
     void aFrameDribbledAByteAtATimeClosesTheConnectionAtItsDeadline() {
         RawPeer peer = attached(RawPeer.noSasl().partialFrameTimeoutMillis(TIMEOUT));
         byte[] frame = transferFrame(peer, 0, 60_000, true);

@@ -290,8 +290,9 @@ final class EnginePass implements BudgetShare.Owner {
             state = ConnectionState.STOPPING;
             next = stop.step(engine, now, handler.inFlight());
         }
-        if (engine.idleTimeoutPassed(now) && !state.closing()) {
-            io.readBeforeIdleClose(this, now); // the peer's frames may be in the socket, the selector not yet heard
+        if ((engine.idleTimeoutPassed(now) || engine.partialFrameTimeoutPassed(now)) && !state.closing()) {
+            // The peer's frames (or the rest of the one it began) may be in the socket, the selector not yet heard.
+            io.readBeforeIdleClose(this, now);
             if (tick != null && now - tickAtMillis >= LATE_TICK_MILLIS) {
                 // The tick came long after it was due: this process was paused. A TLS end point reads only when its
                 // selector says so, and the selector has not caught up yet: give it time before judging the silence.
