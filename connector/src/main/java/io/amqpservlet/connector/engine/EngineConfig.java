@@ -42,6 +42,7 @@ public final class EngineConfig {
     private int maxDeliveriesInFlight = 1024;
     private int maxUnsettledSentDeliveries = 16_384;
     private boolean releaseBeyondCredit;
+    private boolean rejectTooLargeMessages;
     private int maxBufferedMessagesPerLink = 1024;
     private long maxBufferedBytesPerConnection = 8L * 1024 * 1024;
     private int maxPendingOutputBytes = 256 * 1024;
@@ -379,6 +380,31 @@ public final class EngineConfig {
      */
     public EngineConfig releaseBeyondCredit(boolean release) {
         this.releaseBeyondCredit = release;
+        return this;
+    }
+
+    /**
+     * {@return what a receiving link does with a message larger than {@link #maxMessageSizeBytes()}} False (the
+     * default): the link is detached with {@code amqp:link:message-size-exceeded} (AMQP 1.0 §2.7.3: the limit is
+     * announced in the attach, and a sender that passes it commits a link error). True: the message alone is settled
+     * as rejected with that condition, before its last frame (§2.6.12), the rest of it dropped as it comes, and the
+     * link goes on; a pre-settled one is dropped. For a peer that does not keep to the announced limit and would
+     * deliver the same message again on a new link (a broker's queue): detaching would bring it back at once, and
+     * with it every message unsettled on the link; rejected, a broker dead-letters it. The application hears of a
+     * message it had begun to receive as of an aborted one.
+     */
+    public boolean rejectTooLargeMessages() {
+        return rejectTooLargeMessages;
+    }
+
+    /**
+     * Sets {@link #rejectTooLargeMessages()}.
+     *
+     * @param reject true to reject a message over the size limit instead of detaching the link
+     * @return this configuration
+     */
+    public EngineConfig rejectTooLargeMessages(boolean reject) {
+        this.rejectTooLargeMessages = reject;
         return this;
     }
 

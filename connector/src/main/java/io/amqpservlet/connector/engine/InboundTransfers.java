@@ -73,9 +73,11 @@ final class InboundTransfers {
             return;
         }
         d.addBytes(payloadLength);
-        if (payloadLength > engine.config.maxMessageSizeBytes()) {
-            receiving.incoming(d); // as for a message of many frames: the link's end recycles it
-            tooLarge(link);
+        if (payloadLength > engine.config.maxMessageSizeBytes() && !keepDiscarding(receiving)) {
+            receiving.incoming(d); // as for a message of many frames: the link's end (or its last frame) recycles it
+            if (tooLarge(link, d)) {
+                onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
+            }
         } else if (receiving.discarding()) {
             onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, true);
         } else {
@@ -92,9 +94,31 @@ final class InboundTransfers {
         }
     }
 
-    private void tooLarge(Link link) {
-        session.links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, "message exceeds "
-                + engine.config.maxMessageSizeBytes() + " bytes");
+    /**
+     * Whether a message past the size limit goes on being discarded as it was: when messages too large are rejected,
+     * one already being dropped (it came beyond credit or the in-flight limit, to be released; or it was settled
+     * before its end) is left to that, so that it is settled once, as it would have been.
+     */
+    private boolean keepDiscarding(ReceiverState receiving) {
+        return engine.config.rejectTooLargeMessages() && receiving.discarding();
+    }
+
+    /**
+     * {@code d} passed the size limit: the link is detached, or ({@link EngineConfig#rejectTooLargeMessages()}) the
+     * message alone is rejected and dropped; then true, and the frame goes on as one of a message being discarded.
+     */
+    private boolean tooLarge(Link link, Delivery d) {
+        String why = "message exceeds " + engine.config.maxMessageSizeBytes() + " bytes";
+        if (!engine.config.rejectTooLargeMessages()) {
+            session.links.detach(link, ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED, why);
+            return false;
+        }
+        // What the application has of it (the head of a streamed message) ends as an aborted message's does.
+        engine.handler.onMessageAborted(link, d);
+        DeliveryState rejected = engine.scratchOutcome().rejected();
+        rejected.error().condition(ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED).description(why);
+        session.settle(d, rejected); // before its last frame: the rest is dropped, then it is recycled
+        return true;
     }
 
     /** A frame of a multi-frame, streamed or aborted message, or one being discarded. */
@@ -121,8 +145,7 @@ final class InboundTransfers {
             return;
         }
         d.addBytes(payloadLength);
-        if (d.sizeBytes() > engine.config.maxMessageSizeBytes()) {
-            tooLarge(link);
+        if (d.sizeBytes() > engine.config.maxMessageSizeBytes() && !keepDiscarding(receiving) && !tooLarge(link, d)) {
             return;
         }
         onPartOfMessage(link, d, t, bytes, payloadOffset, payloadLength, !t.more());

@@ -79,6 +79,37 @@ class LinkLimitsTest {
     }
 
     @Test
+    void rejectingTooLargeMessagesRejectsOnlyThatMessageAndTheLinkCarriesOn() {
+        RawPeer peer = new RawPeer(RawPeer.noSasl().maxMessageSizeBytes(1_000).rejectTooLargeMessages(true), handler);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachSender(0, 0, "in", "/q", 0);
+        // Four frames of 400 bytes: the third crosses 1,000 bytes; the fourth, the last, is dropped with the rest.
+        byte[] chunk = new byte[400];
+        peer.transfer(0, peer.transfer(0, 0, false).more(true), chunk);
+        peer.transfer(0, peer.p().transfer().clear().handle(0).more(true), chunk);
+        peer.transfer(0, peer.p().transfer().clear().handle(0).more(true), chunk);
+        peer.transfer(0, peer.p().transfer().clear().handle(0), chunk);
+        // One frame of 1,200 bytes.
+        peer.transfer(0, peer.transfer(0, 1, false), new byte[1_200]);
+        peer.transfer(0, peer.transfer(0, 2, false), RawPeer.message("SMALL", 10)).flush();
+        assertNull(peer.last(Detach.class), "the link stays");
+        List<Disposition> dispositions = peer.allOf(Disposition.class);
+        assertEquals(3, dispositions.size(), dispositions.toString());
+        assertEquals(DeliveryState.Kind.ACCEPTED, dispositions.get(2).state().kind(), "the recorder accepts it");
+        for (int i = 0; i < 2; i++) {
+            Disposition d = dispositions.get(i);
+            assertEquals(i, d.first());
+            assertTrue(d.settled());
+            assertEquals(DeliveryState.Kind.REJECTED, d.state().kind());
+            assertEquals(ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED.toString(),
+                    d.state().error().condition().toString());
+        }
+        assertEquals(List.of("SMALL"), handler.subjects, "only the message within the limit is handed over");
+        assertTrue(peer.engine.isOpen());
+    }
+
+    @Test
     void aMessageOfExactlyTheLimitIsAccepted() {
         RawPeer peer = new RawPeer(RawPeer.noSasl().maxMessageSizeBytes(1_000), handler);
         peer.open();

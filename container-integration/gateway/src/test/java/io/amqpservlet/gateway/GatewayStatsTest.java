@@ -135,7 +135,8 @@ class GatewayStatsTest {
                 attachment = (Map<?, ?>) attachments[0];
             } while (attachment.get("lastFailure") == null && System.nanoTime() < deadline);
             assertEquals(false, attachment.get("attached"), attachment.toString());
-            assertTrue(String.valueOf(attachment.get("lastFailure")).startsWith("cannot connect: "),
+            assertTrue(String.valueOf(attachment.get("lastFailure"))
+                    .startsWith("cannot connect to 127.0.0.1:" + closed + ": "),
                     attachment.toString());
         } finally {
             g.stop();

@@ -694,8 +694,11 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     }
 
     private EngineConfig newEngineConfig() {
+        // A request larger than the limit announced on the request links is rejected alone (a broker dead-letters
+        // it) rather than ending the link: on a new link the queue would deliver it again, and again.
         return AttachEngineConfig.of(factory.getEngineConfig(), getIdleTimeout(),
-                effectiveCredit() * addresses.size(), "EXTERNAL".equals(saslMechanism), username, password);
+                effectiveCredit() * addresses.size(), "EXTERNAL".equals(saslMechanism), username, password)
+                .rejectTooLargeMessages(true);
     }
 
     /** A connection to {@code broker}: an initiator engine, requests taken from the broker's queues. */

@@ -95,6 +95,36 @@ class AmqpBrokerAttachmentTest {
         assertThrows(IllegalArgumentException.class, () -> a.setReconnectDelay(10, 5));
     }
 
+    /**
+     * A connection that cannot be made is said in words with the broker's address, in the warning and in
+     * {@code lastFailure}: no Java exception's class, and nothing it said lost.
+     */
+    @Test
+    void aConnectionThatCannotBeMadeIsSaidInWordsWithTheBrokersAddress() throws Exception {
+        // Port 1 on loopback: nothing listens, and it is not in the ephemeral range a socket could connect to itself
+        // on. A name under .invalid (RFC 6761) never resolves.
+        for (String[] broker : new String[][] {{"127.0.0.1:1", "connection refused"},
+                {"no-such-host.invalid:5672", "unknown host"}}) {
+            try (LogCapture log = LogCapture.of(org.eclipse.jetty.logging.JettyLevel.INFO, "io.amqpservlet")) {
+                Server server = new Server();
+                AmqpBrokerAttachment a = new AmqpBrokerAttachment(server);
+                a.setUri("amqp://" + broker[0] + "/orders");
+                a.setReconnectDelay(60_000, 60_000); // one attempt
+                server.addConnector(a);
+                server.start();
+                try {
+                    String line = log.await("; connecting to ");
+                    String said = "cannot connect to " + broker[0] + ": " + broker[1];
+                    assertEquals(said, a.getLastFailure());
+                    assertTrue(line.contains(said + "; connecting to " + broker[0] + " in "), line);
+                    assertFalse(line.contains("java.") || line.contains("Exception"), line);
+                } finally {
+                    server.stop();
+                }
+            }
+        }
+    }
+
     @Test
     void aBrokerThatNeverAnswersTheHandshakeIsGivenUpOnAtTheAttachTimeoutAndTriedAgain() throws Exception {
         List<Socket> accepted = new CopyOnWriteArrayList<>();

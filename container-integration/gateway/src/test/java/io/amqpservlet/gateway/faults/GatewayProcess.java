@@ -122,7 +122,7 @@ final class GatewayProcess implements AutoCloseable {
     List<String> connectionsLost() {
         List<String> lost = new ArrayList<>();
         for (String line : logLines("; connecting to ")) {
-            if (!line.contains(": cannot connect: ")) {
+            if (!line.contains("cannot connect to ")) {
                 lost.add(line);
             }
         }

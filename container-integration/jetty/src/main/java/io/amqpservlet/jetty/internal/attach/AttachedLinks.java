@@ -171,7 +171,10 @@ public final class AttachedLinks {
         if (receivers.contains(link) || link == relay) {
             // Not while the connection closes: its close ends every link, and that is no news (isOpen is false).
             if (engine.isOpen() && !reconnection.stopped()) {
-                end(engine, "the broker ended link " + link.name() + " (" + why + ")");
+                // Closed: the broker's detach ended it. Not yet: this side detached it, for what the broker sent on
+                // it (a frame that breaks AMQP's rules), and the error is ours.
+                end(engine, link.isClosed() ? "the broker ended link " + link.name() + " (" + why + ")"
+                        : "link " + link.name() + " ended here for what the broker sent on it (" + why + ")");
             }
             return;
         }

@@ -14,8 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,11 +142,53 @@ public final class Reconnection {
         context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
                 : amqp);
         context.put(ClientConnector.CONNECTION_PROMISE_CONTEXT_KEY,
-                Promise.<Connection>from(connected -> { }, failure -> lost(null, "cannot connect: " + failure)));
+                Promise.<Connection>from(connected -> { }, failure -> lost(null, "cannot connect to " + broker + ": "
+                        + connectFailure(failure, client.getConnectTimeout().toMillis()))));
         if (LOG.isDebugEnabled()) {
             LOG.debug("connecting to {}", broker);
         }
         client.connect(new InetSocketAddress(broker.host(), broker.port()), context);
+    }
+
+    /**
+     * Why a connection could not be made, in words: {@code connection refused}, {@code unknown host}, {@code no answer
+     * within 10000 ms}, or what else the system said ({@code no route to host}), with nothing of the Java exception
+     * but its message (its kind when it has none).
+     */
+    static String connectFailure(Throwable failure, long connectTimeoutMillis) {
+        String message = failure.getMessage();
+        if (failure instanceof UnresolvedAddressException || failure instanceof UnknownHostException) {
+            // Its message is the host (named already), or the host and the resolver's reason.
+            int reason = message == null ? -1 : message.indexOf(": ");
+            return reason < 0 ? "unknown host" : "unknown host (" + message.substring(reason + 2) + ")";
+        }
+        if (failure instanceof SocketTimeoutException) {
+            return "no answer within " + connectTimeoutMillis + " ms";
+        }
+        if (failure instanceof ConnectException && (message == null || message.isBlank())) {
+            return "connection refused";
+        }
+        if (message == null || message.isBlank()) {
+            return words(failure.getClass().getSimpleName());
+        }
+        // The system's own sentence (Connection refused, No route to host, Network is unreachable) in the line's case.
+        return message.length() > 1 && Character.isUpperCase(message.charAt(0))
+                && Character.isLowerCase(message.charAt(1)) ? Character.toLowerCase(message.charAt(0))
+                + message.substring(1) : message;
+    }
+
+    /** {@code NoRouteToHostException} as {@code no route to host}: a nameless failure said in words. */
+    private static String words(String className) {
+        String name = className.endsWith("Exception") ? className.substring(0, className.length() - 9) : className;
+        StringBuilder words = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c) && i > 0) {
+                words.append(' ');
+            }
+            words.append(Character.toLowerCase(c));
+        }
+        return words.length() == 0 ? "failed" : words.toString();
     }
 
     /**
@@ -269,7 +315,11 @@ public final class Reconnection {
             state = AttachmentState.BACKING_OFF;
             reconnect = scheduler.schedule(this::backedOff, delay, TimeUnit.MILLISECONDS);
         }
-        LOG.warn("broker {}: {}; connecting to {} in {} ms", from, why, next, delay);
+        if (closed == null) {
+            LOG.warn("{}; connecting to {} in {} ms", why, next, delay); // the reason names the broker
+        } else {
+            LOG.warn("broker {}: {}; connecting to {} in {} ms", from, why, next, delay);
+        }
     }
 
     /** BACKING_OFF → CONNECTING, once the delay is over. */

@@ -71,6 +71,11 @@ public final class Exchange {
      * still writes.
      */
     boolean settled;
+    /**
+     * The sender aborted the request message (AMQP 1.0 §2.6.14) while the servlet had it (engine thread): the
+     * message is discarded as if never sent, so nothing answers it; a broker delivers it again.
+     */
+    boolean requestAborted;
 
     /** {@code generation << STATE_BITS | state}: one word, so a hand-back checks both at once. */
     private final AtomicInteger lifecycle = new AtomicInteger();
@@ -98,6 +103,7 @@ public final class Exchange {
         streamedResponse = null;
         responseTooLarge = false;
         settled = false;
+        requestAborted = false;
         owners.set(2);
         lifecycle.set(word(generation() + 1, ExchangeState.MAPPED));
     }

@@ -401,14 +401,14 @@ public abstract class ServingHandler implements EngineHandler {
     @Override
     public void onMessageAborted(Link link, Delivery delivery) {
         if (link.attachment() instanceof StreamedRequest streamed) {
-            streamed.abandoned("the client aborted the request message");
+            streamed.abandoned("the sender aborted the request message", true);
         }
     }
 
     @Override
     public void onLinkDetach(Link link, ErrorCondition error) {
         if (link.attachment() instanceof StreamedRequest streamed) {
-            streamed.abandoned("the request link ended before the message did");
+            streamed.abandoned("the request link ended before the message did", false);
         } else if (link.isSender()) {
             StreamedResponse.onLinkEnded(link);
         }

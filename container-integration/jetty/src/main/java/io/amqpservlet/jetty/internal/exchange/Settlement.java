@@ -136,6 +136,16 @@ final class Settlement {
             return;
         }
         Callback callback = exchange.takeCallback();
+        if (exchange.requestAborted) {
+            // AMQP 1.0 §2.6.14: the request message was discarded, as if never sent; its delivery is gone, and a
+            // broker delivers it again: an answer now would answer it twice.
+            EofException aborted = new EofException("the sender aborted the request message: not answered");
+            if (streamedResponse != null) {
+                streamedResponse.abort(aborted);
+            }
+            ServingHandler.fail(callback, aborted);
+            return;
+        }
         if (streamedResponse != null) {
             // Its last part is queued on the reply link (StreamedResponse): settle the request.
             if (request != null) {
@@ -203,8 +213,10 @@ final class Settlement {
      */
     void responsePart(Engine engine, ResponsePart part, boolean transportClosing) {
         Exchange exchange = part.exchange;
-        if (exchange.settled) {
-            ServingHandler.fail(part.callback, new EofException("the response already ended (timed out or failed)"));
+        if (exchange.settled || exchange.requestAborted) {
+            ServingHandler.fail(part.callback, new EofException(exchange.settled
+                    ? "the response already ended (timed out or failed)"
+                    : "the sender aborted the request message: not answered"));
             return;
         }
         StreamedResponse streamed = exchange.streamedResponse;

@@ -249,10 +249,15 @@ final class StreamedRequest implements SectionScanner.Listener {
         parked = answered;
     }
 
-    /** The link ended or the sender aborted before the last frame: the body fails, a parked answer goes out. */
-    void abandoned(String why) {
+    /**
+     * The link ended or the sender aborted before the last frame: the body fails, a parked answer goes out. An
+     * aborted message is discarded as if it had never been sent (AMQP 1.0 §2.6.14): its answer goes nowhere, since a
+     * broker delivers it again and the redelivery is answered.
+     */
+    void abandoned(String why, boolean aborted) {
         link.attachment(null);
         if (exchange != null) {
+            exchange.requestAborted = aborted;
             exchange.streamedBody.fail(new EofException(why));
         }
         unpark(link.session().engine());
