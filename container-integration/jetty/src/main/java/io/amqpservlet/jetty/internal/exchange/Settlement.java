@@ -117,8 +117,18 @@ final class Settlement {
         if (exchange.streamedBody != null) {
             exchange.streamedBody.discard();
         }
-        boolean timedOut = exchange.timedOut();
         StreamedResponse streamedResponse = exchange.streamedResponse;
+        if (exchange.requestAborted) {
+            // AMQP 1.0 §2.6.14: the request message was discarded, as if never sent: there is no delivery to settle,
+            // and a broker delivers it again, so an answer now would answer it twice.
+            EofException aborted = new EofException("the sender aborted the request message: not answered");
+            if (streamedResponse != null) {
+                streamedResponse.abort(aborted);
+            }
+            ServingHandler.fail(exchange.takeCallback(), aborted);
+            return;
+        }
+        boolean timedOut = exchange.timedOut();
         if (timedOut && streamedResponse != null && exchange.failure == null && !streamedResponse.ended()) {
             // Part of the response is already out: no 503 can replace it, so it is aborted instead.
             exchange.failure = new TimeoutException("request timed out while its response streamed");
@@ -136,16 +146,6 @@ final class Settlement {
             return;
         }
         Callback callback = exchange.takeCallback();
-        if (exchange.requestAborted) {
-            // AMQP 1.0 §2.6.14: the request message was discarded, as if never sent; its delivery is gone, and a
-            // broker delivers it again: an answer now would answer it twice.
-            EofException aborted = new EofException("the sender aborted the request message: not answered");
-            if (streamedResponse != null) {
-                streamedResponse.abort(aborted);
-            }
-            ServingHandler.fail(callback, aborted);
-            return;
-        }
         if (streamedResponse != null) {
             // Its last part is queued on the reply link (StreamedResponse): settle the request.
             if (request != null) {
