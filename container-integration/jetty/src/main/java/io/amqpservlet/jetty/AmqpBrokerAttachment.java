@@ -663,9 +663,11 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         List<ConnectionSettings> perBroker = new ArrayList<>();
         ServingSettings serving = factory.servingSettings();
         var httpConfiguration = RequestAttributesCustomizer.configurationFor(factory.getHttpConfiguration());
+        java.util.function.Function<String, ConnectionSettings> settingsFor = hostname -> new ConnectionSettings(
+                newEngineConfig().hostname(hostname), httpConfiguration, false, factory.getCloseTimeout(),
+                factory.getWriteCoalescing() * 1_000, budget, serving);
         for (BrokerUri.HostPort broker : brokers) {
-            perBroker.add(new ConnectionSettings(newEngineConfig().hostname(broker.host()), httpConfiguration, false,
-                    factory.getCloseTimeout(), factory.getWriteCoalescing() * 1_000, budget, serving));
+            perBroker.add(settingsFor.apply(broker.host()));
         }
         AttachSettings links = new AttachSettings(addresses, effectiveCredit(), attachTimeoutMillis, maxReplyLinks,
                 replyLinkIdleTimeoutMillis, atMostOnce);
@@ -674,7 +676,9 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         boolean trust = trustUserId;
         super.doStart();
         Reconnection r = new Reconnection(brokers, client, tls ? sslContextFactory : null, getScheduler(),
-                (endPoint, broker, index, owner) -> newConnection(endPoint, broker, perBroker.get(index),
+                // Where a broker redirected to (index -1) is set up as the listed brokers are, for its hostname.
+                (endPoint, broker, index, hostname, owner) -> newConnection(endPoint, broker, index >= 0
+                        ? perBroker.get(index) : settingsFor.apply(hostname != null ? hostname : broker.host()),
                         new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user,
                         trust),
                 minReconnectDelayMillis, maxReconnectDelayMillis);

@@ -242,4 +242,48 @@ class AttachMisbehavingBrokerTest {
             assertEquals(1, responses.size(), "only the next request is answered: " + responses);
         }
     }
+
+    /**
+     * AMQP 1.0 §2.8.15: a broker that closes with {@code amqp:connection:redirect} names in its info the network host
+     * and port to connect to instead, and the hostname to open there. The attachment goes there next (not back to
+     * the broker that sent it away, which would send it away again), says where in its one warning line, and
+     * attaches there.
+     */
+    @Test
+    void aBrokerThatRedirectsIsFollowedToTheHostAndPortItNames() throws Exception {
+        try (ScriptedBroker b = new ScriptedBroker(); ScriptedBroker elsewhere = new ScriptedBroker();
+             LogCapture log = LogCapture.of(org.eclipse.jetty.logging.JettyLevel.INFO, "io.amqpservlet");
+             AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + b.port() + "/orders", 2)) {
+            g.start();
+            b.accept(relayOpen());
+            b.answerAttaches(2, 100);
+            g.awaitAttached(10_000);
+            io.amqpservlet.protocol.codec.AmqpWriter w = new io.amqpservlet.protocol.codec.AmqpWriter();
+            w.startMap();
+            w.writeSymbol("hostname");
+            w.writeString("orders.example");
+            w.writeSymbol("network-host");
+            w.writeString("127.0.0.1");
+            w.writeSymbol("port");
+            w.writeInt(elsewhere.port());
+            w.endMap();
+            io.amqpservlet.protocol.types.transport.Close redirect = new io.amqpservlet.protocol.types.transport.Close();
+            redirect.error().condition(io.amqpservlet.protocol.types.transport.ErrorConditions.CONNECTION_REDIRECT)
+                    .description("served elsewhere");
+            redirect.error().info().set(w.array(), w.start(), w.length());
+            b.peer.writeFrame(0, redirect);
+
+            elsewhere.accept(relayOpen());
+            assertEquals("orders.example", elsewhere.gatewayHostname, "the open names the hostname of the redirect");
+            elsewhere.answerAttaches(2, 100);
+            g.awaitAttached(10_000);
+            assertEquals("127.0.0.1:" + elsewhere.port(), g.attachment.getBroker());
+            String line = log.await("; connecting to ");
+            assertTrue(line.contains("broker 127.0.0.1:" + b.port() + ": the broker closed the connection: "
+                    + "amqp:connection:redirect served elsewhere (to 127.0.0.1:" + elsewhere.port()
+                    + "); connecting to 127.0.0.1:" + elsewhere.port() + " in "), line);
+            String attached = log.await("attached to broker 127.0.0.1:" + elsewhere.port());
+            assertTrue(attached.contains("orders"), attached);
+        }
+    }
 }

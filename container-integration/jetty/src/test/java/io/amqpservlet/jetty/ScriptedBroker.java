@@ -30,6 +30,8 @@ final class ScriptedBroker implements AutoCloseable {
     RawAmqpPeer peer;
     /** The gateway's open on the current connection: its max-frame-size, idle-time-out. */
     long gatewayMaxFrameSize;
+    /** The hostname the gateway's open on the current connection names, or null for none. */
+    String gatewayHostname;
     /** The handles of the gateway's request link (it receives) and of its relay or last reply sender (it sends). */
     int requestHandle = -1;
     int senderHandle = -1;
@@ -53,6 +55,7 @@ final class ScriptedBroker implements AutoCloseable {
         peer = new RawAmqpPeer(s);
         Open gatewayOpen = peer.acceptAnonymously();
         gatewayMaxFrameSize = gatewayOpen.maxFrameSize();
+        gatewayHostname = gatewayOpen.hostname().isNull() ? null : gatewayOpen.hostname().toString();
         peer.writeFrame(0, open);
         peer.readUntil(Begin.class);
         peer.writeFrame(0, new Begin().remoteChannel(0).nextOutgoingId(0).incomingWindow(100_000)

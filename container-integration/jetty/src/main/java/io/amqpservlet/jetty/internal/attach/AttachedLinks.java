@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
 import io.amqpservlet.protocol.types.transport.Attach;
@@ -211,7 +212,56 @@ public final class AttachedLinks {
             return;
         }
         String what = text(error);
-        reconnection.ending(engine.remoteError().isNull() ? what : "the broker closed the connection: " + what);
+        if (engine.remoteError().isNull()) {
+            reconnection.ending(what);
+            return;
+        }
+        if (ErrorConditions.CONNECTION_REDIRECT.toString().equals(String.valueOf(error.condition()))) {
+            String to = redirect(error);
+            what += to == null ? " (names no network-host and port to go to)" : " (to " + to + ")";
+        }
+        reconnection.ending("the broker closed the connection: " + what);
+    }
+
+    /**
+     * AMQP 1.0 §2.8.15: a redirect's info names the {@code network-host} and {@code port} to connect to instead, and
+     * the {@code hostname} to open there; the reconnection's next attempt goes there. Returns where, as
+     * {@code host:port}, or null when the info does not say.
+     */
+    private String redirect(ErrorCondition error) {
+        if (error.info().isNull()) {
+            return null;
+        }
+        String networkHost = null;
+        String hostname = null;
+        int port = -1;
+        try {
+            AmqpReader reader = error.info().reader(new AmqpReader());
+            reader.enter();
+            while (reader.hasNext()) {
+                reader.next();
+                String key = reader.getStringOrNull();
+                if (!reader.hasNext()) {
+                    break;
+                }
+                reader.next();
+                if ("network-host".equals(key)) {
+                    networkHost = reader.getStringOrNull();
+                } else if ("hostname".equals(key)) {
+                    hostname = reader.getStringOrNull();
+                } else if ("port".equals(key) && !reader.isNull()) {
+                    port = reader.getInt();
+                }
+            }
+        } catch (RuntimeException unreadable) {
+            return null; // not a map of the fields the spec names: nowhere to go
+        }
+        if (networkHost == null || networkHost.isEmpty() || port <= 0 || port > 65_535) {
+            return null;
+        }
+        BrokerUri.HostPort to = new BrokerUri.HostPort(networkHost, port);
+        reconnection.redirected(to, hostname == null || hostname.isEmpty() ? null : hostname);
+        return to.toString();
     }
 
     /** Any thread: reading or writing failed, or TLS did: the reconnection's line says how. */

@@ -38,10 +38,14 @@ import javax.net.ssl.SSLException;
 public final class Reconnection {
     private static final Logger LOG = LoggerFactory.getLogger(Reconnection.class);
 
-    /** Makes the AMQP connection on a new end point to {@code broker} (index {@code brokerIndex} of the list). */
+    /**
+     * Makes the AMQP connection on a new end point to {@code broker}: index {@code brokerIndex} of the list, or -1 for
+     * where a broker redirected the attachment, whose open then names {@code hostname} (else null).
+     */
     @FunctionalInterface
     public interface Connections {
-        Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, int brokerIndex, Reconnection owner);
+        Connection newConnection(EndPoint endPoint, BrokerUri.HostPort broker, int brokerIndex, String hostname,
+                                 Reconnection owner);
     }
 
     private final List<BrokerUri.HostPort> brokers;
@@ -66,6 +70,11 @@ public final class Reconnection {
     private String endReason;
     /** Why the last connection could not be made or ended; null until one has. */
     private String lastFailure;
+    /** The broker connected to now, or being connected to: one of the list, or where one redirected to. */
+    private BrokerUri.HostPort current;
+    /** Where the current connection's broker redirected the attachment, for the next attempt; else null. */
+    private BrokerUri.HostPort redirect;
+    private String redirectHostname;
 
     /**
      * @param tls the TLS configuration for {@code amqps}, or null for plain TCP
@@ -120,13 +129,25 @@ public final class Reconnection {
     private void connect() {
         BrokerUri.HostPort broker;
         int index;
+        String hostname;
         synchronized (this) {
             reconnect = null;
             if (state != AttachmentState.CONNECTING) {
                 return;
             }
-            index = brokerIndex;
-            broker = brokers.get(index);
+            if (redirect != null) {
+                // Once: if it cannot be made or is lost, the list goes on where it was.
+                index = -1;
+                broker = redirect;
+                hostname = redirectHostname;
+                redirect = null;
+                redirectHostname = null;
+            } else {
+                index = brokerIndex;
+                broker = brokers.get(index);
+                hostname = null;
+            }
+            current = broker;
         }
         Map<String, Object> context = new HashMap<>();
         context.put(Transport.CONTEXT_KEY, Transport.TCP_IP);
@@ -137,7 +158,7 @@ public final class Reconnection {
                 // local broker that restarts from listening there (EADDRINUSE); failing it frees the port now.
                 throw new IOException("connected to itself: nothing listens on " + broker);
             }
-            return made(connections.newConnection(endPoint, broker, index, this));
+            return made(connections.newConnection(endPoint, broker, index, hostname, this));
         };
         context.put(ClientConnectionFactory.CONTEXT_KEY, tls != null ? client.newSslClientConnectionFactory(tls, amqp)
                 : amqp);
@@ -242,7 +263,7 @@ public final class Reconnection {
             failures = 0;
             delayMillis = 0;
             state = AttachmentState.ATTACHED;
-            broker = brokers.get(brokerIndex);
+            broker = current;
         }
         // The first time, or again after a loss (CONNECTING follows only a start or a wait): worth a line each.
         LOG.info("attached to broker {}: {}", broker, links);
@@ -257,6 +278,20 @@ public final class Reconnection {
     synchronized void ending(String why) {
         if (endReason == null && connection != null) {
             endReason = why;
+        }
+    }
+
+    /**
+     * Engine thread of the current connection: its broker closed it with {@code amqp:connection:redirect} (AMQP 1.0
+     * §2.8.15), naming where to connect instead: the next attempt goes there, once.
+     *
+     * @param to the network host and port the broker named
+     * @param hostname the hostname the open names there, or null for {@code to}'s host
+     */
+    synchronized void redirected(BrokerUri.HostPort to, String hostname) {
+        if (connection != null && state != AttachmentState.STOPPED) {
+            redirect = to;
+            redirectHostname = hostname;
         }
     }
 
@@ -300,10 +335,15 @@ public final class Reconnection {
                         ? "the connection ended before it was attached, without a close from either side"
                         : "the connection ended without a close from either side";
             }
-            from = brokers.get(brokerIndex);
+            from = current;
             int n = failures++;
-            brokerIndex = (brokerIndex + 1) % brokers.size();
-            next = brokers.get(brokerIndex);
+            if (redirect != null) {
+                // A redirect counts as a failure for the delay: brokers that redirect in a ring are not hammered.
+                next = redirect;
+            } else {
+                brokerIndex = (brokerIndex + 1) % brokers.size();
+                next = brokers.get(brokerIndex);
+            }
             long base = minDelayMillis << Math.min(n, 20);
             if (base <= 0 || base > maxDelayMillis) {
                 base = maxDelayMillis;
@@ -382,6 +422,10 @@ public final class Reconnection {
 
     /** {@return the broker connected to now, or tried next} */
     public synchronized String broker() {
-        return brokers.get(brokerIndex).toString();
+        if (redirect != null) {
+            return redirect.toString();
+        }
+        return (state == AttachmentState.BACKING_OFF || current == null ? brokers.get(brokerIndex) : current)
+                .toString();
     }
 }

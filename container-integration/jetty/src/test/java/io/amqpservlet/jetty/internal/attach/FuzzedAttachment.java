@@ -75,7 +75,7 @@ final class FuzzedAttachment implements EngineHandler {
     FuzzedAttachment(long nowMillis) {
         this.nowMillis = nowMillis;
         this.reconnection = new Reconnection(List.of(new BrokerUri.HostPort("broker", 5672)),
-                NO_NETWORK, null, null, (endPoint, broker, index, owner) -> null,
+                NO_NETWORK, null, null, (endPoint, broker, index, hostname, owner) -> null,
                 AmqpBrokerAttachment.DEFAULT_MIN_RECONNECT_DELAY_MILLIS,
                 AmqpBrokerAttachment.DEFAULT_MAX_RECONNECT_DELAY_MILLIS);
         reconnection.start();
