@@ -109,6 +109,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         AmqpConnectionFactory factory = newFactory(new HttpConfiguration(http));
         factory.setMaxConnections(properties.getLimits().getMaxConnections());
         factory.setMaxHandshakingConnections(properties.getLimits().getMaxHandshakingConnections());
+        factory.setMaxConnectionsPerAddress(properties.getLimits().getMaxConnectionsPerAddress());
+        factory.setMaxHandshakesPerAddress(properties.getLimits().getMaxHandshakesPerAddress());
         factory.setMaxBufferedBytes(properties.getLimits().getMaxBufferedBytes().toBytes());
         factory.setSaslExternal(properties.getSasl().isExternal());
         PlainAuthenticator plain = properties.getSasl().isPlain() ? plainAuthenticator.get() : null;

@@ -1,6 +1,7 @@
 package io.amqpservlet.spring;
 
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpServerBudget;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -210,6 +211,19 @@ public class AmqpServletProperties {
         private int maxHandshakingConnections = 256;
 
         /**
+         * The most AMQP connections one source address (an IPv4 address, an IPv6 /64) keeps open at once, so that one
+         * machine cannot take every connection; one more is opened, then closed with resource-limit-exceeded. 0: no
+         * limit.
+         */
+        private int maxConnectionsPerAddress = AmqpServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+
+        /**
+         * The most connections one source address may have between accept and its open; past it that address's oldest
+         * stalled handshake ends to make room, or the new connection is closed. 0: no limit.
+         */
+        private int maxHandshakesPerAddress = AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
+
+        /**
          * The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
          * while they are used up, no credit is granted and new requests are released.
          */
@@ -289,6 +303,22 @@ public class AmqpServletProperties {
 
         public void setMaxHandshakingConnections(int maxHandshakingConnections) {
             this.maxHandshakingConnections = maxHandshakingConnections;
+        }
+
+        public int getMaxConnectionsPerAddress() {
+            return maxConnectionsPerAddress;
+        }
+
+        public void setMaxConnectionsPerAddress(int maxConnectionsPerAddress) {
+            this.maxConnectionsPerAddress = maxConnectionsPerAddress;
+        }
+
+        public int getMaxHandshakesPerAddress() {
+            return maxHandshakesPerAddress;
+        }
+
+        public void setMaxHandshakesPerAddress(int maxHandshakesPerAddress) {
+            this.maxHandshakesPerAddress = maxHandshakesPerAddress;
         }
 
         public DataSize getMaxBufferedBytes() {

@@ -49,6 +49,8 @@ class AmqpServletPropertiesTest {
             assertEquals(library.isSaslExternal(), made.isSaslExternal());
             assertEquals(library.getMaxConnections(), made.getMaxConnections());
             assertEquals(library.getMaxHandshakingConnections(), made.getMaxHandshakingConnections());
+            assertEquals(library.getMaxConnectionsPerAddress(), made.getMaxConnectionsPerAddress());
+            assertEquals(library.getMaxHandshakesPerAddress(), made.getMaxHandshakesPerAddress());
             assertEquals(library.getMaxBufferedBytes(), made.getMaxBufferedBytes());
             assertEquals(library.getConnectionProperties(), made.getConnectionProperties());
             EngineConfig expected = library.getEngineConfig();
@@ -98,6 +100,8 @@ class AmqpServletPropertiesTest {
         properties.setRequestTimeout(java.time.Duration.ofSeconds(3));
         properties.setWriteCoalescing(java.time.Duration.ofNanos(50_000));
         properties.getLimits().setMaxConnections(12);
+        properties.getLimits().setMaxConnectionsPerAddress(5);
+        properties.getLimits().setMaxHandshakesPerAddress(0);
         properties.getLimits().setMaxFrameSize(org.springframework.util.unit.DataSize.ofKilobytes(16));
         properties.getLimits().setHandleMax(31);
         properties.getLimits().setMaxLinksPerConnection(40);
@@ -118,6 +122,8 @@ class AmqpServletPropertiesTest {
         assertEquals(3000, made.getRequestTimeout());
         assertEquals(50, made.getWriteCoalescing());
         assertEquals(12, made.getMaxConnections());
+        assertEquals(5, made.getMaxConnectionsPerAddress());
+        assertEquals(0, made.getMaxHandshakesPerAddress(), "0 turns it off");
         assertEquals(16 * 1024, made.getMaxFrameSize());
         assertEquals(31, made.getHandleMax());
         assertEquals(40, made.getMaxLinksPerConnection());
@@ -142,7 +148,8 @@ class AmqpServletPropertiesTest {
         }
         for (String name : List.of("amqp.servlet.port", "amqp.servlet.request-timeout",
                 "amqp.servlet.write-coalescing", "amqp.servlet.connection-properties",
-                "amqp.servlet.limits.max-connections",
+                "amqp.servlet.limits.max-connections", "amqp.servlet.limits.max-connections-per-address",
+                "amqp.servlet.limits.max-handshakes-per-address",
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
                 "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
                 "amqp.servlet.limits.max-link-bytes-per-connection", "amqp.servlet.limits.partial-frame-timeout",
