@@ -670,7 +670,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
             perBroker.add(settingsFor.apply(broker.host()));
         }
         AttachSettings links = new AttachSettings(addresses, effectiveCredit(), attachTimeoutMillis, maxReplyLinks,
-                replyLinkIdleTimeoutMillis, atMostOnce);
+                replyLinkIdleTimeoutMillis, atMostOnce, serving.peerLog());
         Request.AuthenticationState user = requestUser == null ? null
                 : serving.users().authenticationOf(requestUser, false);
         boolean trust = trustUserId;

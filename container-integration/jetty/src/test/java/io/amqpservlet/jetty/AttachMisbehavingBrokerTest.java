@@ -286,4 +286,43 @@ class AttachMisbehavingBrokerTest {
             assertTrue(attached.contains("orders"), attached);
         }
     }
+
+    /**
+     * A broker without an anonymous relay that drops reply link after reply link with an error (temporary queues
+     * deleted, say): each is the broker's doing, said in a warning within the peer-error allowance, not one line per
+     * link however many it drops.
+     */
+    @Test
+    void replyLinksTheBrokerEndsAreWarnedOfWithinTheAllowance() throws Exception {
+        int links = 3 * io.amqpservlet.jetty.internal.log.PeerLog.LINES_PER_WINDOW;
+        try (ScriptedBroker b = new ScriptedBroker();
+             LogCapture log = LogCapture.of(org.eclipse.jetty.logging.JettyLevel.INFO, "io.amqpservlet");
+             AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + b.port() + "/orders", 2)) {
+            g.start();
+            b.accept(new Open().containerId("scripted")); // no relay: a reply link per reply address
+            b.answerAttaches(1, 0);
+            b.awaitRequestCredit();
+            long start = System.nanoTime();
+            for (int i = 0; i < links; i++) {
+                b.sendRequest("r" + i, null);
+                io.amqpservlet.protocol.types.transport.Attach reply = b.readAttach();
+                int handle = reply.handle();
+                b.answer(reply, 1);
+                b.peer.readUntil(Transfer.class); // the response
+                io.amqpservlet.protocol.types.transport.Detach detach =
+                        new io.amqpservlet.protocol.types.transport.Detach().handle(handle).closed(true);
+                detach.error().condition(io.amqpservlet.protocol.types.transport.ErrorConditions.NOT_FOUND)
+                        .description("r" + i + " vanished");
+                b.peer.writeFrame(0, detach);
+                b.peer.readUntil(io.amqpservlet.protocol.types.transport.Detach.class); // the gateway's answer
+            }
+            long windows = (System.nanoTime() - start) / 1_000_000 / io.amqpservlet.jetty.internal.log.PeerLog
+                    .WINDOW_MILLIS + 1;
+            log.await("reply link to r0 ended: amqp:not-found r0 vanished");
+            int warned = log.linesWith("reply link to r").size();
+            assertTrue(warned >= 1 && warned <= windows * io.amqpservlet.jetty.internal.log.PeerLog.LINES_PER_WINDOW,
+                    warned + " lines in " + windows + " windows: " + log.lines());
+            assertTrue(g.attachment.isAttached(), "a reply link lost is not the connection lost");
+        }
+    }
 }

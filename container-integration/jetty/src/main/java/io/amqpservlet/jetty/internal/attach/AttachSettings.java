@@ -1,5 +1,7 @@
 package io.amqpservlet.jetty.internal.attach;
 
+import io.amqpservlet.jetty.internal.log.PeerLog;
+
 import java.util.List;
 
 /**
@@ -12,9 +14,10 @@ import java.util.List;
  * @param replyLinkIdleTimeoutMillis how long a reply sender with nothing in flight stays attached
  * @param atMostOnce requests and responses pre-settled: nothing is settled after the fact (docs/attach.md,
  *                   "At most once")
+ * @param peerLog the allowance of log lines the broker causes (the attachment's factory's)
  */
 public record AttachSettings(List<String> addresses, int credit, long attachTimeoutMillis, int maxReplyLinks,
-                             long replyLinkIdleTimeoutMillis, boolean atMostOnce) {
+                             long replyLinkIdleTimeoutMillis, boolean atMostOnce, PeerLog peerLog) {
     public AttachSettings {
         addresses = List.copyOf(addresses);
     }

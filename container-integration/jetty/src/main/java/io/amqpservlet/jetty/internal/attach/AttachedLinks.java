@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
@@ -184,7 +185,12 @@ public final class AttachedLinks {
             if (sender.link == link) {
                 it.remove();
                 if (error != null) {
-                    LOG.warn("{}: reply link to {} ended: {}", brokerName, sender.address, why);
+                    // The broker's doing, once per reply address it drops: within the peer-error allowance.
+                    long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+                    if (leftOut >= 0) {
+                        LOG.warn("{}: reply link to {} ended: {}{}", brokerName, sender.address, why,
+                                PeerLog.leftOut(leftOut));
+                    }
                 }
                 failPending(engine, sender);
                 return;

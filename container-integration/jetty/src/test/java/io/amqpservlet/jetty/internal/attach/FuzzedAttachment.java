@@ -8,6 +8,7 @@ import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.jetty.internal.mapping.MappedRequest;
 import io.amqpservlet.jetty.internal.mapping.RequestMapper;
 import io.amqpservlet.jetty.internal.mapping.ResponseEncoder;
@@ -46,7 +47,7 @@ final class FuzzedAttachment implements EngineHandler {
     /** Two request queues, credit 4 each, at most 2 reply senders (so eviction is reachable), default timeouts. */
     static final AttachSettings SETTINGS = new AttachSettings(List.of("requests", "orders"), 4,
             AmqpBrokerAttachment.DEFAULT_ATTACH_TIMEOUT_MILLIS, 2,
-            AmqpBrokerAttachment.DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS, false);
+            AmqpBrokerAttachment.DEFAULT_REPLY_LINK_IDLE_TIMEOUT_MILLIS, false, new PeerLog());
     private static final EngineConfig FACTORY_DEFAULTS = new AmqpConnectionFactory().getEngineConfig();
     /** Connects nowhere: the reconnection stays connecting, as it is while a connection is being set up. */
     private static final ClientConnector NO_NETWORK = new ClientConnector() {
