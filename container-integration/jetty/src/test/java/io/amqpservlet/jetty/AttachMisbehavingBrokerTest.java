@@ -71,12 +71,10 @@ class AttachMisbehavingBrokerTest {
                 } catch (AssertionError ended) {
                     break;
                 }
-                if (frame instanceof Transfer t && t.handle() == relay && t.hasDeliveryId()) {
-                    responses.add(t.deliveryId());
-                    Disposition accept = new Disposition().role(Role.RECEIVER).first(t.deliveryId()).settled(true);
-                    accept.state().accepted();
-                    b.peer.writeFrame(0, accept);
-                } else if (frame instanceof Disposition d && d.role() == Role.RECEIVER) {
+                if (b.acceptResponse(frame, relay, responses)) {
+                    continue;
+                }
+                if (frame instanceof Disposition d && d.role() == Role.RECEIVER) {
                     requestOutcomes.add(d.first() + " " + d.state());
                 } else if (frame instanceof io.amqpservlet.protocol.types.transport.Close) {
                     b.peer.writeFrame(0, new io.amqpservlet.protocol.types.transport.Close());
@@ -229,12 +227,10 @@ class AttachMisbehavingBrokerTest {
             String outcome = null;
             while (outcome == null) {
                 DescribedList frame = b.peer.readFrame();
-                if (frame instanceof Transfer t && t.handle() == relay && t.hasDeliveryId()) {
-                    responses.add(t.deliveryId());
-                    Disposition accept = new Disposition().role(Role.RECEIVER).first(t.deliveryId()).settled(true);
-                    accept.state().accepted();
-                    b.peer.writeFrame(0, accept);
-                } else if (frame instanceof Disposition d && d.role() == Role.RECEIVER) {
+                if (b.acceptResponse(frame, relay, responses)) {
+                    continue;
+                }
+                if (frame instanceof Disposition d && d.role() == Role.RECEIVER) {
                     outcome = d.first() + " " + d.state();
                 }
             }

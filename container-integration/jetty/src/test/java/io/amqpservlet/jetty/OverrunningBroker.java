@@ -139,9 +139,7 @@ final class OverrunningBroker implements AutoCloseable {
                 .replyTo("replies").endProperties().startApplicationProperties()
                 .put("x-sleep-ms", String.valueOf(sleepMillis)).endApplicationProperties().data(new byte[1], 0, 1)
                 .end();
-        byte[] bytes = new byte[w.length()];
-        System.arraycopy(w.array(), w.start(), bytes, 0, w.length());
-        return bytes;
+        return w.toByteArray();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.amqpservlet.protocol.message.MessageWriter;
 import io.amqpservlet.protocol.types.DescribedList;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.Begin;
+import io.amqpservlet.protocol.types.transport.Disposition;
 import io.amqpservlet.protocol.types.transport.Flow;
 import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Role;
@@ -147,9 +148,22 @@ final class ScriptedBroker implements AutoCloseable {
             m.startApplicationProperties().put("x-sleep-ms", sleepMillis).endApplicationProperties();
         }
         m.data(new byte[bodyBytes], 0, bodyBytes).end();
-        byte[] bytes = new byte[w.length()];
-        System.arraycopy(w.array(), w.start(), bytes, 0, w.length());
-        return bytes;
+        return w.toByteArray();
+    }
+
+    /**
+     * When {@code frame} is a response on the gateway's sender {@code handle}: notes its delivery id in
+     * {@code responses}, accepts it and returns true; else false.
+     */
+    boolean acceptResponse(DescribedList frame, int handle, List<Integer> responses) throws IOException {
+        if (!(frame instanceof Transfer t && t.handle() == handle && t.hasDeliveryId())) {
+            return false;
+        }
+        responses.add(t.deliveryId());
+        Disposition accept = new Disposition().role(Role.RECEIVER).first(t.deliveryId()).settled(true);
+        accept.state().accepted();
+        peer.writeFrame(0, accept);
+        return true;
     }
 
     @Override

@@ -27,6 +27,9 @@ import java.util.concurrent.TimeoutException;
  * is settled only once the whole message has arrived. Engine thread only.
  */
 final class Settlement {
+    /** Why a response to a request message its sender aborted fails: nothing answers it (AMQP 1.0 §2.6.14). */
+    private static final String ABORTED = "the sender aborted the request message: not answered";
+
     private final ServingHandler handler;
     private final ConnectionReusables reusables;
     /** The responses going out in parts now. */
@@ -121,7 +124,7 @@ final class Settlement {
         if (exchange.requestAborted) {
             // AMQP 1.0 §2.6.14: the request message was discarded, as if never sent: there is no delivery to settle,
             // and a broker delivers it again, so an answer now would answer it twice.
-            EofException aborted = new EofException("the sender aborted the request message: not answered");
+            EofException aborted = new EofException(ABORTED);
             if (streamedResponse != null) {
                 streamedResponse.abort(aborted);
             }
@@ -216,7 +219,7 @@ final class Settlement {
         if (exchange.settled || exchange.requestAborted) {
             ServingHandler.fail(part.callback, new EofException(exchange.settled
                     ? "the response already ended (timed out or failed)"
-                    : "the sender aborted the request message: not answered"));
+                    : ABORTED));
             return;
         }
         StreamedResponse streamed = exchange.streamedResponse;
