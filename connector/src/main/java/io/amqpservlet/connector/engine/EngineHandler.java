@@ -69,7 +69,8 @@ public interface EngineHandler {
      * A session ended; its links were detached first.
      *
      * @param session the session that ended
-     * @param error the peer's error, or null
+     * @param error why, or null: the error this side sent when it ended the session ({@link Session#endedHere()}),
+     *     else the peer's, or the peer's close's when the session went with its connection
      */
     default void onSessionEnd(Session session, ErrorCondition error) {
     }
@@ -90,10 +91,11 @@ public interface EngineHandler {
     }
 
     /**
-     * A link ended, by the peer's detach (its error, or null) or because its session or connection ended.
+     * A link ended: by this side's detach or refusal, the peer's detach, or because its session or connection ended.
      *
      * @param link the link that ended
-     * @param error the peer's error, or null
+     * @param error why, or null: the error this side sent when it ended the link ({@link Link#endedHere()}), else
+     *     the peer's, or that of the session's end or the peer's close the link went with
      */
     default void onLinkDetach(Link link, ErrorCondition error) {
     }

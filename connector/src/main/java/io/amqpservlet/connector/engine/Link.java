@@ -26,6 +26,8 @@ public final class Link {
     private final Target target = new Target();
     private SenderSettleMode sndSettleMode = SenderSettleMode.MIXED;
     private LinkState state = LinkState.DETACHED;
+    /** Our detach (or refusal) went out before the peer's detach. */
+    private boolean endedHere;
     private long remoteMaxMessageSize;
     private final LinkCredit credit = new LinkCredit(0);
     private Object attachment;
@@ -128,11 +130,13 @@ public final class Link {
     /** We refused the peer's attach: our attach with a null terminus and our detach went out (AMQP 1.0 §2.6.3). */
     void onRefused() {
         state = LinkState.REFUSED;
+        endedHere = true;
     }
 
     /** Our detach went out; the peer's will close the link. */
     void onDetachSent() {
         state = LinkState.DETACH_SENT;
+        endedHere = true;
     }
 
     /** Detached on both sides, or gone with its session or connection. */
@@ -247,6 +251,18 @@ public final class Link {
      */
     public boolean isClosed() {
         return state == LinkState.REFUSED || state == LinkState.CLOSED;
+    }
+
+    /**
+     * Whether this side ended the link: its detach (asked for by the application, or sent by the engine, as for a
+     * message over the link's max-message-size) or its refusal of the peer's attach went out before the peer's
+     * detach. Then the error {@link EngineHandler#onLinkDetach} reports is the one this side sent; false when the
+     * peer detached it, or it went with its session or connection.
+     *
+     * @return true once this side ended the link first
+     */
+    public boolean endedHere() {
+        return endedHere;
     }
 
     /**

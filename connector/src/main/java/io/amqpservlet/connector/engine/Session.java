@@ -44,6 +44,8 @@ public final class Session {
     private boolean endReceived;
     private boolean refused;
     private boolean endReported;
+    /** Our end went out before the peer's: the error the application is told of is the one we sent. */
+    private boolean endedHere;
     private Object attachment;
     final LinkLifecycle links;
     private final OutboundTransfers outbound;
@@ -102,6 +104,17 @@ public final class Session {
      */
     public boolean isOpen() {
         return remoteChannel >= 0 && !endSent && !endReceived && !refused;
+    }
+
+    /**
+     * Whether this side ended the session: its end (asked for by the application, or sent by the engine for a
+     * session error or a limit) went out before the peer's. Then the error {@link EngineHandler#onSessionEnd} reports
+     * is the one this side sent; false when the peer ended it, or it went with its connection.
+     *
+     * @return true once this side ended the session first
+     */
+    public boolean endedHere() {
+        return endedHere;
     }
 
     boolean endSent() {
@@ -328,6 +341,7 @@ public final class Session {
         }
         engine.writeFrame(localChannel, e);
         endSent = true;
+        endedHere = true;
         // AMQP 1.0 §2.7.7: ending a session detaches its links; tell the application now.
         links.abandonAll(error);
         reportEnd(error);

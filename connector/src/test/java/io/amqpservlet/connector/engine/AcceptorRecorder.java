@@ -19,6 +19,8 @@ class AcceptorRecorder implements EngineHandler {
     final List<Delivery> held = new ArrayList<>();
     final List<Integer> messageIds = new ArrayList<>();
     final List<String> subjects = new ArrayList<>();
+    /** The session ends and link detaches of {@link #events} that this side started ({@code endedHere}). */
+    final List<String> endedHere = new ArrayList<>();
     int autoCredit = 100;
     boolean hold;
     ErrorCondition refuseSessions;
@@ -56,6 +58,9 @@ class AcceptorRecorder implements EngineHandler {
     @Override
     public void onSessionEnd(Session session, ErrorCondition error) {
         events.add("end " + session.remoteChannel() + (error == null ? "" : " " + error.condition()));
+        if (session.endedHere()) {
+            endedHere.add(events.get(events.size() - 1));
+        }
     }
 
     @Override
@@ -74,6 +79,9 @@ class AcceptorRecorder implements EngineHandler {
     @Override
     public void onLinkDetach(Link link, ErrorCondition error) {
         events.add("detach " + link.name() + (error == null ? "" : " " + error.condition()));
+        if (link.endedHere()) {
+            endedHere.add(events.get(events.size() - 1));
+        }
     }
 
     @Override

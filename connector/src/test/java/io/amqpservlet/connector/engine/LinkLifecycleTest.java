@@ -5,6 +5,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,6 +77,35 @@ class LinkLifecycleTest {
     }
 
     @Test
+    void eachSideIsToldWhetherItEndedALinkOrSessionItselfAndSoWhoseErrorItHears() {
+        server.refuseLinks = new ErrorCondition().condition(ErrorConditions.NOT_FOUND).description("no such node");
+        EnginePair pair = open();
+        Session session = pair.client.beginSession();
+        session.attachReceiver("refused", "/nowhere");
+        pair.pump();
+        server.refuseLinks = null;
+        Link detached = session.attachSender("detached", "/echo");
+        session.attachSender("with-its-session", "/echo");
+        pair.pump();
+        detached.detach(ErrorConditions.LINK_DETACH_FORCED, "the client is done with it");
+        pair.pump();
+        Session serverSide = server.link("with-its-session").session();
+        serverSide.end(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "enough");
+        pair.pump();
+
+        assertEquals(List.of("detach refused amqp:not-found", "end 0 amqp:resource-limit-exceeded"),
+                server.endedHere, server.events.toString());
+        assertEquals(List.of("detach detached amqp:link:detach-forced"), client.endedHere,
+                client.events.toString());
+        assertTrue(server.events.contains("detach detached amqp:link:detach-forced"), server.events.toString());
+        assertTrue(server.events.contains("detach with-its-session amqp:resource-limit-exceeded"),
+                "a link that goes with its session was not ended by a detach of its own: " + server.events);
+        assertTrue(client.events.contains("end 0 amqp:resource-limit-exceeded"), client.events.toString());
+        assertTrue(server.link("refused").endedHere() && serverSide.endedHere(), "still so once both sides are done");
+        assertTrue(!session.endedHere() && !server.link("detached").endedHere());
+    }
+
+    @Test
     void aRefusedLinkIsClosedBeforeThePeerAnswers() {
         server.refuseLinks = new ErrorCondition().condition(ErrorConditions.NOT_FOUND).description("no such node");
         EnginePair pair = open();
@@ -127,7 +157,7 @@ class LinkLifecycleTest {
         // Everything the client wrote reaches the server; the server's answer (attach, then detach) comes back.
         pair.pump();
         assertEquals(LinkState.CLOSED, link.state());
-        assertEquals(java.util.List.of("attach replies", "detach replies"),
+        assertEquals(List.of("attach replies", "detach replies"),
                 server.events.stream().filter(e -> e.endsWith(" replies")).toList());
         assertEquals(1, detaches(client), "the client was told once");
         assertFalse(client.events.contains("attach replies"),

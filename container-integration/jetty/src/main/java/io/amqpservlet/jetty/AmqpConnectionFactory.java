@@ -11,6 +11,7 @@ import io.amqpservlet.jetty.internal.exchange.RequestAttributesCustomizer;
 import io.amqpservlet.jetty.internal.exchange.RequestCounters;
 import io.amqpservlet.jetty.internal.exchange.SaslUsers;
 import io.amqpservlet.jetty.internal.exchange.ServingSettings;
+import io.amqpservlet.jetty.internal.log.ErrorsSent;
 import io.amqpservlet.jetty.internal.log.PeerLog;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -26,6 +27,7 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * A Jetty {@link org.eclipse.jetty.server.ConnectionFactory} for protocol {@code "amqp"}: each accepted connection
@@ -74,6 +76,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     private long writeCoalescingMicros = DEFAULT_WRITE_COALESCING_MICROS;
     /** Log lines its peers cause, limited across all its connections (the budget's refusals among them). */
     private final PeerLog peerLog = new PeerLog();
+    private final ErrorsSent errorsSent = new ErrorsSent();
     private final AmqpServerBudget budget = new AmqpServerBudget(new ServerBudget(peerLog));
     private final RequestCounters counters = new RequestCounters();
     /** The settings connections are made with now; null after a setter changed one (built again when next needed). */
@@ -970,6 +973,78 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * The AMQP errors this factory's connections sent in a close: a client's protocol error, a handshake or idle
+     * timeout, a refusal by a connection limit, {@code amqp:connection:forced} at a stop. A connection that ends
+     * before there is an AMQP connection to close (a wrong protocol header, a failed or skipped SASL login) is
+     * counted as {@code amqp:unauthorized-access}, as the engine reports it, though no close goes out then.
+     *
+     * @return the number of closes with an error since the start, by condition
+     */
+    @ManagedAttribute("Connections closed with an AMQP error since the start, by condition")
+    public Map<String, Long> getConnectionErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.CONNECTION);
+    }
+
+    /**
+     * The AMQP errors sessions of this factory's connections were ended with, by this side: a client's session
+     * error ({@code amqp:session:window-violation}, ...) or a limit of the engine's ({@code
+     * amqp:resource-limit-exceeded}).
+     *
+     * @return the number of sessions ended here with an error since the start, by condition
+     */
+    @ManagedAttribute("Sessions ended with an AMQP error since the start, by condition")
+    public Map<String, Long> getSessionErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.SESSION);
+    }
+
+    /**
+     * The AMQP errors links of this factory's connections were detached with, by this side, or their attaches
+     * refused with: a request over the size limit ({@code amqp:link:message-size-exceeded}), a reply node that does
+     * not exist ({@code amqp:not-found}), a client's link error.
+     *
+     * @return the number of links detached or refused here with an error since the start, by condition
+     */
+    @ManagedAttribute("Links detached or refused with an AMQP error since the start, by condition")
+    public Map<String, Long> getLinkErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.LINK);
+    }
+
+    /**
+     * How many AMQP errors of {@code condition} this factory's connections sent in {@code scope}, as the maps of
+     * {@link #getConnectionErrorsSent()}, {@link #getSessionErrorsSent()} and {@link #getLinkErrorsSent()} count them.
+     *
+     * @param scope     {@code connection}, {@code session} or {@code link}
+     * @param condition the error's condition, such as {@code amqp:decode-error}
+     * @return the number sent since the start; 0 for none
+     * @throws IllegalArgumentException for another scope
+     */
+    public long getErrorsSent(String scope, String condition) {
+        return errorsSent.count(scope(scope), condition);
+    }
+
+    /**
+     * Tells {@code kind} of each scope ({@code connection}, {@code session}, {@code link}) and condition that an
+     * error was sent in so far, then of each new one as its first error is sent, on the thread sending it: how
+     * meters of the errors ({@link #getErrorsSent(String, String)}) are made as they come, rather than one for every
+     * condition there is.
+     *
+     * @param kind told the scope and the condition
+     */
+    public void watchErrorsSent(BiConsumer<String, String> kind) {
+        Objects.requireNonNull(kind, "kind");
+        errorsSent.watch((scope, condition) -> kind.accept(scope.tag(), condition));
+    }
+
+    private static ErrorsSent.Scope scope(String tag) {
+        for (ErrorsSent.Scope scope : ErrorsSent.Scope.values()) {
+            if (scope.tag().equals(tag)) {
+                return scope;
+            }
+        }
+        throw new IllegalArgumentException("no scope " + tag + ": connection, session or link");
+    }
+
+    /**
      * How many requests this factory's connections are serving now: handed to a servlet and not yet ended.
      *
      * @return the number of requests in flight
@@ -1002,7 +1077,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
                     RequestAttributesCustomizer.configurationFor(httpConfiguration), saslExternal, closeTimeoutMillis,
                     writeCoalescingMicros * 1_000, budget.ledger(), serving);
             ConnectionHandlers listener = (c, inbox, share, secure) ->
-                    new ListenerHandler(serving, c, inbox, share, secure);
+                    new ListenerHandler(serving, errorsSent, c, inbox, share, secure);
             s = new Settings(connection, listener);
             settings = s;
         }

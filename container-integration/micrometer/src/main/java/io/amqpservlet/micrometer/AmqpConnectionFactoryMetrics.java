@@ -26,6 +26,9 @@ import java.util.function.ToDoubleFunction;
  *       {@code limit}, the setting that refused or evicted: {@code maxConnections}, {@code maxHandshakingConnections},
  *       {@code maxConnectionsPerAddress}, {@code maxHandshakesPerAddress}) and {@code amqp.servlet.source.addresses}
  *       (gauge): its connections;</li>
+ *   <li>{@code amqp.servlet.errors.sent} (function counter; {@code scope} {@code connection}, {@code session} or
+ *       {@code link}, and {@code condition}, such as {@code amqp:decode-error}): the AMQP errors it sent its clients
+ *       in a close, an end or a detach; each scope and condition is a meter from the first such error on;</li>
  *   <li>{@code amqp.servlet.budget.used}, {@code .free}, {@code .max} and {@code .peak} (gauges, bytes): its byte
  *       budget.</li>
  * </ul>
@@ -39,6 +42,8 @@ import java.util.function.ToDoubleFunction;
 public final class AmqpConnectionFactoryMetrics implements MeterBinder {
     private static final String CONNECTIONS_REFUSED_DESCRIPTION = "Connections refused, by the limit that refused"
             + " them: closed at their open (a connection limit) or before any frame (a handshake limit)";
+    private static final String ERRORS_SENT_DESCRIPTION = "AMQP errors sent to clients, by where (a connection's"
+            + " close, a session's end, a link's detach or refusal) and condition";
     private static final String HANDSHAKES_EVICTED_DESCRIPTION = "Stalled handshakes ended to make room for a new"
             + " connection, by the handshake limit that was full";
 
@@ -105,6 +110,11 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                         AmqpServerBudget::getEvictedByMaxHandshakesPerAddress)
                 .tags(connector).tag("limit", "maxHandshakesPerAddress")
                 .description(HANDSHAKES_EVICTED_DESCRIPTION).register(registry);
+        // Made as each scope and condition is first sent, not one for each of AMQP's conditions up front.
+        factory.watchErrorsSent((scope, condition) -> FunctionCounter.builder("amqp.servlet.errors.sent", factory,
+                        f -> f.getErrorsSent(scope, condition))
+                .tags(connector).tag("scope", scope).tag("condition", condition)
+                .description(ERRORS_SENT_DESCRIPTION).register(registry));
         Gauge.builder("amqp.servlet.source.addresses", factory, AmqpConnectionFactory::getSourceAddresses)
                 .tags(connector).description("Source addresses with a connection now (IPv4 addresses, IPv6 /64s)")
                 .register(registry);

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -184,6 +187,39 @@ class AmqpConnectionFactoryMetricsTest {
             await(1, () -> count("amqp.servlet.responses.late"), "late responses");
         }
         assertEquals(1, count("amqp.servlet.requests", "outcome", "served"), "a timed-out request was served");
+    }
+
+    /**
+     * Sends the bare AMQP header to a server that requires SASL, as a misconfigured client would: the server answers
+     * with its SASL header and ends the connection, which it counts as {@code amqp:unauthorized-access}. Returns once
+     * the server has closed the socket.
+     */
+    static void connectWithoutSasl(int port) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(new byte[] {'A', 'M', 'Q', 'P', 0, 1, 0, 0});
+            out.flush();
+            InputStream in = socket.getInputStream();
+            while (in.read(new byte[64]) >= 0) {
+                // the server's SASL header, then the end of the stream
+            }
+        }
+    }
+
+    @Test
+    void errorsSentToClientsAreMetersByScopeAndConditionFromTheFirstOn() throws Exception {
+        assertTrue(registry.find("amqp.servlet.errors.sent").meters().isEmpty(), "no meter before any error");
+        connectWithoutSasl(connector.getLocalPort());
+        // The meter is made as the first error of its kind is sent, and counts it.
+        await(1, () -> registry.find("amqp.servlet.errors.sent").functionCounters().size(), "the errors' meters");
+        await(1, () -> count("amqp.servlet.errors.sent", "scope", "connection", "condition", "amqp:unauthorized-access"),
+                "unauthorized-access errors sent");
+        assertEquals("test", registry.get("amqp.servlet.errors.sent").meter().getId().getTag("app"));
+        connectWithoutSasl(connector.getLocalPort());
+        await(2, () -> count("amqp.servlet.errors.sent", "scope", "connection", "condition", "amqp:unauthorized-access"),
+                "unauthorized-access errors sent");
+        assertEquals(1, registry.find("amqp.servlet.errors.sent").meters().size(), "one meter per kind");
     }
 
     @Test

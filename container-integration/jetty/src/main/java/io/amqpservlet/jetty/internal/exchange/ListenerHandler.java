@@ -3,8 +3,10 @@ package io.amqpservlet.jetty.internal.exchange;
 import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
+import io.amqpservlet.connector.engine.Session;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
 import io.amqpservlet.jetty.internal.budget.Limit;
+import io.amqpservlet.jetty.internal.log.ErrorsSent;
 import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.types.transport.Attach;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
@@ -23,12 +25,17 @@ import org.slf4j.LoggerFactory;
  * address) is opened and closed at once (AMQP 1.0 §2.4.2).
  *
  * <p>What an operator reads of its clients (docs/jetty.md, "Logs"): each connection's open and close at DEBUG, with
- * the peer's address and container-id (and at the open its product and user); a failed login and a connection we
- * closed for what the peer did, and a refusal by a connection limit, at INFO, one line each, within the factory's
- * {@link PeerLog} allowance.
+ * the peer's address and container-id (and at the open its product and user); a failed login, a connection we
+ * closed for what the peer did, a session we ended or a link we detached with an error, and a refusal by a
+ * connection limit, at INFO, one line each, within the factory's {@link PeerLog} allowance. Every error we send in
+ * a close, an end or a detach is counted in the factory's {@link ErrorsSent}.
  */
 public final class ListenerHandler extends ServingHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerHandler.class);
+    /** The most characters of a peer's text (a container-id, a link name) a log line shows. */
+    private static final int PEER_TEXT_CHARS = 200;
+
+    private final ErrorsSent errorsSent;
 
     /** The identity TLS established for SASL EXTERNAL (the certificate's subject), or null. */
     private String externalIdentity;
@@ -40,9 +47,10 @@ public final class ListenerHandler extends ServingHandler {
     /** This connection's end has a line of its own already (a refusal, a failed login): no peer-error line then. */
     private boolean explained;
 
-    public ListenerHandler(ServingSettings settings, ConnectionMetaData connection, EngineInbox inbox,
-                           BudgetShare budget, boolean secure) {
+    public ListenerHandler(ServingSettings settings, ErrorsSent errorsSent, ConnectionMetaData connection,
+                           EngineInbox inbox, BudgetShare budget, boolean secure) {
         super(settings, connection, inbox, budget, secure);
+        this.errorsSent = errorsSent;
     }
 
     @Override
@@ -73,10 +81,11 @@ public final class ListenerHandler extends ServingHandler {
             return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(why);
         }
         if (LOG.isDebugEnabled()) {
-            containerId = remoteOpen.containerId().toString();
+            containerId = PeerLog.text(remoteOpen.containerId().toString(), PEER_TEXT_CHARS);
             String product = ClientProduct.of(remoteOpen);
             LOG.debug("AMQP connection from {} open: container-id {}, product {}, user {}", peerAddress(),
-                    containerId, product != null ? product : "(none)", engine.identity());
+                    containerId, product != null ? PeerLog.text(product, PEER_TEXT_CHARS) : "(none)",
+                    engine.identity());
         }
         return null;
     }
@@ -109,6 +118,42 @@ public final class ListenerHandler extends ServingHandler {
         return null; // sending links are reply links; the engine has resolved their nodes
     }
 
+    /** A session we ended with an error (a session error of the peer's, a limit): counted, and one INFO line. */
+    @Override
+    public void onSessionEnd(Session session, ErrorCondition error) {
+        super.onSessionEnd(session, error);
+        if (error != null && session.endedHere()) {
+            errorsSent.sent(ErrorsSent.Scope.SESSION, error.condition().toString());
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP session {} from {} ended: {} {}{}", session.remoteChannel(), peerAddress(),
+                            error.condition(), error.description(), PeerLog.leftOut(leftOut));
+                }
+            }
+        }
+    }
+
+    /**
+     * A link we detached, or whose attach we refused, with an error (a message over the size limit, a reply node
+     * that does not exist, ...): counted, and one INFO line.
+     */
+    @Override
+    public void onLinkDetach(Link link, ErrorCondition error) {
+        super.onLinkDetach(link, error);
+        if (error != null && link.endedHere()) {
+            errorsSent.sent(ErrorsSent.Scope.LINK, error.condition().toString());
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP link '{}' from {} detached: {} {}{}",
+                            PeerLog.text(link.name().toString(), PEER_TEXT_CHARS), peerAddress(), error.condition(),
+                            error.description(), PeerLog.leftOut(leftOut));
+                }
+            }
+        }
+    }
+
     /**
      * The AMQP connection ended. When we ended it for something the peer did (a protocol violation, a handshake or
      * idle timeout), that is one INFO line, within the peer-error allowance; a close the peer sent with an error,
@@ -122,6 +167,9 @@ public final class ListenerHandler extends ServingHandler {
         String why = error.condition() + " " + error.description();
         closeError = why;
         boolean peerSent = error == engine.remoteError();
+        if (!peerSent) {
+            errorsSent.sent(ErrorsSent.Scope.CONNECTION, error.condition().toString());
+        }
         if (!explained && !peerSent && !error.is(ErrorConditions.CONNECTION_FORCED) && LOG.isInfoEnabled()) {
             long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
             if (leftOut >= 0) {

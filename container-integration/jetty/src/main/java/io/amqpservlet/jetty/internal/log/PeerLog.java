@@ -102,6 +102,23 @@ public final class PeerLog {
         return count <= 0 ? "" : " (" + count + " more like this not logged)";
     }
 
+    /**
+     * {@return text a peer chose (a link name, a container-id), fit for one log line: control characters become
+     * {@code ?}, and past {@code max} characters it is cut, ending in {@code ...}}
+     */
+    public static String text(CharSequence peerText, int max) {
+        int length = Math.min(peerText.length(), max);
+        StringBuilder line = new StringBuilder(length + 3);
+        for (int i = 0; i < length; i++) {
+            char c = peerText.charAt(i);
+            line.append(Character.isISOControl(c) ? '?' : c);
+        }
+        if (peerText.length() > max) {
+            line.append("...");
+        }
+        return line.toString();
+    }
+
     /** {@return a peer's address as {@code host:port}, or {@code unknown} when there is none} */
     public static String address(SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
