@@ -138,6 +138,20 @@ public interface EngineHandler {
     }
 
     /**
+     * A message arriving on a receiving link grew past the engine's max-message-size and, as
+     * {@link EngineConfig#rejectTooLargeMessages()} asks, was rejected with {@code amqp:link:message-size-exceeded};
+     * the rest of it is dropped as it comes, and the link goes on. What the application has of it ends as an aborted
+     * message's does: by default this calls {@link #onMessageAborted}.
+     *
+     * @param link the receiving link
+     * @param delivery the rejected delivery
+     * @param maxMessageSizeBytes the limit the message passed
+     */
+    default void onMessageTooLarge(Link link, Delivery delivery, long maxMessageSizeBytes) {
+        onMessageAborted(link, delivery);
+    }
+
+    /**
      * A sending link received credit, or room in the session window: queued messages were sent as far as they
      * could be.
      *

@@ -114,7 +114,7 @@ final class InboundTransfers {
             return false;
         }
         // What the application has of it (the head of a streamed message) ends as an aborted message's does.
-        engine.handler.onMessageAborted(link, d);
+        engine.handler.onMessageTooLarge(link, d, engine.config.maxMessageSizeBytes());
         DeliveryState rejected = engine.scratchOutcome().rejected();
         rejected.error().condition(ErrorConditions.LINK_MESSAGE_SIZE_EXCEEDED).description(why);
         session.settle(d, rejected); // before its last frame: the rest is dropped, then it is recycled

@@ -107,6 +107,13 @@ class AcceptorRecorder implements EngineHandler {
     }
 
     @Override
+    public void onMessageTooLarge(Link link, Delivery delivery, long maxMessageSizeBytes) {
+        events.add("too large " + link.name() + " " + Integer.toUnsignedString(delivery.deliveryId()) + " "
+                + maxMessageSizeBytes);
+        EngineHandler.super.onMessageTooLarge(link, delivery, maxMessageSizeBytes);
+    }
+
+    @Override
     public void onDeliveryUpdated(Link link, Delivery delivery) {
         updates++;
         events.add("updated " + Integer.toUnsignedString(delivery.deliveryId()) + " "

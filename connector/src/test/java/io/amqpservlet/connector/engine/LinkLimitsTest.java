@@ -106,6 +106,8 @@ class LinkLimitsTest {
                     d.state().error().condition().toString());
         }
         assertEquals(List.of("SMALL"), handler.subjects, "only the message within the limit is handed over");
+        assertEquals(List.of("too large in 0 1000", "too large in 1 1000"),
+                handler.events.stream().filter(e -> e.startsWith("too large")).toList());
         assertTrue(peer.engine.isOpen());
     }
 

@@ -6,6 +6,7 @@ import io.amqpservlet.protocol.types.transport.Disposition;
 import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Role;
 import io.amqpservlet.protocol.types.transport.Transfer;
+import org.eclipse.jetty.logging.JettyLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -94,11 +95,12 @@ class AttachMisbehavingBrokerTest {
      * shortest delay (every connection attaches), and every request in flight with it delivered twice. The request is
      * rejected alone with {@code amqp:link:message-size-exceeded} (so the broker dead-letters it), whether it came in
      * many frames (the servlet had begun it, and does not answer it) or in one, and the next request is served on
-     * the same link.
+     * the same link. Each is one INFO line, and the one no servlet saw counts as refused.
      */
     @Test
     void aRequestOverTheAnnouncedSizeIsRejectedAloneAndTheLinkServesTheNext() throws Exception {
-        try (ScriptedBroker b = new ScriptedBroker();
+        try (LogCapture log = LogCapture.of(JettyLevel.INFO, "io.amqpservlet.jetty.internal.exchange.ServingHandler");
+             ScriptedBroker b = new ScriptedBroker();
              AttachedGateway g = new AttachedGateway("amqp://127.0.0.1:" + b.port() + "/orders", 4)) {
             g.attachment.getConnectionFactory().getEngineConfig().maxMessageSizeBytes(10_000);
             g.start();
@@ -151,6 +153,13 @@ class AttachMisbehavingBrokerTest {
             }
             assertTrue(outcomes.get(2).startsWith(served + " settled @accepted"), outcomes.toString());
             assertEquals(1, responses, "only the request served is answered");
+            List<String> lines = log.linesWith("rejected with amqp:link:message-size-exceeded: the request message "
+                    + "exceeds 10000 bytes");
+            assertEquals(2, lines.size(), log.lines().toString());
+            assertTrue(lines.get(0).contains("INFO") && lines.get(0).contains("AMQP request from 127.0.0.1:"
+                    + b.port()), lines.get(0));
+            assertEquals(1, g.attachment.getConnectionFactory().getRequestsRefused(),
+                    "the request in one frame reached no servlet");
             assertEquals(1, g.attachment.getConnectCount());
             assertTrue(g.attachment.isAttached());
         }

@@ -22,7 +22,8 @@ public final class RequestCounters {
 
     /**
      * {@return requests answered or rejected without a servlet because the message is no HTTP request (a 4xx or 505
-     * answer, or {@code amqp:decode-error})}
+     * answer, or {@code amqp:decode-error}), or, where the engine rejects messages over its size limit (attach
+     * mode), because it was too large}
      */
     public long refused() {
         return refused.sum();

@@ -405,6 +405,26 @@ public abstract class ServingHandler implements EngineHandler {
         }
     }
 
+    /**
+     * A request over the size limit that the engine rejected (attach mode: the broker dead-letters it rather than
+     * deliver it again): a servlet that had begun it sees its body fail, and nothing answers it. Counted as refused
+     * unless its head had reached admission, and one INFO line within the peer-error allowance.
+     */
+    @Override
+    public void onMessageTooLarge(Link link, Delivery delivery, long maxMessageSizeBytes) {
+        String why = "the request message exceeds " + maxMessageSizeBytes + " bytes";
+        if (!(link.attachment() instanceof StreamedRequest streamed && streamed.tooLarge(why))) {
+            settings.counters().refused.increment();
+        }
+        if (LOG.isInfoEnabled()) {
+            long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+            if (leftOut >= 0) {
+                LOG.info("AMQP request from {} rejected with amqp:link:message-size-exceeded: {}{}", peerAddress(),
+                        why, PeerLog.leftOut(leftOut));
+            }
+        }
+    }
+
     @Override
     public void onLinkDetach(Link link, ErrorCondition error) {
         if (link.attachment() instanceof StreamedRequest streamed) {

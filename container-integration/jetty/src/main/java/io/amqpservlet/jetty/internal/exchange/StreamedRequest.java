@@ -263,6 +263,17 @@ final class StreamedRequest implements SectionScanner.Listener {
         unpark(link.session().engine());
     }
 
+    /**
+     * The message grew past the size limit and the engine rejected it: as for an abort, the body fails with
+     * {@code why} and no answer goes out. {@return whether its head had made an exchange already: then the request
+     * was counted where admission sent it}
+     */
+    boolean tooLarge(String why) {
+        boolean counted = exchange != null;
+        abandoned(why, true);
+        return counted;
+    }
+
     private void unpark(Engine engine) {
         Exchange p = parked;
         if (p != null) {
