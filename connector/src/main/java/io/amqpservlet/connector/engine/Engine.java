@@ -613,7 +613,8 @@ public final class Engine {
             // The deadline runs until the peer's open: a peer that sends only a protocol header, with or without
             // SASL, must not hold a connection until the idle timeout.
             if (nowMillis >= saslDeadlineMillis) {
-                handshake.fail("handshake (SASL and open) not finished within " + config.saslTimeoutMillis() + " ms");
+                handshake.fail(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
+                        "handshake (SASL and open) not finished within " + config.saslTimeoutMillis() + " ms");
                 return Long.MAX_VALUE;
             }
             next = saslDeadlineMillis;
@@ -799,7 +800,7 @@ public final class Engine {
         }
         if (local == LocalConnectionState.NOTHING_SENT || !phase.afterHeaders()) {
             // No AMQP connection to close yet: end the transport.
-            handshake.fail(error.isNull() ? "closed" : error.toString());
+            failTransport(error.isNull() ? null : error);
             return;
         }
         Close c = out().close().clear();
@@ -829,7 +830,7 @@ public final class Engine {
             sendOpen(); // AMQP 1.0 §2.4.2: close only follows an open; no-op when ours went out already
             connectionError(condition, description);
         } else {
-            handshake.fail(condition + ": " + description);
+            handshake.fail(condition, description);
         }
     }
 

@@ -65,7 +65,8 @@ final class FrameDispatcher {
                 int type = frames.type();
                 if (phase == ConnectionPhase.SASL) {
                     if (type != FrameHeader.TYPE_SASL) {
-                        engine.handshake().fail("AMQP frame during SASL negotiation");
+                        engine.handshake().fail(ErrorConditions.UNAUTHORIZED_ACCESS,
+                                "AMQP frame during SASL negotiation");
                         return length;
                     }
                     engine.handshake().onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
@@ -95,7 +96,7 @@ final class FrameDispatcher {
      */
     private int onHeaderBytes(byte[] bytes, int p, int available) {
         if (!ProtocolHeader.isAmqpPrefix(bytes, p, Math.min(4, available))) {
-            engine.handshake().rejectHeader("not an AMQP protocol header");
+            engine.handshake().rejectHeader(ErrorConditions.CONNECTION_FRAMING_ERROR, "not an AMQP protocol header");
             return -1;
         }
         if (available < ProtocolHeader.LENGTH) {

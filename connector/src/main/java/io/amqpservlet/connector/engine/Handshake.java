@@ -56,13 +56,14 @@ final class Handshake {
     void onHeader(ProtocolHeader header, boolean afterSasl) {
         EngineConfig c = engine.config;
         if (!header.isSupported()) {
-            rejectHeader("unsupported protocol header " + header);
+            rejectHeader(ErrorConditions.CONNECTION_FRAMING_ERROR, "unsupported protocol header " + header);
             return;
         }
         if (engine.acceptor()) {
             if (afterSasl) {
                 if (header.protocolId() != ProtocolHeader.ID_AMQP) {
-                    rejectHeader("expected the AMQP header after SASL, got " + header);
+                    rejectHeader(ErrorConditions.CONNECTION_FRAMING_ERROR,
+                            "expected the AMQP header after SASL, got " + header);
                     return;
                 }
                 engine.writeHeader(ProtocolHeader.AMQP);
@@ -83,7 +84,9 @@ final class Handshake {
                 engine.writeHeader(ProtocolHeader.AMQP);
                 engine.expectOpen(true);
             } else {
-                rejectHeader("protocol " + header + " not accepted here");
+                // The AMQP header where SASL is required: a client that skips the login.
+                rejectHeader(header.protocolId() == ProtocolHeader.ID_AMQP ? ErrorConditions.UNAUTHORIZED_ACCESS
+                        : ErrorConditions.CONNECTION_FRAMING_ERROR, "protocol " + header + " not accepted here");
             }
             return;
         }
@@ -93,16 +96,16 @@ final class Handshake {
         } else if (header.protocolId() == ProtocolHeader.ID_AMQP && (saslDone || !wantsSasl())) {
             engine.expectOpen(!wantsSasl());
         } else {
-            fail("peer answered with " + header);
+            fail(ErrorConditions.UNAUTHORIZED_ACCESS, "peer answered with " + header);
         }
     }
 
     /** Answers with the header we would accept, then ends the transport (AMQP 1.0 §2.2). */
-    void rejectHeader(String why) {
+    void rejectHeader(Symbol condition, String why) {
         if (engine.acceptor()) {
             engine.writeHeader(preferred());
         }
-        fail(why);
+        fail(condition, why);
     }
 
     void onSaslFrame(byte[] bytes, int bodyOffset, int bodyLength) {
@@ -132,7 +135,7 @@ final class Handshake {
             MutableBytes r = saslIn.response().response();
             step = saslServer.onResponse(r.array(), 0, r.length());
         } else {
-            fail("unexpected " + f.typeName() + " from a SASL client");
+            fail(ErrorConditions.UNAUTHORIZED_ACCESS, "unexpected " + f.typeName() + " from a SASL client");
             return;
         }
         if (step == SaslServer.Step.CHALLENGE) {
@@ -149,7 +152,7 @@ final class Handshake {
         } else {
             Symbol mechanism = saslServer.mechanism();
             engine.saslFailed(mechanism == null ? null : mechanism.toString(), saslServer.failureReason());
-            fail("SASL " + code + ": " + saslServer.failureReason());
+            fail(ErrorConditions.UNAUTHORIZED_ACCESS, "SASL " + code + ": " + saslServer.failureReason());
         }
     }
 
@@ -160,7 +163,8 @@ final class Handshake {
         if (f == saslIn.mechanisms()) {
             Symbol wanted = Symbol.of(c.saslMechanism());
             if (!saslIn.mechanisms().mechanisms().contains(wanted)) {
-                fail("server does not offer " + wanted + ": " + saslIn.mechanisms().mechanisms());
+                fail(ErrorConditions.UNAUTHORIZED_ACCESS,
+                        "server does not offer " + wanted + ": " + saslIn.mechanisms().mechanisms());
                 return;
             }
             SaslInit init = saslOut.init().clear().mechanism(wanted);
@@ -180,7 +184,7 @@ final class Handshake {
         } else if (f == saslIn.outcome()) {
             int code = saslIn.outcome().code();
             if (code != SaslOutcomeCode.OK.code()) {
-                fail("SASL authentication failed with code " + code);
+                fail(ErrorConditions.UNAUTHORIZED_ACCESS, "SASL authentication failed with code " + code);
                 return;
             }
             saslDone = true;
@@ -188,7 +192,7 @@ final class Handshake {
             engine.writeHeader(ProtocolHeader.AMQP);
             engine.sendOpen();
         } else {
-            fail("unexpected " + f.typeName() + " from a SASL server");
+            fail(ErrorConditions.UNAUTHORIZED_ACCESS, "unexpected " + f.typeName() + " from a SASL server");
         }
     }
 
@@ -206,10 +210,15 @@ final class Handshake {
         }
     }
 
-    /** Ends the transport before any AMQP connection exists: there is no close frame to send. */
-    void fail(String why) {
+    /**
+     * Ends the transport before any AMQP connection exists: there is no close frame to send. The application hears
+     * of it ({@link EngineHandler#onClosed}) with {@code condition}: {@code amqp:unauthorized-access} for a login
+     * failed or skipped, {@code amqp:connection:framing-error} for bytes that are not the protocol, the condition of
+     * a limit or an error found before the peer's header.
+     */
+    void fail(Symbol condition, String why) {
         ErrorCondition e = engine.out().close().clear().error();
-        e.condition(ErrorConditions.UNAUTHORIZED_ACCESS).description(why);
+        e.condition(condition).description(why);
         engine.failTransport(e);
     }
 }

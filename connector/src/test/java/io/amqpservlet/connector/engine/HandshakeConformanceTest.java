@@ -9,6 +9,7 @@ import io.amqpservlet.protocol.types.sasl.SaslInit;
 import io.amqpservlet.protocol.types.sasl.SaslMechanisms;
 import io.amqpservlet.protocol.types.sasl.SaslOutcome;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
+import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import io.amqpservlet.protocol.types.transport.Open;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HandshakeConformanceTest {
     private final AcceptorRecorder handler = new AcceptorRecorder();
+
+    /** The application was told the connection ended, with {@code condition} (no close frame goes out before open). */
+    private void assertClosedWith(Symbol condition) {
+        assertTrue(handler.closed);
+        assertTrue(handler.closedWith != null && handler.closedWith.is(condition), String.valueOf(handler.closedWith));
+    }
 
     private static EngineConfig plain() {
         return new EngineConfig().containerId("server")
@@ -80,7 +87,7 @@ class HandshakeConformanceTest {
         assertEquals(List.of(ProtocolHeader.SASL), peer.headers, "§2.2: answer with the header we support");
         assertTrue(peer.take().isEmpty());
         assertTrue(peer.engine.isDone());
-        assertTrue(handler.closed);
+        assertClosedWith(ErrorConditions.CONNECTION_FRAMING_ERROR);
     }
 
     @Test
@@ -89,6 +96,7 @@ class HandshakeConformanceTest {
         peer.header(ProtocolHeader.AMQP).flush();
         assertEquals(List.of(ProtocolHeader.SASL), peer.headers);
         assertTrue(peer.engine.isDone());
+        assertClosedWith(ErrorConditions.UNAUTHORIZED_ACCESS); // a client that skips the login
     }
 
     @Test
@@ -99,7 +107,7 @@ class HandshakeConformanceTest {
         assertEquals(List.of(ProtocolHeader.AMQP), peer.headers);
         assertTrue(peer.take().isEmpty());
         assertTrue(peer.engine.isDone());
-        assertTrue(handler.closed);
+        assertClosedWith(ErrorConditions.CONNECTION_FRAMING_ERROR);
     }
 
     @Test
@@ -134,7 +142,7 @@ class HandshakeConformanceTest {
         assertEquals(1_000 + 5_000, next, "tick asks to be called again at the SASL deadline");
         peer.advance(1);
         assertTrue(peer.engine.isDone());
-        assertTrue(handler.closed);
+        assertClosedWith(ErrorConditions.RESOURCE_LIMIT_EXCEEDED);
         assertTrue(peer.take().isEmpty(), "no close frame: there is no AMQP connection yet");
     }
 
@@ -181,6 +189,7 @@ class HandshakeConformanceTest {
         assertEquals(SaslOutcome.AUTH, ((SaslOutcome) frames.get(1).sasl()).code());
         assertTrue(peer.engine.isDone());
         assertEquals(List.of(ProtocolHeader.SASL), peer.headers, "no AMQP header after a failed SASL");
+        assertClosedWith(ErrorConditions.UNAUTHORIZED_ACCESS);
     }
 
     @Test

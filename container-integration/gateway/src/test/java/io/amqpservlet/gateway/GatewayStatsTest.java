@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -99,9 +100,20 @@ class GatewayStatsTest {
             }
             Cli missing = Cli.request("amqp://127.0.0.1:" + g.amqpPort() + "/status/404");
             assertEquals(0, missing.exit, missing.toString());
+            // An HTTP client on the AMQP port: our header back, then the end of the connection.
+            try (Socket http = new Socket("127.0.0.1", g.amqpPort())) {
+                http.setSoTimeout(10_000);
+                http.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                while (http.getInputStream().read(new byte[64]) >= 0) {
+                    // the AMQP header, then the end of the stream
+                }
+            }
 
             Map<?, ?> stats = (Map<?, ?>) new JSON().fromJSON(get(g, GatewayStatsHandler.PATH).body());
             Map<?, ?> amqp = (Map<?, ?>) ((Map<?, ?>) stats.get("amqp")).get("amqp");
+            assertEquals(Map.of("amqp:connection:framing-error", 1L), amqp.get("connectionErrorsSent"),
+                    amqp.toString());
+            assertEquals(Map.of(), amqp.get("linkErrorsSent"), amqp.toString());
             for (AmqpCounter c : AmqpCounter.values()) {
                 assertTrue(amqp.containsKey(c.jsonName()), c + " in " + amqp);
             }

@@ -975,8 +975,10 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     /**
      * The AMQP errors this factory's connections sent in a close: a client's protocol error, a handshake or idle
      * timeout, a refusal by a connection limit, {@code amqp:connection:forced} at a stop. A connection that ends
-     * before there is an AMQP connection to close (a wrong protocol header, a failed or skipped SASL login) is
-     * counted as {@code amqp:unauthorized-access}, as the engine reports it, though no close goes out then.
+     * before there is an AMQP connection to close is counted under the condition the engine reports for it, though
+     * no close goes out then: {@code amqp:connection:framing-error} for bytes that are not the protocol header,
+     * {@code amqp:unauthorized-access} for a failed or skipped SASL login, {@code amqp:resource-limit-exceeded} for
+     * the handshake timeout.
      *
      * @return the number of closes with an error since the start, by condition
      */

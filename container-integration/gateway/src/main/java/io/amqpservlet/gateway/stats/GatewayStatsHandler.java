@@ -27,7 +27,8 @@ import java.util.Map;
  *       before and after a measured run);</li>
  *   <li>{@code amqp}: each AMQP port's factory counters by port name ({@code amqp}, {@code amqps}), the
  *       {@link AmqpCounter}s: connections open, in their handshake and refused, requests being served, served,
- *       refused, released, expired, timed out, late responses, and the byte budget used and its limit;</li>
+ *       refused, released, expired, timed out, late responses, and the byte budget used and its limit; and the AMQP
+ *       errors the port sent its clients, by condition, in closes, session ends and link detaches;</li>
  *   <li>{@code attachments}: each broker attachment's queues, brokers, state and connection count, with its
  *       factory's counters.</li>
  * </ul>
@@ -82,7 +83,11 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
         counters.put("threads", threads.getThreadCount());
         Map<String, Object> amqp = new LinkedHashMap<>();
         for (Map.Entry<String, AmqpConnectionFactory> e : listeners.entrySet()) {
-            amqp.put(e.getKey(), factoryCounters(e.getValue(), new LinkedHashMap<>()));
+            Map<String, Object> port = factoryCounters(e.getValue(), new LinkedHashMap<>());
+            port.put("connectionErrorsSent", e.getValue().getConnectionErrorsSent());
+            port.put("sessionErrorsSent", e.getValue().getSessionErrorsSent());
+            port.put("linkErrorsSent", e.getValue().getLinkErrorsSent());
+            amqp.put(e.getKey(), port);
         }
         counters.put("amqp", amqp);
         List<Object> attached = new ArrayList<>();
