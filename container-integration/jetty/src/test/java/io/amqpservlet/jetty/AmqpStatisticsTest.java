@@ -104,6 +104,29 @@ class AmqpStatisticsTest {
         assertEquals(clientRead, statistics.getSentBytes(), "every byte the client read");
     }
 
+    /**
+     * Jetty's dump (the server's {@code dump} JMX operation, {@code jetty.dump.stop}) shows an AMQP connection as it
+     * shows an HTTP one's state: after its end point, the client's container-id and user, messages in and out.
+     */
+    @Test
+    void jettysDumpShowsAnAmqpConnectionsClientAndItsMessages() throws Exception {
+        start();
+        try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo",
+                AmqpSocketClient.defaultConfig().containerId("orders-client-7"))) {
+            for (int i = 0; i < 2; i++) {
+                client.send(post(client.replyAddress(), 10));
+            }
+            client.awaitResponses(2);
+            // The response is on the wire before Jetty's end of the request runs on the servlet's thread.
+            Eventually.until(() -> factory.getRequestsActive() == 0, () -> "a request never ended");
+            String dump = server.dump();
+            String line = Arrays.stream(dump.split("\n")).filter(l -> l.contains("AmqpConnection@")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no AMQP connection in the dump:\n" + dump));
+            assertTrue(line.contains("{ACTIVE,container-id=orders-client-7,user=anonymous,in=2,out=2,active=0}"),
+                    line);
+        }
+    }
+
     @Test
     void anMBeanContainerShowsTheFactoryItsBudgetAndItsConnectionsWithLiveValues() throws Exception {
         start();

@@ -192,6 +192,20 @@ public class AmqpConnection extends AbstractMetaDataConnection implements Connec
         return pass.handler().authentication(requestId);
     }
 
+    /**
+     * What Jetty's dump ({@code Server.dump()}, the server's {@code dump} JMX operation) shows of this connection
+     * after its end point, as it shows an HTTP connection's parser state: where the connection is, the client's
+     * container-id and SASL user, AMQP messages in and out, and requests being served. Read without a lock from the
+     * dumping thread: a moment's values.
+     */
+    @Override
+    public String toConnectionString() {
+        ServingHandler handler = pass.handler();
+        return String.format("%s@%x{%s,container-id=%s,user=%s,in=%d,out=%d,active=%d}", getClass().getSimpleName(),
+                hashCode(), pass.state(), handler.containerId(), getSaslIdentity(), handler.messagesIn(),
+                handler.messagesOut(), handler.activeRequests());
+    }
+
     // ------------------------------------------------------------------------------------------ ConnectionMetaData
 
     @Override

@@ -116,6 +116,11 @@ final class EnginePass implements BudgetShare.Owner {
         return handler;
     }
 
+    /** {@return where the connection is in its life} Read on other threads only to describe it (a moment's value). */
+    ConnectionState state() {
+        return state;
+    }
+
     ConnectionInbox inbox() {
         return inbox;
     }

@@ -40,7 +40,7 @@ public final class ListenerHandler extends ServingHandler {
     /** The identity TLS established for SASL EXTERNAL (the certificate's subject), or null. */
     private String externalIdentity;
     private String openHostname;
-    /** The client's container-id, read for the log lines only when DEBUG is on; read again at the close. */
+    /** The client's container-id, as log lines and Jetty's dump show it; read on other threads. */
     private volatile String containerId;
     /** The AMQP error the connection ended with (its close's), or null: read at the close, on Jetty's thread. */
     private volatile String closeError;
@@ -80,8 +80,8 @@ public final class ListenerHandler extends ServingHandler {
             }
             return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED).description(why);
         }
+        containerId = PeerLog.text(remoteOpen.containerId().toString(), PEER_TEXT_CHARS);
         if (LOG.isDebugEnabled()) {
-            containerId = PeerLog.text(remoteOpen.containerId().toString(), PEER_TEXT_CHARS);
             String product = ClientProduct.of(remoteOpen);
             LOG.debug("AMQP connection from {} open: container-id {}, product {}, user {}", peerAddress(),
                     containerId, product != null ? PeerLog.text(product, PEER_TEXT_CHARS) : "(none)",
@@ -188,6 +188,11 @@ public final class ListenerHandler extends ServingHandler {
                     id != null ? id : "(no open)", messagesIn(),
                     error != null ? error : cause != null ? cause.toString() : "no error");
         }
+    }
+
+    @Override
+    public String containerId() {
+        return containerId;
     }
 
     @Override

@@ -173,6 +173,11 @@ public abstract class ServingHandler implements EngineHandler {
         return d == null ? 0 : d.maxBufferedRequestBytes();
     }
 
+    /** {@return the peer's container-id, as its open gave it (cut, control characters replaced), or null} Any thread. */
+    public String containerId() {
+        return null;
+    }
+
     /** {@return AMQP messages received on this connection: request messages, whole or streamed} */
     public long messagesIn() {
         return messagesIn;
