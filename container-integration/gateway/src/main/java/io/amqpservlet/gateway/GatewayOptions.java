@@ -17,6 +17,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
+import static io.amqpservlet.gateway.OptionValues.bool;
+import static io.amqpservlet.gateway.OptionValues.nonNegative;
+import static io.amqpservlet.gateway.OptionValues.positive;
+import static io.amqpservlet.gateway.OptionValues.sizeBytes;
+
 /**
  * The gateway's settings, from command-line options and properties files. A {@code --config} file is read where it
  * appears, so options after it override its values; repeatable options ({@code --user}, {@code --servlet},
@@ -497,7 +502,6 @@ public final class GatewayOptions {
         return war;
     }
 
-    /** How long a stop waits for in-flight requests. */
     /** The most AMQP connections each AMQP port keeps open at once. */
     public int maxConnections() {
         return maxConnections;
@@ -548,60 +552,7 @@ public final class GatewayOptions {
         return connectionProperties;
     }
 
-    /** A whole number from 1 to {@code max}, or a usage error naming the option and what it wants. */
-    private static long positive(String name, String value, long max, String what) throws UsageException {
-        long n;
-        try {
-            n = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException("--" + name + " wants " + what + ", got " + value);
-        }
-        if (n < 1 || n > max) {
-            throw new UsageException("--" + name + " must be from 1 to " + max + ", got " + value);
-        }
-        return n;
-    }
-
-    private static long nonNegative(String name, String value, String what) throws UsageException {
-        long n;
-        try {
-            n = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new UsageException("--" + name + " wants " + what + ", got " + value);
-        }
-        if (n < 0 || n > Integer.MAX_VALUE) {
-            throw new UsageException("--" + name + " must be from 0 to " + Integer.MAX_VALUE + ", got " + value);
-        }
-        return n;
-    }
-
-    private static boolean bool(String name, String value) throws UsageException {
-        String v = value.trim();
-        if ("true".equalsIgnoreCase(v)) {
-            return true;
-        }
-        if ("false".equalsIgnoreCase(v)) {
-            return false;
-        }
-        throw new UsageException("--" + name + " is true or false, got " + value);
-    }
-
-    /** "65536", "64k", "64m" or "1g" (binary multiples) as a decimal string of bytes. */
-    private static String sizeBytes(String name, String value) throws UsageException {
-        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-        int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : 0;
-        String digits = shift == 0 ? v : v.substring(0, v.length() - 1);
-        try {
-            long n = Long.parseLong(digits);
-            if (n > (Long.MAX_VALUE >> shift)) {
-                throw new UsageException("--" + name + " is too large: " + value);
-            }
-            return Long.toString(n << shift);
-        } catch (NumberFormatException e) {
-            throw new UsageException("--" + name + " wants a size such as 65536, 64k or 64m, got " + value);
-        }
-    }
-
+    /** How long a stop waits for in-flight requests. */
     public long stopTimeoutMillis() {
         return stopTimeoutMillis;
     }
