@@ -115,9 +115,9 @@ public final class Gateway {
 
         HttpConfiguration httpConfig = new HttpConfiguration();
         httpConfig.setSendServerVersion(false);
-        EngineConfig engineConfig = new EngineConfig().containerId("amqp-servlet-gateway")
-                .anonymousAllowed(logins == null).saslRequired(logins != null) // no users: SASL optional, as for rhea
-                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES);
+        EngineConfig engineConfig = options.engineLimits().applyTo(new EngineConfig())
+                .containerId("amqp-servlet-gateway")
+                .anonymousAllowed(logins == null).saslRequired(logins != null); // no users: SASL optional, as for rhea
         AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
             amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
@@ -289,14 +289,15 @@ public final class Gateway {
     }
 
     /**
-     * Attach mode: consumes the queue of {@code uri} (its own factory, with the listener's limits and request
-     * timeout). An {@code amqps} URI trusts the --attach-truststore, else the --tls-truststore, else the JVM's trust
+     * Attach mode: consumes the queue of {@code uri} (its own factory, with the listener's limits, engine limits and
+     * request timeout). An {@code amqps} URI trusts the --attach-truststore, else the --tls-truststore, else the JVM's trust
      * store, and presents the --attach-keystore's certificate when there is one.
      */
     private AmqpBrokerAttachment attachment(String uri, HttpConfiguration httpConfig)
             throws GatewayOptions.UsageException {
-        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, new EngineConfig()
-                .sessionIncomingWindowFrames(AmqpConnectionFactory.STREAMING_SESSION_WINDOW_FRAMES));
+        // The engine limits as for the AMQP ports: the attachment takes those that bound what a broker may send.
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig,
+                options.engineLimits().applyTo(new EngineConfig()));
         applyLimits(factory);
         AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(server, factory);
         try {

@@ -3,6 +3,7 @@ package io.amqpservlet.gateway;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.jetty.AmqpServerBudget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -33,9 +34,13 @@ final class GatewayCommand {
     private final GatewayOptions o;
     @Spec
     private CommandSpec spec;
+    /** The engine's limits per connection, listed after --close-timeout. */
+    @Mixin
+    private final EngineLimitOptions engineLimits;
 
     GatewayCommand(GatewayOptions options) {
         this.o = options;
+        this.engineLimits = new EngineLimitOptions(options);
     }
 
     private void set(String name, String value) {
@@ -209,132 +214,132 @@ final class GatewayCommand {
         set("connection-property", property);
     }
 
-    @Option(order = 26, names = "--stop-timeout", paramLabel = "MS",
+    @Option(order = 46, names = "--stop-timeout", paramLabel = "MS",
             description = "how long shutdown waits for in-flight requests (default 30000)")
     void stopTimeout(String millis) {
         set("stop-timeout", millis);
     }
 
-    @Option(order = 27, names = "--stats",
+    @Option(order = 47, names = "--stats",
             description = "serve the AMQP counters (connections, requests, budget, attachments) and the process's "
                     + "(CPU, allocation, GC) as JSON at /.amqp-servlet/stats")
     void stats(boolean on) {
         o.stats = on;
     }
 
-    @Option(order = 28, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
+    @Option(order = 48, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
             + "(Micrometer: AMQP, Jetty and JVM meters)")
     void metrics(boolean on) {
         o.metrics = on;
     }
 
-    @Option(order = 29, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
+    @Option(order = 49, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
             + "only, not on the HTTP ports (implies --metrics; 0 = ephemeral)")
     void metricsPort(String port) {
         set("metrics-port", port);
     }
 
-    @Option(order = 30, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
+    @Option(order = 50, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
             + "HTTP, to FILE in Jetty's extended NCSA format (yyyy_mm_dd in the name rolls it over daily)")
     void requestLog(String file) {
         set("request-log", file);
     }
 
-    @Option(order = 31, names = "--bench-floor", description = "benchmarks only: run the floor at "
+    @Option(order = 51, names = "--bench-floor", description = "benchmarks only: run the floor at "
             + "/.amqp-servlet/floor for loopback clients (load-tests/bench gateway)")
     void benchFloor(boolean on) {
         o.benchFloor = on;
     }
 
-    @Option(order = 33, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
+    @Option(order = 53, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
             + "broker queue, amqp[s]://[user:password@]host[:port][,host[:port]...]/queue (repeatable; the hosts are a "
             + "failover list); responses go to each request's reply-to through the broker")
     void attach(String uri) {
         set("attach", uri);
     }
 
-    @Option(order = 34, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
+    @Option(order = 54, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
             + "in flight here, being served or awaiting the broker's outcome for their response (default: half the "
             + "thread pool, 100)")
     void attachCredit(String n) {
         set("attach-credit", n);
     }
 
-    @Option(order = 35, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
+    @Option(order = 55, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
             + "attached requests (default: none)")
     void attachRequestUser(String name) {
         set("attach-request-user", name);
     }
 
-    @Option(order = 36, names = "--attach-trust-user-id", description = "the user servlets see on an attached "
+    @Option(order = 56, names = "--attach-trust-user-id", description = "the user servlets see on an attached "
             + "request is its message's user-id (none without one); only for brokers that check every producer's "
             + "user-id against its login (docs/attach.md), else anyone can claim to be anyone")
     void attachTrustUserId(boolean on) {
         o.attachTrustUserId = on;
     }
 
-    @Option(order = 37, names = "--attach-at-most-once", description = "attached requests and their responses are "
+    @Option(order = 57, names = "--attach-at-most-once", description = "attached requests and their responses are "
             + "pre-settled: never served twice, but a request this gateway holds when it, its connection or the broker fails is "
             + "lost, not delivered again (docs/attach.md)")
     void attachAtMostOnce(boolean on) {
         o.attachAtMostOnce = on;
     }
 
-    @Option(order = 38, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
+    @Option(order = 58, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
             + "client certificate the gateway presents to amqps:// brokers")
     void attachKeyStore(String file) {
         set("attach-keystore", file);
     }
 
-    @Option(order = 39, names = "--attach-keystore-password", paramLabel = "PW", description = "its password")
+    @Option(order = 59, names = "--attach-keystore-password", paramLabel = "PW", description = "its password")
     void attachKeyStorePassword(String password) {
         set("attach-keystore-password", password);
     }
 
-    @Option(order = 40, names = "--attach-truststore", paramLabel = "FILE", description = "trust store for the "
+    @Option(order = 60, names = "--attach-truststore", paramLabel = "FILE", description = "trust store for the "
             + "brokers' certificates (default: --tls-truststore, else the JDK's)")
     void attachTrustStore(String file) {
         set("attach-truststore", file);
     }
 
-    @Option(order = 41, names = "--attach-truststore-password", paramLabel = "PW", description = "its password "
+    @Option(order = 61, names = "--attach-truststore-password", paramLabel = "PW", description = "its password "
             + "(default: the attach key store's)")
     void attachTrustStorePassword(String password) {
         set("attach-truststore-password", password);
     }
 
-    @Option(order = 42, names = "--attach-sasl-external", description = "log in to the brokers with SASL EXTERNAL: "
+    @Option(order = 62, names = "--attach-sasl-external", description = "log in to the brokers with SASL EXTERNAL: "
             + "the --attach-keystore certificate is the identity (amqps:// URIs without a user)")
     void attachSaslExternal(boolean on) {
         o.attachSaslExternal = on;
     }
 
-    @Option(order = 43, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
+    @Option(order = 63, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
             + "broker may send nothing before the gateway connects again; half is announced, so the broker "
             + "heartbeats (default 60000; 0 = never)")
     void attachIdleTimeout(String millis) {
         set("attach-idle-timeout", millis);
     }
 
-    @Option(order = 44, names = "--attach-min-reconnect-delay", paramLabel = "MS", description = "the first wait "
+    @Option(order = 64, names = "--attach-min-reconnect-delay", paramLabel = "MS", description = "the first wait "
             + "before connecting to a broker again after a failure; it doubles with each failure (default 100)")
     void attachMinReconnectDelay(String millis) {
         set("attach-min-reconnect-delay", millis);
     }
 
-    @Option(order = 45, names = "--attach-max-reconnect-delay", paramLabel = "MS", description = "the longest wait "
+    @Option(order = 65, names = "--attach-max-reconnect-delay", paramLabel = "MS", description = "the longest wait "
             + "before connecting to a broker again (default 30000)")
     void attachMaxReconnectDelay(String millis) {
         set("attach-max-reconnect-delay", millis);
     }
 
-    @Option(order = 46, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
+    @Option(order = 66, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
             + "answer the connection's handshake and each attach before the gateway connects again (default 10000)")
     void attachTimeout(String millis) {
         set("attach-timeout", millis);
     }
 
-    @Option(order = 32, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
+    @Option(order = 52, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {
         try {

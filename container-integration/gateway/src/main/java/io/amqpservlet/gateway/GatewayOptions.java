@@ -84,6 +84,8 @@ public final class GatewayOptions {
     /** How long an AMQP request may take before it is answered 503; 0 for no limit. */
     long requestTimeoutMillis = AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS;
     long writeCoalescingMicros = AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS;
+    /** The AMQP engine's limits per connection, for every AMQP port and attachment. */
+    final EngineLimits engineLimits = new EngineLimits();
     /** Attach mode: the broker URIs whose queues the gateway consumes (AmqpBrokerAttachment). */
     final List<String> attach = new ArrayList<>();
     /** Requests in flight per attached queue; 0 for the attachment's default. */
@@ -192,7 +194,8 @@ public final class GatewayOptions {
 
     /**
      * Sets one option by its name without dashes, from the command line or a config file; the one place values are
-     * checked. To add an option: a case here, a setter in {@link GatewayCommand}, a getter below.
+     * checked (an engine limit by {@link EngineLimits}). To add an option: a case here, a setter in
+     * {@link GatewayCommand}, a getter below.
      */
     void set(String name, String value) throws UsageException {
         switch (name) {
@@ -375,7 +378,9 @@ public final class GatewayOptions {
                 attachMaxReconnectDelayMillis = positive(name, value, Long.MAX_VALUE, "milliseconds");
                 break;
             default:
-                throw new UsageException("unknown option --" + name);
+                if (!engineLimits.set(name, value)) {
+                    throw new UsageException("unknown option --" + name);
+                }
         }
     }
 
@@ -545,6 +550,11 @@ public final class GatewayOptions {
     /** How long an AMQP connection holds a ready response back while it serves others, in µs; 0 for never. */
     public long writeCoalescingMicros() {
         return writeCoalescingMicros;
+    }
+
+    /** The AMQP engine's limits per connection, which every AMQP port's and attachment's engine gets. */
+    EngineLimits engineLimits() {
+        return engineLimits;
     }
 
     /** The connection properties the AMQP ports' open offers, in the order given; empty by default. */

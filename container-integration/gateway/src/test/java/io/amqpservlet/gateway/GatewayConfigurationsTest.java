@@ -523,11 +523,16 @@ class GatewayConfigurationsTest {
      */
     @Test
     void theHelpListsTheOptionsInOneOrder() {
-        for (Class<?> command : new Class<?>[] {GatewayCommand.class, RequestCommand.class}) {
+        // A command with its mixins: their options are listed together.
+        for (Class<?>[] classes : new Class<?>[][] {{GatewayCommand.class, EngineLimitOptions.class},
+            {RequestCommand.class}}) {
+            Class<?> command = classes[0];
             java.util.Map<Integer, String> byOrder = new java.util.TreeMap<>();
             java.util.List<java.lang.reflect.AnnotatedElement> elements = new java.util.ArrayList<>();
-            elements.addAll(java.util.List.of(command.getDeclaredMethods()));
-            elements.addAll(java.util.List.of(command.getDeclaredFields()));
+            for (Class<?> c : classes) {
+                elements.addAll(java.util.List.of(c.getDeclaredMethods()));
+                elements.addAll(java.util.List.of(c.getDeclaredFields()));
+            }
             for (java.lang.reflect.AnnotatedElement element : elements) {
                 picocli.CommandLine.Option option = element.getAnnotation(picocli.CommandLine.Option.class);
                 if (option == null || option.usageHelp() || option.versionHelp()) {
