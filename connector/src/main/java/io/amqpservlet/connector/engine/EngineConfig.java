@@ -18,6 +18,12 @@ import java.util.Map;
  * for a frame to arrive whole.
  */
 public final class EngineConfig {
+    /**
+     * The longest any timeout of the engine may be, 2^32 - 1 ms (about 49.7 days): half the idle timeout goes in the
+     * open as a uint (AMQP 1.0 §2.7.1), and deadlines add a timeout to the clock. A setter refuses a longer one.
+     */
+    public static final long MAX_TIMEOUT_MILLIS = 0xFFFF_FFFFL;
+
     /** Which side of the connection the engine plays. */
     public enum Role {
         /** Waits for the peer's protocol header and answers: the gateway. */
@@ -500,6 +506,7 @@ public final class EngineConfig {
         if (millis < 0) {
             throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
         }
+        checkTimeout("idle timeout", millis);
         this.idleTimeoutMillis = millis;
         return this;
     }
@@ -525,6 +532,7 @@ public final class EngineConfig {
         if (millis < 1) {
             throw new IllegalArgumentException("min peer idle timeout must be at least 1: " + millis);
         }
+        checkTimeout("min peer idle timeout", millis);
         this.minPeerIdleTimeoutMillis = millis;
         return this;
     }
@@ -555,6 +563,7 @@ public final class EngineConfig {
         if (millis < 0) {
             throw new IllegalArgumentException("partial frame timeout must not be negative: " + millis);
         }
+        checkTimeout("partial frame timeout", millis);
         this.partialFrameTimeoutMillis = millis;
         return this;
     }
@@ -574,6 +583,7 @@ public final class EngineConfig {
      * @return this configuration
      */
     public EngineConfig saslTimeoutMillis(long millis) {
+        checkTimeout("SASL timeout", millis);
         this.saslTimeoutMillis = millis;
         return this;
     }
@@ -732,5 +742,12 @@ public final class EngineConfig {
     public EngineConfig trace(boolean trace) {
         this.trace = trace;
         return this;
+    }
+
+    /** Timeouts are at most {@link #MAX_TIMEOUT_MILLIS}: see there. */
+    private static void checkTimeout(String name, long millis) {
+        if (millis > MAX_TIMEOUT_MILLIS) {
+            throw new IllegalArgumentException(name + " must be at most " + MAX_TIMEOUT_MILLIS + " ms: " + millis);
+        }
     }
 }

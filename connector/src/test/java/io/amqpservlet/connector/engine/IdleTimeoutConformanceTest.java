@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Idle time-out (AMQP 1.0 §2.4.5): ours enforced and advertised at half, the peer's kept with heartbeats. */
@@ -20,6 +21,30 @@ class IdleTimeoutConformanceTest {
         Open open = peer.last(Open.class);
         assertTrue(open.hasIdleTimeOut());
         assertEquals(5_000, open.idleTimeOutMillis());
+    }
+
+    /**
+     * The longest timeout a configuration takes is about 49 days ({@link EngineConfig#MAX_TIMEOUT_MILLIS}): half of
+     * the idle timeout goes in the open as a uint. Longer is refused where it is set, not by a failure at each
+     * client's open (a Long.MAX_VALUE idle timeout used to throw there).
+     */
+    @Test
+    void theLongestTimeoutsWorkAndLongerOnesAreRefusedWhereTheyAreSet() {
+        long max = EngineConfig.MAX_TIMEOUT_MILLIS;
+        RawPeer peer = new RawPeer(RawPeer.noSasl().idleTimeoutMillis(max).saslTimeoutMillis(max)
+                .partialFrameTimeoutMillis(max).minPeerIdleTimeoutMillis(max), handler);
+        peer.open();
+        assertEquals(max / 2, peer.last(Open.class).idleTimeOutMillis());
+        peer.advance(30L * 24 * 3600 * 1000);
+        assertTrue(peer.engine.isOpen(), "open after 30 days of silence");
+        for (java.util.function.LongConsumer set : java.util.List.<java.util.function.LongConsumer>of(
+                ms -> new EngineConfig().idleTimeoutMillis(ms), ms -> new EngineConfig().saslTimeoutMillis(ms),
+                ms -> new EngineConfig().partialFrameTimeoutMillis(ms),
+                ms -> new EngineConfig().minPeerIdleTimeoutMillis(ms))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> set.accept(max + 1));
+            assertTrue(e.getMessage().contains("at most " + max), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> set.accept(Long.MAX_VALUE));
+        }
     }
 
     @Test
