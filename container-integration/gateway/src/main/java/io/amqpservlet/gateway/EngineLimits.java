@@ -17,8 +17,8 @@ import static io.amqpservlet.gateway.OptionValues.whole;
 final class EngineLimits {
     /** The engine's own defaults, which the gateway keeps but for the session window. */
     static final EngineConfig DEFAULTS = new EngineConfig();
-    /** The longest a timeout may be: half of it goes in the open as a uint, and deadlines add it to a clock. */
-    static final long MAX_MILLIS = Integer.MAX_VALUE;
+    /** The longest a timeout may be, the engine's: half the idle timeout goes in the open as a uint. */
+    static final long MAX_MILLIS = EngineConfig.MAX_TIMEOUT_MILLIS;
 
     int maxFrameSize = DEFAULTS.maxFrameSizeBytes();
     long maxMessageSize = DEFAULTS.maxMessageSizeBytes();

@@ -227,11 +227,11 @@ class GatewayEngineLimitsTest {
         bad.put("--max-buffered-bytes-per-connection=-1k", "--max-buffered-bytes-per-connection must be from 0 to");
         bad.put("--max-pending-output-bytes=0", "--max-pending-output-bytes must be from 1 to");
         bad.put("--max-pending-output-bytes=4g", "--max-pending-output-bytes must be from 1 to 2147483647, got 4g");
-        bad.put("--idle-timeout=-1", "--idle-timeout must be from 0 to 2147483647, got -1");
-        bad.put("--idle-timeout=9999999999", "--idle-timeout must be from 0 to 2147483647, got 9999999999");
-        bad.put("--min-peer-idle-timeout=0", "--min-peer-idle-timeout must be from 1 to 2147483647, got 0");
-        bad.put("--partial-frame-timeout=-5", "--partial-frame-timeout must be from 0 to 2147483647, got -5");
-        bad.put("--sasl-timeout=0", "--sasl-timeout must be from 1 to 2147483647, got 0");
+        bad.put("--idle-timeout=-1", "--idle-timeout must be from 0 to 4294967295, got -1");
+        bad.put("--idle-timeout=9999999999", "--idle-timeout must be from 0 to 4294967295, got 9999999999");
+        bad.put("--min-peer-idle-timeout=0", "--min-peer-idle-timeout must be from 1 to 4294967295, got 0");
+        bad.put("--partial-frame-timeout=-5", "--partial-frame-timeout must be from 0 to 4294967295, got -5");
+        bad.put("--sasl-timeout=0", "--sasl-timeout must be from 1 to 4294967295, got 0");
         for (Map.Entry<String, String> e : bad.entrySet()) {
             String err = serveFails(e.getKey());
             assertTrue(err.startsWith("amqp-servlet: " + e.getValue()), e.getKey() + ": " + err);
