@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * held while it works and given back when it is idle: {@link #releaseScratch()}), deliveries are pooled, message
  * payloads are viewed in the input buffer unless a message spans frames.
  *
+ * <p>The engine owns the frame handling and the connection's state: protocol headers and SASL (through
+ * {@code Handshake}), open and close, sessions by channel, reply nodes, deliveries, credit and settlement, and the
+ * output it encodes. Time is owned by {@code ConnectionDeadlines}, which the engine tells when frames go in and out:
+ * the idle timeouts (ours, and heartbeats for the peer's), the handshake deadline, the partial-frame deadline and the
+ * excusal of our own pauses; {@link #tick}, {@link #idleTimeoutPassed}, {@link #partialFrameTimeoutPassed} and
+ * {@link #excusePause} hand over to it.
+ *
  * <p>Threading: an engine is confined to one thread at a time. The integration layer serialises calls (it drives
  * the engine from the thread that read the socket, and hands work from other threads over through a queue).
  */
@@ -52,8 +59,6 @@ public final class Engine {
     final FrameTracer tracer;
     /** The header exchange and SASL: dropped once the peer's open arrives, as nothing of it is needed after. */
     private Handshake handshake;
-    /** What our open announces as idle-time-out when shorter than the default; 0 for the default. */
-    private long advertisedIdleTimeoutMillis;
     private final FrameDispatcher dispatcher;
 
     /** The peer's side and the handshake (docs/connector.md, "Connection lifecycle"). */
@@ -64,7 +69,6 @@ public final class Engine {
     private String identity;
     private int remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
     private int remoteChannelMax = 0xFFFF;
-    private long remoteIdleTimeoutMillis;
     /** Made when a close carries or needs one: most connections never close with an error (docs/design.md §2). */
     private ErrorCondition remoteError;
     private ErrorCondition localError;
@@ -88,14 +92,8 @@ public final class Engine {
     private boolean creditPaused;
     private boolean creditStopped;
 
-    private long now;
-    private long lastInputMillis;
-    /** The peer's current silence has been excused once for a pause of ours ({@link #excusePause}). */
-    private boolean pauseExcused;
-    private long lastOutputMillis;
-    private long saslDeadlineMillis = Long.MAX_VALUE;
-    /** How long the frame the peer has begun has been incomplete ({@link EngineConfig#partialFrameTimeoutMillis()}). */
-    private final PartialFrameClock partialFrame = new PartialFrameClock();
+    /** The idle timeouts, heartbeats, handshake and partial-frame deadlines, and the excusal of our pauses. */
+    private final ConnectionDeadlines deadlines;
 
     /**
      * An acceptor or initiator engine (by {@link EngineConfig#role()}) for a transport that has not established the
@@ -125,6 +123,7 @@ public final class Engine {
         this.acceptor = config.role() == EngineConfig.Role.ACCEPTOR;
         this.scratchPool = config.scratchPool();
         this.input = new KeptInput(this);
+        this.deadlines = new ConnectionDeadlines(this, config);
         this.tracer = config.trace() ? new FrameTracer(config.containerId() + ":" + id, System.err) : null;
         SaslServer saslServer = null;
         if (acceptor && (config.plainAuthenticator() != null || config.anonymousAllowed() || externalIdentity != null)) {
@@ -149,10 +148,7 @@ public final class Engine {
      * @param millis the idle-time-out to announce, in milliseconds; 0 for the default
      */
     public void advertiseIdleTimeoutMillis(long millis) {
-        if (millis < 0) {
-            throw new IllegalArgumentException("idle timeout must not be negative: " + millis);
-        }
-        this.advertisedIdleTimeoutMillis = millis;
+        deadlines.advertiseIdleTimeoutMillis(millis);
     }
 
     /** The protocol-header and SASL phases' state; null once the peer's open has arrived (it is dropped then). */
@@ -269,14 +265,8 @@ public final class Engine {
             return;
         }
         started = true;
-        now = nowMillis;
-        lastInputMillis = nowMillis;
-        lastOutputMillis = nowMillis;
-        if (acceptor) {
-            if (config.saslTimeoutMillis() > 0) {
-                saslDeadlineMillis = nowMillis + config.saslTimeoutMillis();
-            }
-        } else {
+        deadlines.start(nowMillis);
+        if (!acceptor) {
             handshake.startInitiator();
         }
     }
@@ -417,20 +407,10 @@ public final class Engine {
      * @return how many bytes from {@code offset} were consumed, from 0 (not even one whole frame yet) to {@code length}
      */
     public int process(byte[] bytes, int offset, int length, long nowMillis) {
-        now = nowMillis;
-        if (length > 0) {
-            lastInputMillis = nowMillis;
-            pauseExcused = false;
-        }
+        deadlines.receiving(length, nowMillis);
         int used = dispatcher.process(bytes, offset, length);
-        if (length > 0) {
-            partialFrame.processed(bytes, offset, length, used, nowMillis);
-            // Output at its bound now stops the transport reading: the frame cannot progress until it drains.
-            partialFrame.observeOutput(outputFull(), nowMillis);
-            if (nowMillis >= partialFrameDeadline()) {
-                closeForPartialFrame();
-                return length;
-            }
+        if (length > 0 && deadlines.closedForPartialFrame(bytes, offset, length, used, nowMillis)) {
+            return length;
         }
         return used;
     }
@@ -495,8 +475,9 @@ public final class Engine {
         return output.writer();
     }
 
+    /** A frame went out without {@link #writeFrame}: our silence for the peer's idle timeout starts again. */
     void wroteFrame() {
-        lastOutputMillis = now;
+        deadlines.wroteFrame();
     }
 
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
@@ -511,7 +492,7 @@ public final class Engine {
         int start = FrameWriter.begin(w, FrameHeader.TYPE_AMQP, channel);
         p.encode(w);
         FrameWriter.end(w, start);
-        lastOutputMillis = now;
+        deadlines.wroteFrame();
         if (tracer != null) {
             tracer.sent(channel, p, 0);
         }
@@ -554,9 +535,7 @@ public final class Engine {
      * @return true when no frame has arrived for the idle timeout
      */
     public boolean idleTimeoutPassed(long nowMillis) {
-        long idle = config.idleTimeoutMillis();
-        return idle > 0 && phase != ConnectionPhase.DONE && phase.afterHeaders()
-                && local != LocalConnectionState.CLOSE_SENT && nowMillis >= lastInputMillis + idle;
+        return deadlines.idleTimeoutPassed(nowMillis);
     }
 
     /**
@@ -568,7 +547,7 @@ public final class Engine {
      * @return true when the frame the peer has begun is past its deadline
      */
     public boolean partialFrameTimeoutPassed(long nowMillis) {
-        return phase != ConnectionPhase.DONE && nowMillis >= partialFrameDeadline();
+        return deadlines.partialFrameTimeoutPassed(nowMillis);
     }
 
     /**
@@ -583,15 +562,7 @@ public final class Engine {
      * @return true when the silence or the incomplete frame was excused now
      */
     public boolean excusePause(long nowMillis, long graceMillis) {
-        boolean frameExcused = partialFrameTimeoutPassed(nowMillis)
-                && partialFrame.excusePause(nowMillis, graceMillis, config.partialFrameTimeoutMillis());
-        if (pauseExcused || !idleTimeoutPassed(nowMillis)) {
-            return frameExcused;
-        }
-        pauseExcused = true;
-        long idle = config.idleTimeoutMillis();
-        lastInputMillis = nowMillis - idle + Math.max(1, Math.min(graceMillis, idle));
-        return true;
+        return deadlines.excusePause(nowMillis, graceMillis);
     }
 
     /**
@@ -604,67 +575,16 @@ public final class Engine {
      * @return when to call again at the latest, in the same clock as {@code nowMillis}
      */
     public long tick(long nowMillis) {
-        now = nowMillis;
-        if (phase == ConnectionPhase.DONE) {
-            return Long.MAX_VALUE;
-        }
-        long next = Long.MAX_VALUE;
-        if (phase != ConnectionPhase.OPENED && acceptor) {
-            // The deadline runs until the peer's open: a peer that sends only a protocol header, with or without
-            // SASL, must not hold a connection until the idle timeout.
-            if (nowMillis >= saslDeadlineMillis) {
-                handshake.fail(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
-                        "handshake (SASL and open) not finished within " + config.saslTimeoutMillis() + " ms");
-                return Long.MAX_VALUE;
-            }
-            next = saslDeadlineMillis;
-        }
-        partialFrame.observeOutput(outputFull(), nowMillis);
-        long frameDeadline = partialFrameDeadline();
-        if (nowMillis >= frameDeadline) {
-            closeForPartialFrame();
-            return Long.MAX_VALUE;
-        }
-        next = Math.min(next, frameDeadline);
-        long idle = config.idleTimeoutMillis();
-        if (idle > 0 && phase.afterHeaders() && local != LocalConnectionState.CLOSE_SENT) {
-            long deadline = lastInputMillis + idle;
-            if (nowMillis >= deadline) {
-                connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no frame received for " + idle + " ms");
-                return Long.MAX_VALUE;
-            }
-            next = Math.min(next, deadline);
-        }
-        if (remoteIdleTimeoutMillis > 0 && local == LocalConnectionState.OPEN_SENT) {
-            // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
-            long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
-            if (nowMillis - lastOutputMillis >= interval) {
-                flushDispositions();
-                FrameWriter.writeEmpty(writer());
-                lastOutputMillis = nowMillis;
-                if (tracer != null) {
-                    tracer.heartbeat(false);
-                }
-            }
-            next = Math.min(next, lastOutputMillis + interval);
-        }
-        return next;
+        return deadlines.tick(nowMillis);
     }
 
-    /**
-     * When the frame the peer has begun must be complete; Long.MAX_VALUE when there is none, when the limit is off,
-     * or while the handshake deadline runs (it covers the header, SASL and open) or our close is out.
-     */
-    private long partialFrameDeadline() {
-        if (!phase.afterHeaders() || saslDeadlineMillis != Long.MAX_VALUE || local == LocalConnectionState.CLOSE_SENT) {
-            return Long.MAX_VALUE;
+    /** Writes an empty frame, a heartbeat (AMQP 1.0 §2.4.5), after any held settlements. */
+    void writeHeartbeat() {
+        flushDispositions();
+        FrameWriter.writeEmpty(writer());
+        if (tracer != null) {
+            tracer.heartbeat(false);
         }
-        return partialFrame.deadline(config.partialFrameTimeoutMillis());
-    }
-
-    private void closeForPartialFrame() {
-        connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
-                partialFrame.describe(config.partialFrameTimeoutMillis()));
     }
 
     // ------------------------------------------------------------------------------------------ handshake hooks
@@ -712,12 +632,8 @@ public final class Engine {
         }
         open.maxFrameSize(config.maxFrameSizeBytes());
         open.channelMax(config.channelMax());
-        long advertised = config.idleTimeoutMillis() > 0 ? Math.max(1, config.idleTimeoutMillis() / 2) : 0;
-        if (advertisedIdleTimeoutMillis > 0 && (advertised == 0 || advertisedIdleTimeoutMillis < advertised)) {
-            advertised = advertisedIdleTimeoutMillis; // the handler asked the peer for more frequent frames
-        }
+        long advertised = deadlines.idleTimeOutToAdvertise();
         if (advertised > 0) {
-            // AMQP 1.0 §2.4.5: advertise half the real threshold, so a peer keeping to it has slack to spare.
             open.idleTimeOutMillis(advertised);
         }
         if (acceptor) {
@@ -736,20 +652,21 @@ public final class Engine {
         long maxFrame = o.maxFrameSize();
         remoteMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, maxFrame);
         remoteChannelMax = o.channelMax();
-        remoteIdleTimeoutMillis = o.hasIdleTimeOut() ? o.idleTimeOutMillis() : 0;
+        deadlines.peerIdleTimeoutMillis(o.hasIdleTimeOut() ? o.idleTimeOutMillis() : 0);
         ErrorCondition refusal = handler.onOpen(this, o);
         if (acceptor) {
             sendOpen();
         }
         advance(ConnectionPhase.OPENED);
-        saslDeadlineMillis = Long.MAX_VALUE;
+        deadlines.handshakeFinished();
         handshake = null; // only the phases before open use it
+        long peerIdle = deadlines.peerIdleTimeoutMillis();
         if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
             remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
             connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
-        } else if (remoteIdleTimeoutMillis > 0 && remoteIdleTimeoutMillis < config.minPeerIdleTimeoutMillis()) {
+        } else if (peerIdle > 0 && peerIdle < config.minPeerIdleTimeoutMillis()) {
             // §2.4.5: a peer that cannot keep to a proposed idle timeout closes with an error that says why.
-            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "idle-time-out " + remoteIdleTimeoutMillis
+            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "idle-time-out " + peerIdle
                     + " ms is below the shortest this side keeps, " + config.minPeerIdleTimeoutMillis() + " ms");
         } else if (refusal != null) {
             // AMQP 1.0 §2.4.2: a refused connection still answers open, then closes with the reason.

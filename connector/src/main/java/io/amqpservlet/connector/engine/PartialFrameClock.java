@@ -3,8 +3,9 @@ package io.amqpservlet.connector.engine;
 /**
  * How long the frame the peer has begun has stayed incomplete ({@link EngineConfig#partialFrameTimeoutMillis()}):
  * while it is, the engine keeps its bytes and holds its scratch, and every byte of it counts as activity for the
- * idle timeout, so only a deadline on the frame itself stops a peer from dribbling one out for ever. Told of every
- * {@link Engine#process} call, it sees each frame the peer leaves incomplete; the clock is per frame. Time in which
+ * idle timeout, so only a deadline on the frame itself stops a peer from dribbling one out for ever. Part of
+ * {@link ConnectionDeadlines}, which tells it of every {@link Engine#process} call: it sees each frame the peer leaves
+ * incomplete; the clock is per frame. Time in which
  * our own output was backed up is not counted: the transport does not read then, so the frame cannot progress.
  */
 final class PartialFrameClock {
