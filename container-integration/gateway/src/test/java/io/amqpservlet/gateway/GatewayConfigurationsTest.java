@@ -31,7 +31,8 @@ class GatewayConfigurationsTest {
     @TempDir
     Path dir;
 
-    private static Gateway start(String... args) throws Exception {
+    /** Starts a gateway with {@code args}, stopping what started if the start fails. */
+    static Gateway start(String... args) throws Exception {
         Gateway g = new Gateway(GatewayOptions.parse(args));
         try {
             g.start();

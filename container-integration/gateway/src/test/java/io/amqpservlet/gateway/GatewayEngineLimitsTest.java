@@ -117,14 +117,7 @@ class GatewayEngineLimitsTest {
     }
 
     private static Gateway start(List<String> args) throws Exception {
-        Gateway g = new Gateway(GatewayOptions.parse(args.toArray(String[]::new)));
-        try {
-            g.start();
-        } catch (Exception | Error e) {
-            g.stop();
-            throw e;
-        }
-        return g;
+        return GatewayConfigurationsTest.start(args.toArray(String[]::new));
     }
 
     private static AmqpConnectionFactory amqpFactory(Gateway g) {

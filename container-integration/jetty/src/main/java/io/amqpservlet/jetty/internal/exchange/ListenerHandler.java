@@ -123,14 +123,7 @@ public final class ListenerHandler extends ServingHandler {
     public void onSessionEnd(Session session, ErrorCondition error) {
         super.onSessionEnd(session, error);
         if (error != null && session.endedHere()) {
-            errorsSent.sent(ErrorsSent.Scope.SESSION, error.condition().toString());
-            if (LOG.isInfoEnabled()) {
-                long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
-                if (leftOut >= 0) {
-                    LOG.info("AMQP session {} from {} ended: {} {}{}", session.remoteChannel(), peerAddress(),
-                            error.condition(), error.description(), PeerLog.leftOut(leftOut));
-                }
-            }
+            endedHere(ErrorsSent.Scope.SESSION, error, "session " + session.remoteChannel(), "ended");
         }
     }
 
@@ -142,14 +135,19 @@ public final class ListenerHandler extends ServingHandler {
     public void onLinkDetach(Link link, ErrorCondition error) {
         super.onLinkDetach(link, error);
         if (error != null && link.endedHere()) {
-            errorsSent.sent(ErrorsSent.Scope.LINK, error.condition().toString());
-            if (LOG.isInfoEnabled()) {
-                long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
-                if (leftOut >= 0) {
-                    LOG.info("AMQP link '{}' from {} detached: {} {}{}",
-                            PeerLog.text(link.name().toString(), PEER_TEXT_CHARS), peerAddress(), error.condition(),
-                            error.description(), PeerLog.leftOut(leftOut));
-                }
+            endedHere(ErrorsSent.Scope.LINK, error,
+                    "link '" + PeerLog.text(link.name().toString(), PEER_TEXT_CHARS) + "'", "detached");
+        }
+    }
+
+    /** {@code what} (a session, a link) ended here with {@code error}: counted, and one line within the allowance. */
+    private void endedHere(ErrorsSent.Scope scope, ErrorCondition error, String what, String ended) {
+        errorsSent.sent(scope, error.condition().toString());
+        if (LOG.isInfoEnabled()) {
+            long leftOut = settings.peerLog().permit(PeerLog.Kind.PEER_ERROR);
+            if (leftOut >= 0) {
+                LOG.info("AMQP {} from {} {}: {} {}{}", what, peerAddress(), ended, error.condition(),
+                        error.description(), PeerLog.leftOut(leftOut));
             }
         }
     }
