@@ -715,6 +715,9 @@ public final class Engine {
         if (silenced() || local == LocalConnectionState.CLOSING) {
             return;
         }
+        if (error != null && error != localError && !error.isNull()) {
+            localError().set(error); // the application's refusal: onClosed reports it as ours
+        }
         if (local == LocalConnectionState.NOTHING_SENT || !phase.afterHeaders()) {
             // No AMQP connection to close yet: end the transport.
             failTransport(error.isNull() ? null : error);

@@ -112,5 +112,8 @@ class ConnectionLifecycleTest {
         assertTrue(pair.server.isDone());
         assertTrue(pair.client.isDone());
         assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState(), "the client answered the close");
+        assertTrue(server.closedWith != null && server.closedWith.is(ErrorConditions.NOT_ALLOWED)
+                && "not today".equals(server.closedWith.description().toString()),
+                "the application hears of the connection's end with the refusal it sent: " + server.closedWith);
     }
 }

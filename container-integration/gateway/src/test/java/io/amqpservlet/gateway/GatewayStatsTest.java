@@ -1,5 +1,7 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.client.AmqpRequestClient;
+import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.metrics.GatewayMetrics;
 import io.amqpservlet.gateway.stats.AmqpCounter;
 import io.amqpservlet.gateway.stats.FloorHandler;
@@ -10,6 +12,7 @@ import org.eclipse.jetty.util.ajax.JSON;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -25,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -91,7 +95,8 @@ class GatewayStatsTest {
 
     @Test
     void statsReportTheAmqpPortsCounters() throws Exception {
-        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0", "--stats"}));
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "0", "--stats",
+            "--max-connections-per-address", "1"}));
         try {
             g.start();
             for (int i = 0; i < 3; i++) {
@@ -122,6 +127,27 @@ class GatewayStatsTest {
             assertEquals(0L, amqp.get("connectionsRefused"), amqp.toString());
             assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES, amqp.get("maxBufferedBytes"));
             assertEquals(0, ((Object[]) stats.get("attachments")).length, "no --attach");
+
+            // A second connection from this address while one is open: refused by its limit, which the stats name.
+            long deadline = AmqpRequestClient.now() + 10_000;
+            try (AmqpRequestClient first = AmqpRequestClient.connect("127.0.0.1", g.amqpPort(), "/echo",
+                    new EngineConfig(), deadline)) {
+                assertThrows(IOException.class, () -> AmqpRequestClient.connect("127.0.0.1", g.amqpPort(), "/echo",
+                        new EngineConfig(), deadline).close());
+                // The refusal is counted at once; its close's error when the refused connection has ended.
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                do {
+                    amqp = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) new JSON().fromJSON(get(g, GatewayStatsHandler.PATH)
+                            .body())).get("amqp")).get("amqp");
+                } while (!((Map<?, ?>) amqp.get("connectionErrorsSent")).containsKey("amqp:resource-limit-exceeded")
+                        && System.nanoTime() < until);
+                assertEquals(Map.of("maxConnections", 0L, "maxHandshakingConnections", 0L,
+                        "maxConnectionsPerAddress", 1L, "maxHandshakesPerAddress", 0L),
+                        amqp.get("connectionsRefusedByLimit"), amqp.toString());
+                assertEquals(1L, amqp.get("connectionsRefused"), amqp.toString());
+                assertEquals(1L, ((Map<?, ?>) amqp.get("connectionErrorsSent")).get("amqp:resource-limit-exceeded"),
+                        amqp.toString());
+            }
         } finally {
             g.stop();
         }

@@ -2,6 +2,7 @@ package io.amqpservlet.gateway.stats;
 
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.AmqpServerBudget;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -27,8 +28,9 @@ import java.util.Map;
  *       before and after a measured run);</li>
  *   <li>{@code amqp}: each AMQP port's factory counters by port name ({@code amqp}, {@code amqps}), the
  *       {@link AmqpCounter}s: connections open, in their handshake and refused, requests being served, served,
- *       refused, released, expired, timed out, late responses, and the byte budget used and its limit; and the AMQP
- *       errors the port sent its clients, by condition, in closes, session ends and link detaches;</li>
+ *       refused, released, expired, timed out, late responses, and the byte budget used and its limit; the
+ *       connections refused by each limit; and the AMQP errors the port sent its clients, by condition, in closes,
+ *       session ends and link detaches;</li>
  *   <li>{@code attachments}: each broker attachment's queues, brokers, state and connection count, with its
  *       factory's counters.</li>
  * </ul>
@@ -84,6 +86,13 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
         Map<String, Object> amqp = new LinkedHashMap<>();
         for (Map.Entry<String, AmqpConnectionFactory> e : listeners.entrySet()) {
             Map<String, Object> port = factoryCounters(e.getValue(), new LinkedHashMap<>());
+            AmqpServerBudget budget = e.getValue().getServerBudget();
+            Map<String, Long> refused = new LinkedHashMap<>();
+            refused.put("maxConnections", budget.getRefusedByMaxConnections());
+            refused.put("maxHandshakingConnections", budget.getRefusedByMaxHandshakingConnections());
+            refused.put("maxConnectionsPerAddress", budget.getRefusedByMaxConnectionsPerAddress());
+            refused.put("maxHandshakesPerAddress", budget.getRefusedByMaxHandshakesPerAddress());
+            port.put("connectionsRefusedByLimit", refused);
             port.put("connectionErrorsSent", e.getValue().getConnectionErrorsSent());
             port.put("sessionErrorsSent", e.getValue().getSessionErrorsSent());
             port.put("linkErrorsSent", e.getValue().getLinkErrorsSent());

@@ -46,6 +46,8 @@ public final class ListenerHandler extends ServingHandler {
     private volatile String closeError;
     /** This connection's end has a line of its own already (a refusal, a failed login): no peer-error line then. */
     private boolean explained;
+    /** This connection was refused at its open, and that close's error counted already. */
+    private boolean refusalCounted;
 
     public ListenerHandler(ServingSettings settings, ErrorsSent errorsSent, ConnectionMetaData connection,
                            EngineInbox inbox, BudgetShare budget, boolean secure) {
@@ -72,6 +74,10 @@ public final class ListenerHandler extends ServingHandler {
             // the limit (server-wide or of the client's source address).
             String why = budget.refusal(refused);
             explained = true;
+            // Counted now: a refused client may drop the socket rather than answer our close, and then the engine
+            // never reports the connection's end (onClosed).
+            refusalCounted = true;
+            errorsSent.sent(ErrorsSent.Scope.CONNECTION, ErrorConditions.RESOURCE_LIMIT_EXCEEDED.toString());
             if (LOG.isInfoEnabled()) {
                 long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
                 if (leftOut >= 0) {
@@ -165,7 +171,7 @@ public final class ListenerHandler extends ServingHandler {
         String why = error.condition() + " " + error.description();
         closeError = why;
         boolean peerSent = error == engine.remoteError();
-        if (!peerSent) {
+        if (!peerSent && !refusalCounted) {
             errorsSent.sent(ErrorsSent.Scope.CONNECTION, error.condition().toString());
         }
         if (!explained && !peerSent && !error.is(ErrorConditions.CONNECTION_FORCED) && LOG.isInfoEnabled()) {
