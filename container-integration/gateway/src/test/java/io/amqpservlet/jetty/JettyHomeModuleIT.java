@@ -391,6 +391,10 @@ class JettyHomeModuleIT {
                 assertEquals(1024, mbeans.getAttribute(factory, "maxDeliveriesInFlight"));
                 assertEquals(16, mbeans.getAttribute(factory, "sessionIncomingWindow"));
                 assertEquals(10_000L, mbeans.getAttribute(factory, "saslTimeout"));
+                // The refusal above, read over remote JMX as a map from condition to count.
+                assertEquals(java.util.Map.of("amqp:resource-limit-exceeded", 1L),
+                        mbeans.getAttribute(factory, "connectionErrorsSent"));
+                assertEquals(java.util.Map.of(), mbeans.getAttribute(factory, "linkErrorsSent"));
                 assertEquals(1, mbeans.queryNames(
                         new javax.management.ObjectName("io.amqpservlet.jetty:type=amqpserverbudget,*"), null).size());
             }
