@@ -617,6 +617,18 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         return r == null ? 0 : r.beyondCredit();
     }
 
+    /**
+     * The bytes this attachment's connections buffer now: request bodies a servlet has not read yet, responses not
+     * yet written to the broker. They count in the attachment's own byte budget, not its factory's (whose
+     * {@link AmqpConnectionFactory#getBufferedBytes()} counts that factory's listener connections only).
+     *
+     * @return the bytes buffered now
+     */
+    @ManagedAttribute("Bytes its connections buffer now: request bodies unread, responses unwritten")
+    public long getBufferedBytes() {
+        return budget.getBufferedBytes();
+    }
+
     // ------------------------------------------------------------------------------------------ lifecycle
 
     @Override

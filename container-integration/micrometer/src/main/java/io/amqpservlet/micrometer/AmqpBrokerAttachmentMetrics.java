@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.util.List;
@@ -29,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  *       attached;</li>
  *   <li>{@code amqp.servlet.attach.reconnect.delay} (time gauge): the wait before it connects again;</li>
  *   <li>{@code amqp.servlet.attach.outstanding.peak} (gauge): the most requests the broker had out to it at once;</li>
+ *   <li>{@code amqp.servlet.attach.buffered} (gauge, bytes): request bodies unread and responses unwritten on its
+ *       connections;</li>
  *   <li>{@code amqp.servlet.attach.beyond.credit} (function counter): requests the broker sent beyond the credit.</li>
  * </ul>
  * A listener's connection and byte-budget meters are not here: an attachment's connection counts into a budget of
@@ -93,6 +96,10 @@ public final class AmqpBrokerAttachmentMetrics implements MeterBinder {
                 .register(registry);
         Gauge.builder("amqp.servlet.attach.outstanding.peak", attachment, AmqpBrokerAttachment::getMostOutstanding)
                 .tags(connector).description("The most requests out to the attachment at once: credit plus unsettled")
+                .register(registry);
+        Gauge.builder("amqp.servlet.attach.buffered", attachment, AmqpBrokerAttachment::getBufferedBytes)
+                .tags(connector).baseUnit(BaseUnits.BYTES)
+                .description("Bytes the attachment's connections buffer now: request bodies unread, responses unwritten")
                 .register(registry);
         FunctionCounter.builder("amqp.servlet.attach.beyond.credit", attachment,
                         AmqpBrokerAttachment::getRequestsBeyondCredit)

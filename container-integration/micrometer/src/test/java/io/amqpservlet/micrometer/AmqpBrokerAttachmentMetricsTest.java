@@ -98,6 +98,8 @@ class AmqpBrokerAttachmentMetricsTest {
             assertTrue(delayMillis > 0 && delayMillis <= 50, "a wait of at most the maximum delay: " + delayMillis);
             assertEquals(0, attachment("amqp.servlet.attach.outstanding.peak").gauge().value());
             assertEquals(0, attachment("amqp.servlet.attach.beyond.credit").functionCounter().count());
+            assertEquals(0, attachment("amqp.servlet.attach.buffered").gauge().value());
+            assertEquals("bytes", attachment("amqp.servlet.attach.buffered").gauge().getId().getBaseUnit());
             assertEquals(0, attachment("amqp.servlet.requests").tag("outcome", "served").functionCounter().count());
             assertEquals(0, attachment("amqp.servlet.requests.active").gauge().value());
         } finally {
@@ -112,6 +114,6 @@ class AmqpBrokerAttachmentMetricsTest {
                 "amqp.servlet.responses.late", "amqp.servlet.requests.active", "amqp.servlet.attach.state",
                 "amqp.servlet.attach.connects", "amqp.servlet.attach.consecutive.failures",
                 "amqp.servlet.attach.reconnect.delay", "amqp.servlet.attach.outstanding.peak",
-                "amqp.servlet.attach.beyond.credit")), names);
+                "amqp.servlet.attach.beyond.credit", "amqp.servlet.attach.buffered")), names);
     }
 }

@@ -113,7 +113,9 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
             m.put("lastFailure", a.getLastFailure());
             m.put("reconnectDelay", a.getReconnectDelay());
             m.put("activeRequests", a.getActiveRequests());
-            attached.add(factoryCounters(a.getConnectionFactory(), m));
+            factoryCounters(a.getConnectionFactory(), m);
+            m.put("bufferedBytes", a.getBufferedBytes()); // its own budget's, not its factory's
+            attached.add(m);
         }
         counters.put("attachments", attached);
         return new JSON().toJSON(counters);
