@@ -32,7 +32,7 @@ import java.util.Map;
  *       connections refused by each limit; and the AMQP errors the port sent its clients, by condition, in closes,
  *       session ends and link detaches;</li>
  *   <li>{@code attachments}: each broker attachment's queues, brokers, state and connection count, with its
- *       factory's counters.</li>
+ *       factory's counters (its buffered bytes its own, not the factory's).</li>
  * </ul>
  * Reading the counters runs no work in the server: they are the factories' own getters (their JMX attributes).
  */
