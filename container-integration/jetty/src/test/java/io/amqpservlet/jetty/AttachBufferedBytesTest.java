@@ -3,12 +3,10 @@ package io.amqpservlet.jetty;
 import io.amqpservlet.protocol.types.DescribedList;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.transport.Open;
-import io.amqpservlet.protocol.types.transport.Transfer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,16 +31,7 @@ class AttachBufferedBytesTest {
             b.awaitRequestCredit();
             int relay = b.senderHandle;
             // 20,000 bytes of body in frames of 4,000 to a servlet that sleeps 2 s before it reads.
-            byte[] request = ScriptedBroker.request("replies", "2000", 20_000);
-            int id = b.takeDeliveryId();
-            for (int offset = 0; offset < request.length; offset += 4000) {
-                int n = Math.min(4000, request.length - offset);
-                Transfer t = new Transfer().handle(b.requestHandle).more(offset + n < request.length);
-                if (offset == 0) {
-                    t.deliveryId(id).deliveryTag(new byte[] {(byte) id}, 0, 1).messageFormat(0);
-                }
-                b.peer.writeTransfer(0, t, Arrays.copyOfRange(request, offset, offset + n), n);
-            }
+            b.sendRequestInFrames(ScriptedBroker.request("replies", "2000", 20_000), 4000);
             Eventually.until(() -> g.attachment.getBufferedBytes() >= 15_000,
                     () -> "the unread body is not counted: " + g.attachment.getBufferedBytes() + " bytes");
             assertEquals(0, g.attachment.getConnectionFactory().getBufferedBytes(), "the factory's budget is not it");

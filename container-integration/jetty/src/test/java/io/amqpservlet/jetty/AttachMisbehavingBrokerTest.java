@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -109,16 +108,7 @@ class AttachMisbehavingBrokerTest {
             b.awaitRequestCredit();
             int relay = b.senderHandle;
             // 30,000 bytes of body in frames of 4,000: the head is in the first, and the servlet is given it.
-            byte[] large = ScriptedBroker.request("replies", null, 30_000);
-            int inFrames = b.takeDeliveryId();
-            for (int offset = 0; offset < large.length; offset += 4000) {
-                int n = Math.min(4000, large.length - offset);
-                Transfer t = new Transfer().handle(b.requestHandle).more(offset + n < large.length);
-                if (offset == 0) {
-                    t.deliveryId(inFrames).deliveryTag(new byte[] {(byte) inFrames}, 0, 1).messageFormat(0);
-                }
-                b.peer.writeTransfer(0, t, Arrays.copyOfRange(large, offset, offset + n), n);
-            }
+            int inFrames = b.sendRequestInFrames(ScriptedBroker.request("replies", null, 30_000), 4000);
             // 12,000 bytes in one frame.
             byte[] single = ScriptedBroker.request("replies", null, 12_000);
             int inOneFrame = b.takeDeliveryId();

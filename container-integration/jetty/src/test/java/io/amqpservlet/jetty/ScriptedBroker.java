@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -122,6 +123,23 @@ final class ScriptedBroker implements AutoCloseable {
         byte[] tag = {(byte) id};
         peer.writeTransfer(0, new Transfer().handle(requestHandle).deliveryId(id).deliveryTag(tag, 0, 1)
                 .messageFormat(0), message, message.length);
+        return id;
+    }
+
+    /**
+     * Sends {@code message} as one unsettled request on the request link, in transfers of at most {@code frameBytes}
+     * (the head in the first, so the gateway streams it); returns its delivery id.
+     */
+    int sendRequestInFrames(byte[] message, int frameBytes) throws IOException {
+        int id = nextDeliveryId++;
+        for (int offset = 0; offset < message.length; offset += frameBytes) {
+            int n = Math.min(frameBytes, message.length - offset);
+            Transfer t = new Transfer().handle(requestHandle).more(offset + n < message.length);
+            if (offset == 0) {
+                t.deliveryId(id).deliveryTag(new byte[] {(byte) id}, 0, 1).messageFormat(0);
+            }
+            peer.writeTransfer(0, t, Arrays.copyOfRange(message, offset, offset + n), n);
+        }
         return id;
     }
 
