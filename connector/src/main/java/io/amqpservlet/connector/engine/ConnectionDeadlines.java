@@ -89,6 +89,11 @@ final class ConnectionDeadlines {
 
     // ------------------------------------------------------------------------------------------ input and output
 
+    /** {@return the time of the engine's last call that passed one (process, tick, start)} */
+    long nowMillis() {
+        return nowMillis;
+    }
+
     /** {@link Engine#process} was called at {@code nowMillis} with {@code length} bytes: any byte ends the silence. */
     void receiving(int length, long nowMillis) {
         this.nowMillis = nowMillis;

@@ -45,6 +45,11 @@ public final class Engine {
     private static final AtomicLong IDS = new AtomicLong();
     /** A transfer performative with an 8-byte tag and every field takes fewer bytes than this. */
     static final int TRANSFER_OVERHEAD_BYTES = 96;
+    /**
+     * About what an engine's scratch (its working buffers and decode objects, held while it works) takes at its first
+     * sizes, in bytes; buffers a large frame grew come on top.
+     */
+    public static final int SCRATCH_BYTES = EngineScratch.FIXED_BYTES + 3 * EngineScratch.INITIAL_OUTPUT_BYTES;
 
     final EngineConfig config;
     final EngineHandler handler;
@@ -214,7 +219,7 @@ public final class Engine {
         if (s == null) {
             return true;
         }
-        if (output.hasPending() || pendingDisposition.isPending() || s.kept.readable() > 0) {
+        if (output.hasPending() || pendingDisposition.isPending() || !input.park(s, deadlines.nowMillis())) {
             return false;
         }
         output.detach(s);
@@ -241,6 +246,33 @@ public final class Engine {
     /** Whether the engine holds scratch now (for tests of {@link #releaseScratch()}). */
     boolean holdsScratch() {
         return scratch != null;
+    }
+
+    /** The scratch the engine holds now, or null: never takes one. */
+    EngineScratch heldScratch() {
+        return scratch;
+    }
+
+    /**
+     * Lets the next {@link #releaseScratch()} park a frame that has not all arrived at once, without waiting for
+     * {@link KeptInput#PARK_AFTER_MILLIS} without a byte: for a transport that will not read this connection for a
+     * while (the Jetty connection, when its budget does not admit the frame to grow).
+     */
+    public void parkPartialFrame() {
+        input.parkAtNextRelease();
+    }
+
+    /**
+     * The memory a frame that has not all arrived holds now, in bytes: while its bytes are in the engine's scratch,
+     * the scratch's buffers (the kept frame's, and the output buffers it holds with them) and its decode objects;
+     * once the frame has waited {@link KeptInput#PARK_AFTER_MILLIS} ms without a new byte and the scratch went back,
+     * its bytes only. 0 when no frame is partial. A transport that counts memory against a budget counts this; the
+     * Jetty connection stops reading a connection with a partial frame while its server's budget is used up.
+     *
+     * @return the bytes held for a partial frame, 0 when there is none
+     */
+    public int partialFrameBytes() {
+        return input.heldBytes();
     }
 
     /**
@@ -575,7 +607,8 @@ public final class Engine {
      * @return when to call again at the latest, in the same clock as {@code nowMillis}
      */
     public long tick(long nowMillis) {
-        return deadlines.tick(nowMillis);
+        long next = deadlines.tick(nowMillis);
+        return Math.min(next, input.parkDue(nowMillis));
     }
 
     /** Writes an empty frame, a heartbeat (AMQP 1.0 §2.4.5), after any held settlements. */

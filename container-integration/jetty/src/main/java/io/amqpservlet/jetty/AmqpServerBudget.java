@@ -112,11 +112,13 @@ public final class AmqpServerBudget {
     }
 
     /**
-     * Bytes buffered now across all connections (request bodies unread, responses unwritten).
+     * Bytes buffered now across all connections (request bodies unread, responses unwritten, frames that have not all
+     * arrived).
      *
      * @return the bytes buffered now
      */
-    @ManagedAttribute("Bytes buffered now across all connections (request bodies unread, responses unwritten)")
+    @ManagedAttribute("Bytes buffered now across all connections (request bodies unread, responses unwritten, "
+            + "partial frames)")
     public long getBufferedBytes() {
         return budget.getBufferedBytes();
     }
@@ -129,6 +131,17 @@ public final class AmqpServerBudget {
     @ManagedAttribute("Bytes the byte budget has left")
     public long getFreeBytes() {
         return Math.max(0, budget.getMaxBufferedBytes() - budget.getBufferedBytes());
+    }
+
+    /**
+     * What the frames admitted to grow reserve now: a whole frame and the engine's working buffers each, out of half
+     * of {@link #getMaxBufferedBytes()}; a frame that has not all arrived and finds no room waits in its socket.
+     *
+     * @return the bytes reserved now, 0 when no connection is receiving a frame over several reads
+     */
+    @ManagedAttribute("Bytes partial frames admitted to grow reserve now (of half the byte budget)")
+    public long getPartialFrameBytesReserved() {
+        return budget.partialFrameReserved();
     }
 
     /**

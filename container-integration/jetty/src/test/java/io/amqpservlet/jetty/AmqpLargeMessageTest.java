@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class AmqpLargeMessageTest {
     private static final int CLIENT_MAX_FRAME_BYTES = 4096;
     private Server server;
+    private AmqpConnectionFactory factory;
     private int port;
 
     /** The byte at {@code i} of every generated body: not periodic in any power of two, so misplaced frames show. */
@@ -73,7 +74,8 @@ class AmqpLargeMessageTest {
     @BeforeEach
     void startServer() throws Exception {
         server = new Server();
-        ServerConnector connector = new ServerConnector(server, 1, 1, new AmqpConnectionFactory());
+        factory = new AmqpConnectionFactory();
+        ServerConnector connector = new ServerConnector(server, 1, 1, factory);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
@@ -153,6 +155,12 @@ class AmqpLargeMessageTest {
             assertEquals(Long.toString(crc.getValue()), r.properties.get("x-crc"));
             client.pumpUntil(() -> outcome.settled, "the request's outcome");
             assertEquals(DeliveryState.Kind.ACCEPTED, outcome.kind);
+            // The frames that came over several reads were admitted to grow; with the last of them done, the
+            // connection (still open) holds no admission and the budget counts nothing.
+            AmqpServerBudget budget = factory.getServerBudget();
+            Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0 && budget.getBufferedBytes() == 0,
+                    () -> "reserved " + budget.getPartialFrameBytesReserved() + ", buffered "
+                            + budget.getBufferedBytes());
         }
     }
 }

@@ -5,7 +5,7 @@ import java.net.InetAddress;
 /**
  * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
  * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
- * unwritten). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
+ * unwritten, a frame that has not all arrived). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
  * after that is given back at once, so nothing leaks and no counter goes negative.
  *
  * <p>What it is counted as ({@link Counted}), guarded by the budget's lock:
@@ -22,8 +22,8 @@ import java.net.InetAddress;
  * answers our close, so a flood of refused connections is bounded by the handshake limits (and the oldest of them
  * goes first when those are full), not only by the close timeout.
  *
- * <p>Request bytes are added on the engine thread and taken away on servlet threads; output bytes are set on the
- * engine thread; close runs on Jetty's. A monitor guards the byte counts (uncontended in practice: one small
+ * <p>Request bytes are added on the engine thread and taken away on servlet threads; output and partial-frame bytes
+ * are set on the engine thread; close runs on Jetty's. A monitor guards the byte counts (uncontended in practice: one small
  * critical section per frame of a streamed body and per engine pass).
  */
 public final class BudgetShare {
@@ -58,6 +58,9 @@ public final class BudgetShare {
     // Guarded by this.
     private long requestBytes;
     private long outputBytes;
+    private long partialFrameBytes;
+    /** What this connection's admitted partial frame reserved ({@link #admitPartialFrame}), 0 when none. */
+    private long admittedFrameBytes;
     private long maxOutputBytes;
     private boolean closed;
 
@@ -134,6 +137,47 @@ public final class BudgetShare {
         }
     }
 
+    /**
+     * The memory the connection's frame that has not all arrived holds now ({@code Engine.partialFrameBytes()}): its
+     * bytes, and the engine's working buffers while they keep them.
+     */
+    public synchronized void partialFrameBytes(long bytes) {
+        if (closed || bytes == partialFrameBytes) {
+            return;
+        }
+        budget.add(bytes - partialFrameBytes);
+        partialFrameBytes = bytes;
+    }
+
+    /**
+     * Whether this connection's frame that has not all arrived may grow (be read further): it may once admitted,
+     * until {@link #partialFrameDone()}. Admission reserves {@code bytes} (a whole frame and the engine's working
+     * buffers) of the half of the byte budget partial frames may take; when there is no room, the connection should
+     * ask again once {@link ServerBudget#whenFrameRoom} says some was given back.
+     */
+    public synchronized boolean admitPartialFrame(long bytes) {
+        if (admittedFrameBytes > 0 || closed) {
+            return true; // admitted already; or closed, and nothing is counted any more
+        }
+        if (budget.admitPartialFrame(bytes)) {
+            admittedFrameBytes = bytes;
+            return true;
+        }
+        return false;
+    }
+
+    /** The connection holds no partial frame now: an admission it had is given back. */
+    public void partialFrameDone() {
+        long bytes;
+        synchronized (this) {
+            bytes = admittedFrameBytes;
+            admittedFrameBytes = 0;
+        }
+        if (bytes > 0) {
+            budget.releasePartialFrame(bytes);
+        }
+    }
+
     /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
     public synchronized long maxOutputBytes() {
         return maxOutputBytes;
@@ -146,10 +190,12 @@ public final class BudgetShare {
                 return;
             }
             closed = true;
-            budget.add(-(requestBytes + outputBytes));
+            budget.add(-(requestBytes + outputBytes + partialFrameBytes));
             requestBytes = 0;
             outputBytes = 0;
+            partialFrameBytes = 0;
         }
+        partialFrameDone();
         budget.close(this);
     }
 }

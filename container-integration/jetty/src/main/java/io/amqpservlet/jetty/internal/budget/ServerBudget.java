@@ -82,6 +82,10 @@ public final class ServerBudget {
     private volatile long maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES;
     /** Tasks to run (each once) when the byte budget has room again: connections that paused credit or windows. */
     private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
+    /** What the frames admitted to grow have reserved ({@link #admitPartialFrame}). */
+    private final AtomicLong partialFrameReserved = new AtomicLong();
+    /** Connections waiting to be admitted to grow a partial frame. */
+    private final ConcurrentLinkedQueue<Runnable> waitingForFrameRoom = new ConcurrentLinkedQueue<>();
 
     /** @param peerLog the allowance of log lines of the factory whose connections count here */
     public ServerBudget(PeerLog peerLog) {
@@ -380,6 +384,59 @@ public final class ServerBudget {
     }
 
     /**
+     * Admits one connection's frame that has not all arrived to grow: reserves {@code bytes} (a whole frame and the
+     * engine's working buffers) of the half of the byte budget that partial frames may take, if there is room or no
+     * other connection holds a reservation (so a budget smaller than a frame still lets one through at a time).
+     *
+     * @return whether admitted; if not, {@link #whenFrameRoom} says when to try again
+     */
+    boolean admitPartialFrame(long bytes) {
+        long cap = maxBufferedBytes / 2;
+        while (true) {
+            long reserved = partialFrameReserved.get();
+            if (reserved > 0 && reserved + bytes > cap) {
+                return false;
+            }
+            if (partialFrameReserved.compareAndSet(reserved, reserved + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back a reservation {@link #admitPartialFrame} made, and wakes as many waiting connections as it frees. */
+    void releasePartialFrame(long bytes) {
+        long reserved = partialFrameReserved.addAndGet(-bytes);
+        if (waitingForFrameRoom.isEmpty()) {
+            return;
+        }
+        // Each woken connection tries again on its own thread: wake those the room admits, and one more, so a wake
+        // that finds its connection gone (or its frame complete) does not leave the room unused.
+        long room = maxBufferedBytes / 2 - reserved;
+        long wakes = 1 + Math.max(0, room) / Math.max(1, bytes);
+        Runnable task;
+        while (wakes-- > 0 && (task = waitingForFrameRoom.poll()) != null) {
+            task.run();
+        }
+    }
+
+    /**
+     * Runs {@code task} (any thread, quickly: it should hand off) once a reservation of partial-frame room has been
+     * given back, or now if there is room for {@code bytes} already.
+     */
+    public void whenFrameRoom(Runnable task, long bytes) {
+        waitingForFrameRoom.offer(task);
+        long reserved = partialFrameReserved.get();
+        if (reserved == 0 || reserved + bytes <= maxBufferedBytes / 2) {
+            releasePartialFrame(0); // given back between the caller's attempt and the offer
+        }
+    }
+
+    /** {@return the bytes partial frames admitted to grow have reserved now} */
+    public long partialFrameReserved() {
+        return partialFrameReserved.get();
+    }
+
+    /**
      * Open AMQP connections counted against {@link #getMaxConnections()}.
      *
      * @return the number of open connections counted now
@@ -596,5 +653,9 @@ public final class ServerBudget {
             throw new IllegalArgumentException("max buffered bytes must be at least 1: " + bytes);
         }
         this.maxBufferedBytes = bytes;
+        if (!isExhausted() && !waitingForRoom.isEmpty()) {
+            wakeWaiting(); // raised while used up: the connections waiting for room go on now
+        }
+        releasePartialFrame(0); // and those waiting to grow a frame, as far as the new half admits them
     }
 }

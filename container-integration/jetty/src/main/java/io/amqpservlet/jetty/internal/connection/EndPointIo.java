@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
 /**
  * One connection's socket as its engine pass uses it: reads into a pooled input buffer the engine parses in place,
  * one gathered write at a time of everything the engine produced, and read back-pressure (a peer that does not read
- * what we write is not read from either). Engine thread, but for the two callbacks Jetty completes, which only
+ * what we write is not read from either; a frame that has not all arrived waits in the socket while the server's byte
+ * budget does not admit it to grow). Engine thread, but for the two callbacks Jetty completes, which only
  * record their event in the inbox.
  *
  * <p><b>Who reads.</b> Until the peer's open has arrived, input comes through Jetty's blocking fill callback (on a
@@ -136,6 +137,12 @@ final class EndPointIo {
                     // The peer does not read what we write: stop reading what it sends (TCP back-pressure), so
                     // neither its requests nor our answers to them pile up here; a finished write reads again.
                     readPaused = true;
+                    releaseInput();
+                    return;
+                }
+                if (engine != null && pass.partialFrameWaitsForRoom(engine)) {
+                    // Part of a frame is held and it may not grow now: the rest waits in the socket until the
+                    // budget admits it (the frame's deadline still runs); the budget's call reads again.
                     releaseInput();
                     return;
                 }

@@ -3,7 +3,6 @@ package io.amqpservlet.jetty.internal.connection;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
 import io.amqpservlet.jetty.internal.budget.Limit;
-import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import io.amqpservlet.jetty.internal.exchange.CompletedCallbacks;
 import io.amqpservlet.jetty.internal.exchange.Exchange;
 import io.amqpservlet.jetty.internal.exchange.RequestBody;
@@ -81,11 +80,19 @@ final class EnginePass implements BudgetShare.Owner {
     private long tickAtMillis;
     /** Set while this connection waits for the server budget to have room (credit paused meanwhile). */
     private volatile boolean waitingForRoom;
+    /** Set while this connection's partial frame waits to be admitted to grow (reading paused meanwhile). */
+    private volatile boolean waitingForFrameRoom;
+    /** What this connection's partial frame counts in the server budget now (engine thread). */
+    private int countedPartialFrameBytes;
+    /** Whether this connection's partial frame is admitted to grow (engine thread; see partialFrameWaitsForRoom). */
+    private boolean frameAdmitted;
     private final Runnable onTick;
     /** Null until this connection first holds its output back. */
     private OutputCoalescing coalescing;
     /** Run by the budget when it has room again: a pass, which grants credit again. */
     private final Runnable roomAgain;
+    /** Run by the budget when a partial frame may be admitted to grow: a pass that reads. */
+    private final Runnable frameRoomAgain;
 
     EnginePass(AmqpConnection connection, ConnectionSettings settings, ConnectionHandlers handlers, Executor executor,
                Scheduler scheduler) {
@@ -105,6 +112,11 @@ final class EnginePass implements BudgetShare.Owner {
         this.onTick = inbox::wakeUp;
         this.roomAgain = () -> {
             waitingForRoom = false;
+            executor.execute(onTick);
+        };
+        this.frameRoomAgain = () -> {
+            waitingForFrameRoom = false;
+            inbox.fillableAgain(); // the pass reads again, and asks to be admitted again
             executor.execute(onTick);
         };
         if (!(settings.saslExternal() && secure)) {
@@ -313,8 +325,18 @@ final class EnginePass implements BudgetShare.Owner {
         scheduleTick(next, now);
         if (!io.writing() && handler.inFlight() == 0) {
             // docs/design.md §2: nothing in flight, so the engine's buffers and decode objects go back to the
-            // server-wide pool; a connection with requests being served keeps them until it is quiet again.
+            // server-wide pool; a connection with requests being served keeps them until it is quiet again. A frame
+            // half sent a second ago leaves them too, its bytes kept apart.
             engine.releaseScratch();
+        }
+        int partial = engine.partialFrameBytes();
+        if (partial != countedPartialFrameBytes) {
+            countedPartialFrameBytes = partial;
+            budget.partialFrameBytes(partial);
+        }
+        if (partial == 0 && frameAdmitted) {
+            frameAdmitted = false;
+            budget.partialFrameDone(); // its admission goes to a waiting frame
         }
         closeWhenDone(engine);
     }
@@ -338,14 +360,40 @@ final class EnginePass implements BudgetShare.Owner {
 
     /** While the server-wide byte budget is used up, no credit is granted; the budget says when it has room. */
     private void followBudget(Engine engine) {
-        ServerBudget serverBudget = budget.budget();
-        boolean exhausted = serverBudget.isExhausted();
+        boolean exhausted = budget.budget().isExhausted();
         engine.pauseCredit(exhausted);
         if (exhausted && !waitingForRoom) {
             waitingForRoom = true;
-            serverBudget.whenRoom(roomAgain);
+            budget.budget().whenRoom(roomAgain);
         }
     }
+
+    /**
+     * Reading: whether to stop before the next read because the engine holds part of a frame, which more input would
+     * grow, and the frame is not admitted to grow: frames that have not all arrived may reserve half the server's
+     * byte budget, a whole frame and the engine's working buffers each. Without it a peer that sends frames in
+     * pieces on many connections would hold a frame's worth of memory on each; with it, a frame that is not admitted
+     * holds what one read brought until an admitted frame completes (or its connection ends) and makes room. An
+     * admitted frame always completes or meets its deadline, so waiting frames are always admitted in the end.
+     */
+    boolean partialFrameWaitsForRoom(Engine engine) {
+        if (frameAdmitted || engine.partialFrameBytes() == 0) {
+            return false;
+        }
+        // What a partial frame reserves: the largest frame this side accepts, and the engine's working buffers.
+        long reservation = engine.config().maxFrameSizeBytes() + Engine.SCRATCH_BYTES;
+        if (budget.admitPartialFrame(reservation)) {
+            frameAdmitted = true; // until a pass ends with no partial frame
+            return false;
+        }
+        engine.parkPartialFrame(); // it will not grow for a while: its bytes leave the working buffers at the pass end
+        if (!waitingForFrameRoom) {
+            waitingForFrameRoom = true;
+            budget.budget().whenFrameRoom(frameRoomAgain, reservation);
+        }
+        return true;
+    }
+
 
     /** A finished write lets the engine reuse its buffer and, if reading paused for it, reading go on. */
     private void takeWriteOutcome(Engine engine) {

@@ -1,0 +1,140 @@
+package io.amqpservlet.jetty;
+
+import io.amqpservlet.connector.engine.Engine;
+import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.protocol.frame.ProtocolHeader;
+import io.amqpservlet.protocol.types.transport.Begin;
+import io.amqpservlet.protocol.types.transport.Open;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A frame that has not all arrived counts in the server's byte budget, and grows only while admitted to (half the
+ * budget, a whole frame and the engine's working buffers per frame): a real Jetty server and raw sockets that each
+ * send the first half of a 60,000-byte frame and stop. Once such a frame has waited a second without a byte, only its
+ * bytes are held (the engine's working buffers go back to their pool), so the budget then counts exactly what the
+ * peer sent.
+ */
+@Timeout(60)
+class PartialFrameBudgetTest {
+    private static final int FRAME_BYTES = 60_000;
+    private static final int HALF = 30_000;
+
+    private Server server;
+    private AmqpServerBudget budget;
+    private int port;
+    private final List<RawAmqpPeer> peers = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new Server();
+        AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(),
+                new EngineConfig().anonymousAllowed(true).saslRequired(false));
+        ServerConnector connector = new ServerConnector(server, 1, 1, factory);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.addServlet(new ServletHolder(new TestServlets.Echo()), "/echo");
+        server.setHandler(context);
+        server.start();
+        port = connector.getLocalPort();
+        budget = factory.getServerBudget();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (RawAmqpPeer peer : peers) {
+            peer.close();
+        }
+        server.stop();
+    }
+
+    /** An open connection with a session, that has sent the first {@code bytes} of a frame of 60,000. */
+    private RawAmqpPeer halfFrame(int bytes) throws IOException {
+        RawAmqpPeer peer = new RawAmqpPeer(port);
+        peers.add(peer);
+        peer.writeHeader(ProtocolHeader.AMQP);
+        peer.writeFrame(0, new Open().containerId("half-frame-" + peers.size()));
+        peer.readHeader();
+        peer.readUntil(Open.class);
+        peer.writeFrame(0, new Begin().nextOutgoingId(0).incomingWindow(1000).outgoingWindow(1000).handleMax(100));
+        peer.readUntil(Begin.class);
+        byte[] start = new byte[bytes];
+        start[0] = (byte) (FRAME_BYTES >>> 24);
+        start[1] = (byte) (FRAME_BYTES >>> 16);
+        start[2] = (byte) (FRAME_BYTES >>> 8);
+        start[3] = (byte) FRAME_BYTES;
+        start[4] = 2; // data offset, in words
+        peer.write(start);
+        return peer;
+    }
+
+    private void awaitBuffered(long bytes, String why) throws Exception {
+        Eventually.until(() -> budget.getBufferedBytes() == bytes,
+                () -> why + ": the budget counts " + budget.getBufferedBytes() + " bytes, not " + bytes);
+    }
+
+    @Test
+    void aHalfSentFrameCountsItsWorkingBuffersThenOnlyItsBytesAndNothingOnceItsConnectionCloses() throws Exception {
+        RawAmqpPeer peer = halfFrame(HALF);
+        awaitBuffered(HALF, "a second after its last byte, its bytes only");
+        assertTrue(budget.getMaxBufferedBytesSeen() > HALF + 16 * 1024,
+                "before, the frame held the engine's buffers too: at most " + budget.getMaxBufferedBytesSeen());
+        peer.close();
+        awaitBuffered(0, "closed");
+    }
+
+    @Test
+    void aHalfSentFrameBeyondWhatHalfTheBudgetAdmitsWaitsInItsSocketUntilAnAdmittedOneEnds() throws Exception {
+        // Room for two partial frames: each reserves a whole frame and the engine's working buffers.
+        long reservation = new EngineConfig().maxFrameSizeBytes() + Engine.SCRATCH_BYTES;
+        budget.setMaxBufferedBytes(2 * 2 * reservation);
+        RawAmqpPeer first = halfFrame(HALF);
+        awaitBuffered(HALF, "the first frame admitted, read and parked");
+        halfFrame(HALF);
+        awaitBuffered(2L * HALF, "the second too");
+
+        halfFrame(HALF);
+        // The third read some of its frame, found it could not be admitted to grow, and stopped: the rest stays in
+        // its socket, so what it parks a second later is less than it sent.
+        awaitThirdHolds(2L * HALF, "the third frame, not admitted");
+
+        first.close();
+        // The first connection ends (its partial frame with it) and gives its room to the third, which reads on.
+        awaitBuffered(2L * HALF, "the third frame read whole once admitted, the first gone");
+
+        halfFrame(HALF);
+        awaitThirdHolds(2L * HALF, "a fourth frame, not admitted");
+        budget.setMaxBufferedBytes(100 * reservation); // raised while frames wait: they are admitted at once
+        awaitBuffered(3L * HALF, "the fourth frame read whole once the budget was raised");
+        assertEquals(3 * reservation, budget.getPartialFrameBytesReserved());
+
+        for (RawAmqpPeer peer : peers) {
+            peer.close();
+        }
+        awaitBuffered(0, "every connection closed");
+        Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0,
+                () -> "closed connections still reserve " + budget.getPartialFrameBytesReserved());
+    }
+
+    private void awaitThirdHolds(long others, String why) throws Exception {
+        Eventually.until(() -> {
+            long held = budget.getBufferedBytes() - others;
+            return held > 0 && held <= 8 * 1024; // at most one read's bytes, parked
+        }, () -> why + ": holds " + (budget.getBufferedBytes() - others) + " bytes");
+    }
+}
