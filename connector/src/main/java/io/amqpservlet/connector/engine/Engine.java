@@ -628,6 +628,11 @@ public final class Engine {
         handler.onAuthenticated(this, who);
     }
 
+    /** The peer's first sasl-init arrived: the application's reason to refuse the login, or null. */
+    String saslInitArrived(String mechanism) {
+        return handler.onSaslInit(this, mechanism);
+    }
+
     void saslFailed(String mechanism, String reason) {
         handler.onAuthenticationFailed(this, mechanism, reason);
     }

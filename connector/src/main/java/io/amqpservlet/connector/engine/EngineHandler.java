@@ -26,6 +26,25 @@ public interface EngineHandler {
     }
 
     /**
+     * The peer's sasl-init arrived on an acceptor (the first of the connection), before its mechanism runs. Return
+     * null to go on, or a reason to refuse the login without looking at its credentials (say the peer's source
+     * address has failed too many logins lately): the engine then answers with sasl-outcome {@code sys-temp}
+     * (AMQP 1.0 §5.3.3.6: a transient error, the client may try again later), reports
+     * {@link #onAuthenticationFailed} with the mechanism and this reason, and ends the transport as after any
+     * failed login. Every login passes here once, whatever its mechanism, and then ends in
+     * {@link #onAuthenticated}, in {@link #onAuthenticationFailed}, or (when the transport ends first) in
+     * {@link #onClosed} without either.
+     *
+     * @param engine the engine the login started on
+     * @param mechanism the mechanism the peer chose, one we offer, or null when it named none we offer
+     * @return null to run the mechanism, or the reason to refuse the login with (for the server's log only: the
+     *     peer is told no more than the outcome code)
+     */
+    default String onSaslInit(Engine engine, String mechanism) {
+        return null;
+    }
+
+    /**
      * SASL finished on an acceptor: the identity is the peer's principal for everything on this connection.
      *
      * @param engine the engine the peer authenticated on

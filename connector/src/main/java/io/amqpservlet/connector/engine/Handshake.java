@@ -130,7 +130,15 @@ final class Handshake {
             SaslInit init = saslIn.init();
             MutableBytes m = init.mechanism();
             MutableBytes r = init.initialResponse();
-            step = saslServer.onInit(m.array(), 0, m.length(), !r.isNull(), r.array(), 0, r.length());
+            // The application may refuse a login before its mechanism runs (EngineHandler#onSaslInit).
+            String refusal = null;
+            Symbol mechanism = null;
+            if (saslServer.awaitingInit()) {
+                mechanism = saslServer.offered(m.array(), 0, m.length());
+                refusal = engine.saslInitArrived(mechanism == null ? null : mechanism.toString());
+            }
+            step = refusal != null ? saslServer.refuse(mechanism, refusal)
+                    : saslServer.onInit(m.array(), 0, m.length(), !r.isNull(), r.array(), 0, r.length());
         } else if (f == saslIn.response()) {
             MutableBytes r = saslIn.response().response();
             step = saslServer.onResponse(r.array(), 0, r.length());

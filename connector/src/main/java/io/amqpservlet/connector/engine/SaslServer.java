@@ -119,12 +119,7 @@ final class SaslServer {
         if (refusal != null) {
             return fail(SaslOutcomeCode.AUTH, refusal);
         }
-        Symbol m = null;
-        for (Symbol s : offered) {
-            if (s.matches(mechanism, mechanismOffset, mechanismLength)) {
-                m = s;
-            }
-        }
+        Symbol m = offered(mechanism, mechanismOffset, mechanismLength);
         if (m == null) {
             return fail(SaslOutcomeCode.AUTH, "mechanism not offered: "
                     + new String(mechanism, mechanismOffset, mechanismLength, java.nio.charset.StandardCharsets.ISO_8859_1));
@@ -148,6 +143,34 @@ final class SaslServer {
             return succeed(externalIdentity);
         }
         return succeed("anonymous");
+    }
+
+    /** {@return the offered mechanism these bytes name, or null when they name none of them} */
+    public Symbol offered(byte[] mechanism, int mechanismOffset, int mechanismLength) {
+        for (Symbol s : offered) {
+            if (s.matches(mechanism, mechanismOffset, mechanismLength)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Whether no sasl-init has been handled yet: the next one starts the login. */
+    public boolean awaitingInit() {
+        return chosen == null && outcome == null;
+    }
+
+    /**
+     * Refuses the login before its mechanism runs, because the application said so (say its source address has
+     * failed too often): {@link SaslOutcomeCode#SYS_TEMP}, as the client may try again later, and nothing about
+     * the credentials is learnt, since they are never looked at.
+     *
+     * @param mechanism the offered mechanism the client chose, or null
+     * @param why the reason, for the server's log
+     */
+    public Step refuse(Symbol mechanism, String why) {
+        chosen = mechanism;
+        return fail(SaslOutcomeCode.SYS_TEMP, why);
     }
 
     /** Handles sasl-response, after a {@link Step#CHALLENGE}. */

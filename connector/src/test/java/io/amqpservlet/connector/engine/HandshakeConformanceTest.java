@@ -222,6 +222,71 @@ class HandshakeConformanceTest {
     }
 
     @Test
+    void aLoginTheApplicationRefusesAtItsInitGetsSysTempWithoutItsCredentialsBeingChecked() {
+        List<String> reported = new ArrayList<>();
+        List<String> checked = new ArrayList<>();
+        AcceptorRecorder recorder = new AcceptorRecorder() {
+            @Override
+            public String onSaslInit(Engine engine, String mechanism) {
+                reported.add("init " + mechanism);
+                return "no logins left for this address";
+            }
+
+            @Override
+            public void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
+                reported.add("login failed " + mechanism + ": " + reason);
+            }
+        };
+        EngineConfig config = new EngineConfig().containerId("server").plainAuthenticator((authzid, user, password) -> {
+            checked.add(user);
+            return "secret".equals(password) ? user : null;
+        });
+        RawPeer peer = new RawPeer(config, recorder);
+        SaslInit init = new SaslFrames().init().clear().mechanism(Symbol.of("PLAIN"));
+        byte[] response = SaslPlain.initialResponse(null, "alice", "secret");
+        init.initialResponse().set(response, 0, response.length);
+        peer.header(ProtocolHeader.SASL).sasl(init).header(ProtocolHeader.AMQP)
+                .frame(0, peer.p().open().clear().containerId("c")).flush();
+
+        List<RawPeer.Frame> frames = peer.take();
+        assertEquals(2, frames.size(), frames.toString());
+        assertEquals(SaslOutcome.SYS_TEMP, ((SaslOutcome) frames.get(1).sasl()).code());
+        assertEquals(List.of(), checked, "the right password learns nothing: it is never checked");
+        assertEquals(List.of("init PLAIN", "login failed PLAIN: no logins left for this address"), reported);
+        assertEquals(List.of("closed amqp:unauthorized-access"), recorder.events, "no authentication, no open");
+        assertTrue(peer.engine.isDone());
+        assertEquals(List.of(ProtocolHeader.SASL), peer.headers, "no AMQP header after a refused login");
+        assertTrue(recorder.closedWith != null && recorder.closedWith.is(ErrorConditions.UNAUTHORIZED_ACCESS));
+    }
+
+    @Test
+    void theApplicationSeesEachLoginsInitOnceWithTheMechanismChosen() {
+        List<String> inits = new ArrayList<>();
+        AcceptorRecorder recorder = new AcceptorRecorder() {
+            @Override
+            public String onSaslInit(Engine engine, String mechanism) {
+                inits.add(String.valueOf(mechanism));
+                return null;
+            }
+        };
+        // PLAIN without an initial response: challenged, then answered; the init is seen once.
+        RawPeer peer = new RawPeer(plain(), recorder);
+        byte[] response = SaslPlain.initialResponse(null, "alice", "secret");
+        SaslFrames frames = new SaslFrames();
+        peer.header(ProtocolHeader.SASL).sasl(frames.init().clear().mechanism(Symbol.of("PLAIN"))).flush();
+        frames.response().clear().response().set(response, 0, response.length);
+        peer.sasl(frames.response()).flush();
+        assertEquals(List.of("authenticated alice"), recorder.events);
+
+        // A mechanism we do not offer: seen as null, then failed as before.
+        RawPeer other = new RawPeer(plain(), recorder);
+        other.header(ProtocolHeader.SASL).sasl(new SaslFrames().init().clear().mechanism(Symbol.of("CRAM-MD5")))
+                .flush();
+        assertEquals(List.of("PLAIN", "null"), inits);
+        assertTrue(other.engine.isDone());
+    }
+
+    @Test
     void aSuccessfulLoginReportsNoFailure() {
         List<String> failures = new ArrayList<>();
         AcceptorRecorder recorder = new AcceptorRecorder() {
