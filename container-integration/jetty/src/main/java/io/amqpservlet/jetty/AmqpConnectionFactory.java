@@ -595,6 +595,56 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * The failed SASL logins one source address may have per {@link #getFailedLoginsWindowMillis() window}; see
+     * {@link #setMaxFailedLoginsPerAddress}.
+     *
+     * @return the limit of this factory's server budget; 0 for none
+     */
+    @ManagedAttribute("The failed SASL logins one source address may have per failedLoginsWindowMillis (0: no limit)")
+    public int getMaxFailedLoginsPerAddress() {
+        return budget.getMaxFailedLoginsPerAddress();
+    }
+
+    /**
+     * The failed SASL logins one source address may have in a burst, and again per
+     * {@link #setFailedLoginsWindowMillis window} (default {@value AmqpServerBudget#DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS}
+     * per {@value AmqpServerBudget#DEFAULT_FAILED_LOGINS_WINDOW_MILLIS} ms), so that one address cannot guess
+     * passwords as fast as it can open connections. A login of an address with none left is refused before its
+     * credentials are looked at, with sasl-outcome {@code sys-temp}, and its connection ends as a failed login's
+     * does; other addresses are not affected. See {@link AmqpServerBudget#setMaxFailedLoginsPerAddress}, and
+     * {@link #setMaxConnectionsPerAddress} for what an address is, and for load balancers.
+     *
+     * @param max the failed logins per source address and window, or 0 for no limit
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxFailedLoginsPerAddress(int max) {
+        budget.setMaxFailedLoginsPerAddress(max);
+    }
+
+    /**
+     * The time in which a source address's allowance of failed logins refills whole; see
+     * {@link #setFailedLoginsWindowMillis}.
+     *
+     * @return the window of this factory's server budget, in milliseconds
+     */
+    @ManagedAttribute("The time in which an address's allowance of failed logins refills whole, in milliseconds")
+    public long getFailedLoginsWindowMillis() {
+        return budget.getFailedLoginsWindowMillis();
+    }
+
+    /**
+     * The time in which a source address's allowance of {@link #setMaxFailedLoginsPerAddress failed logins} refills
+     * whole (default {@value AmqpServerBudget#DEFAULT_FAILED_LOGINS_WINDOW_MILLIS} ms): one comes back every window
+     * divided by the limit.
+     *
+     * @param millis the window, 1 ms to {@value AmqpServerBudget#MAX_FAILED_LOGINS_WINDOW_MILLIS} ms
+     * @throws IllegalArgumentException when {@code millis} is out of that range
+     */
+    public void setFailedLoginsWindowMillis(long millis) {
+        budget.setFailedLoginsWindowMillis(millis);
+    }
+
+    /**
      * The bytes all connections of this factory together may buffer; see {@link #setMaxBufferedBytes}.
      *
      * @return the byte limit of this factory's server budget
@@ -867,7 +917,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
-     * Connections refused by the connection or handshake limit since the factory was made.
+     * Connections refused by a connection or handshake limit, or at their login by the limit of failed logins per
+     * source address, since the factory was made.
      *
      * @return the number of refused connections
      */
@@ -877,14 +928,15 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
-     * Connections refused by a per-address limit (connections or handshakes of one source address) since the
-     * factory was made; {@link #getServerBudget()} has the count of each limit.
+     * Connections refused by a per-address limit (connections or handshakes of one source address, or its failed
+     * logins: such a login is refused and its connection ends) since the factory was made; {@link #getServerBudget()} has the count of each limit.
      *
      * @return the number of connections refused by a per-address limit
      */
-    @ManagedAttribute("Connections refused by a per-address limit since the start")
+    @ManagedAttribute("Connections refused by a per-address limit (failed logins included) since the start")
     public long getConnectionsRefusedPerAddress() {
-        return budget.getRefusedByMaxConnectionsPerAddress() + budget.getRefusedByMaxHandshakesPerAddress();
+        return budget.getRefusedByMaxConnectionsPerAddress() + budget.getRefusedByMaxHandshakesPerAddress()
+                + budget.getRefusedByMaxFailedLoginsPerAddress();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.budget.FailedLogins;
 import io.amqpservlet.jetty.internal.budget.Limit;
 import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
@@ -19,7 +20,9 @@ import org.eclipse.jetty.util.annotation.ManagedObject;
  * ends to make room, and only when none has is the new connection closed before any AMQP frame; while the byte
  * budget is used up, no credit is granted, no session window is reopened and new requests are released. Every
  * connection gives back what it counted when it closes, whichever way. Each refusal and each ended handshake is
- * counted by its limit, and logged at INFO with the peer's address (one line a second at most).
+ * counted by its limit, and logged at INFO with the peer's address (one line a second at most). A source address
+ * also has an allowance of failed SASL logins ({@link #setMaxFailedLoginsPerAddress}); a login beyond it is refused
+ * before its credentials are looked at.
  *
  * <p>A bean of its factory, so Jetty's {@code MBeanContainer} shows it. Thread-safe; limits may be changed while the
  * server runs.
@@ -42,6 +45,17 @@ public final class AmqpServerBudget {
     public static final int DEFAULT_MAX_HANDSHAKES_PER_ADDRESS = ServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
     /** Default {@link #setMaxBufferedBytes byte budget}: 64 MiB, a quarter of a 256 MiB heap. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = ServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
+    /** Default {@link #setMaxFailedLoginsPerAddress failed logins per source address}: 10 per window. */
+    public static final int DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS = FailedLogins.DEFAULT_MAX_PER_ADDRESS;
+    /** Default {@link #setFailedLoginsWindowMillis window of failed logins}: 60 seconds. */
+    public static final long DEFAULT_FAILED_LOGINS_WINDOW_MILLIS = FailedLogins.DEFAULT_WINDOW_MILLIS;
+    /** The longest {@link #setFailedLoginsWindowMillis window of failed logins}: a day. */
+    public static final long MAX_FAILED_LOGINS_WINDOW_MILLIS = FailedLogins.MAX_WINDOW_MILLIS;
+    /**
+     * The most source addresses whose failed logins are remembered at once: 10,000, about 100 bytes each. When
+     * that many are, the one whose last login is the oldest is forgotten to make room.
+     */
+    public static final int MAX_FAILED_LOGIN_ADDRESSES = FailedLogins.DEFAULT_MAX_ADDRESSES;
     /**
      * How long a handshake lasts before it counts as stalled: when a handshake limit is full, the oldest stalled
      * handshake ends to make room for a new connection. 2 seconds.
@@ -155,11 +169,12 @@ public final class AmqpServerBudget {
     }
 
     /**
-     * Connections refused by the connection or handshake limit since the start (a statistic).
+     * Connections refused by a connection or handshake limit, or at their login by
+     * {@link #getMaxFailedLoginsPerAddress()}, since the start (a statistic).
      *
      * @return the number of connections refused since this budget was made
      */
-    @ManagedAttribute("Connections refused by any connection or handshake limit since the start")
+    @ManagedAttribute("Connections refused by any connection, handshake or failed-login limit since the start")
     public long getRefusedConnections() {
         return budget.getRefusedConnections();
     }
@@ -205,6 +220,29 @@ public final class AmqpServerBudget {
     @ManagedAttribute("Connections closed before any frame by maxHandshakesPerAddress since the start")
     public long getRefusedByMaxHandshakesPerAddress() {
         return budget.getRefusedConnections(Limit.HANDSHAKES_PER_ADDRESS);
+    }
+
+    /**
+     * Logins refused before their credentials were looked at (outcome {@code sys-temp}, the connection then ends)
+     * because their source address had no failed login left ({@link #getMaxFailedLoginsPerAddress()}); counted in
+     * {@link #getRefusedConnections()} too (a statistic).
+     *
+     * @return the number of such refusals since this budget was made
+     */
+    @ManagedAttribute("Logins refused by maxFailedLoginsPerAddress since the start")
+    public long getRefusedByMaxFailedLoginsPerAddress() {
+        return budget.getRefusedConnections(Limit.FAILED_LOGINS_PER_ADDRESS);
+    }
+
+    /**
+     * Source addresses whose failed logins are remembered now: those whose allowance is not whole, at most
+     * {@value #MAX_FAILED_LOGIN_ADDRESSES}.
+     *
+     * @return the number of such addresses now
+     */
+    @ManagedAttribute("Source addresses with failed logins remembered now (allowance not whole)")
+    public int getFailedLoginAddresses() {
+        return budget.failedLogins().getAddresses();
     }
 
     /**
@@ -320,6 +358,53 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * The failed SASL logins one source address may have in a burst; see {@link #setMaxFailedLoginsPerAddress}.
+     *
+     * @return the limit, {@value #DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS} unless set; 0 for none
+     */
+    @ManagedAttribute("The failed SASL logins one source address may have per failedLoginsWindowMillis (0: no limit)")
+    public int getMaxFailedLoginsPerAddress() {
+        return budget.failedLogins().getMaxPerAddress();
+    }
+
+    /**
+     * The failed SASL logins one source address (an IPv4 address, or an IPv6 /64) may have in a burst, and again
+     * per {@link #getFailedLoginsWindowMillis() window} (one comes back every window / max): a token bucket, so
+     * that an address cannot guess passwords as fast as it can open connections. Each login takes one when its
+     * sasl-init arrives, whatever its mechanism, and gets it back when it succeeds; a login of an address with none
+     * left is refused before its credentials are looked at, with outcome {@code sys-temp}, and its connection ends
+     * as a failed login's does. Other addresses are not affected.
+     *
+     * @param max the failed logins per address and window, or 0 for no limit
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public void setMaxFailedLoginsPerAddress(int max) {
+        budget.failedLogins().setMaxPerAddress(max);
+    }
+
+    /**
+     * The time in which a source address's allowance of failed logins refills whole; see
+     * {@link #setFailedLoginsWindowMillis}.
+     *
+     * @return the window in milliseconds, {@value #DEFAULT_FAILED_LOGINS_WINDOW_MILLIS} unless set
+     */
+    @ManagedAttribute("The time in which an address's allowance of failed logins refills whole, in milliseconds")
+    public long getFailedLoginsWindowMillis() {
+        return budget.failedLogins().getWindowMillis();
+    }
+
+    /**
+     * The time in which a source address's allowance of {@link #getMaxFailedLoginsPerAddress() failed logins}
+     * refills whole.
+     *
+     * @param millis the window, 1 ms to {@value #MAX_FAILED_LOGINS_WINDOW_MILLIS} ms
+     * @throws IllegalArgumentException when {@code millis} is out of that range
+     */
+    public void setFailedLoginsWindowMillis(long millis) {
+        budget.failedLogins().setWindowMillis(millis);
+    }
+
+    /**
      * The bytes all connections together may buffer; see {@link #setMaxBufferedBytes}.
      *
      * @return the byte limit, {@value #DEFAULT_MAX_BUFFERED_BYTES} unless set
@@ -345,6 +430,8 @@ public final class AmqpServerBudget {
         return "AmqpServerBudget[connections " + getConnections() + "/" + getMaxConnections() + " ("
                 + getMaxConnectionsPerAddress() + " per address), handshaking " + getHandshakingConnections() + "/"
                 + getMaxHandshakingConnections() + " (" + getMaxHandshakesPerAddress() + " per address), addresses "
-                + getSourceAddresses() + ", bytes " + getBufferedBytes() + "/" + getMaxBufferedBytes() + "]";
+                + getSourceAddresses() + ", failed logins " + getMaxFailedLoginsPerAddress() + " per "
+                + getFailedLoginsWindowMillis() + " ms per address, bytes " + getBufferedBytes() + "/"
+                + getMaxBufferedBytes() + "]";
     }
 }

@@ -64,6 +64,9 @@ class AmqpPeerLogTest {
                 new EngineConfig().anonymousAllowed(true).saslRequired(false));
         factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         factory.setMaxConnections(maxConnections);
+        // Floods of failed logins from one address are what the log allowance is tested with here; the limit of
+        // failed logins per address, which would refuse them first, has FailedLoginsPerAddressTest.
+        factory.getServerBudget().setMaxFailedLoginsPerAddress(0);
         server = new Server();
         server.addBean(logins);
         ServerConnector connector = new ServerConnector(server, 1, 1, factory);

@@ -141,7 +141,8 @@ class AmqpStatisticsTest {
                 "requestsReleased", "expiredRequests", "requestsTimedOut", "lateResponses", "requestsActive",
                 "channelMax", "handleMax", "maxLinksPerConnection", "maxLinkBytesPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
                 "maxUnsettledSentDeliveries", "maxBufferedMessagesPerLink", "maxBufferedBytesPerConnection",
-                "idleTimeout", "minPeerIdleTimeout", "partialFrameTimeout", "saslTimeout")),
+                "idleTimeout", "minPeerIdleTimeout", "partialFrameTimeout", "saslTimeout",
+                "maxFailedLoginsPerAddress", "failedLoginsWindowMillis")),
                 attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
         // The engine's limits, as the factory's engine configuration has them.
@@ -170,6 +171,16 @@ class AmqpStatisticsTest {
             // A limit changed through JMX is the factory's.
             mbeans.setAttribute(budget, new javax.management.Attribute("maxConnections", 7));
             assertEquals(7, factory.getMaxConnections());
+            assertEquals(AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS,
+                    mbeans.getAttribute(budget, "maxFailedLoginsPerAddress"));
+            assertEquals(AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS,
+                    mbeans.getAttribute(budget, "failedLoginsWindowMillis"));
+            assertEquals(0L, mbeans.getAttribute(budget, "refusedByMaxFailedLoginsPerAddress"));
+            assertEquals(0, mbeans.getAttribute(budget, "failedLoginAddresses"));
+            mbeans.setAttribute(budget, new javax.management.Attribute("maxFailedLoginsPerAddress", 5));
+            assertEquals(5, factory.getMaxFailedLoginsPerAddress());
+            mbeans.setAttribute(factoryName, new javax.management.Attribute("failedLoginsWindowMillis", 30_000L));
+            assertEquals(30_000L, factory.getServerBudget().getFailedLoginsWindowMillis());
         }
     }
 

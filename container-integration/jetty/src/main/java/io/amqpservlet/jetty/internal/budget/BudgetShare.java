@@ -55,6 +55,8 @@ public final class BudgetShare {
     SourceAddress source;
     /** Its place in the handshake queue while {@link Counted#HANDSHAKE}: an idle open connection holds none. */
     HandshakeQueue.Handshake handshake;
+    /** The peer's address given at {@link #startHandshake}, or null: what its logins count against. */
+    volatile InetAddress peer;
     // Guarded by this.
     private long requestBytes;
     private long outputBytes;
@@ -88,7 +90,23 @@ public final class BudgetShare {
      * @return null when counted; else the limit that refuses it (the connection should end at once)
      */
     public Limit startHandshake(InetAddress address, long nowMillis) {
+        this.peer = address;
         return budget.startHandshake(this, address, nowMillis);
+    }
+
+    /**
+     * The peer's SASL login starts (its sasl-init arrived, before any credential is looked at): takes one from its
+     * source address's allowance of failed logins ({@link FailedLogins}), given back by {@link #loginSucceeded}.
+     *
+     * @return null to go on; else why the login is refused (the address has failed too many logins lately)
+     */
+    public String loginStarting() {
+        return budget.startLogin(peer);
+    }
+
+    /** The login {@link #loginStarting} let go on succeeded: its address gets the login back. */
+    public void loginSucceeded() {
+        budget.loginSucceeded(peer);
     }
 
     /**

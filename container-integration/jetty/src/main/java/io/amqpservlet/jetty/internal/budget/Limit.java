@@ -1,8 +1,8 @@
 package io.amqpservlet.jetty.internal.budget;
 
 /**
- * The connection limits of a {@link ServerBudget}: which one refused a connection or ended a stalled handshake, so
- * the refusal can say so (the AMQP close's description, the log) and be counted per limit.
+ * The connection limits of a {@link ServerBudget}: which one refused a connection (or its login) or ended a stalled
+ * handshake, so the refusal can say so (the AMQP close's description, the log) and be counted per limit.
  */
 public enum Limit {
     /** Open AMQP connections, server-wide. */
@@ -12,7 +12,9 @@ public enum Limit {
     /** Open AMQP connections of one source address. */
     CONNECTIONS_PER_ADDRESS("maxConnectionsPerAddress"),
     /** Connections of one source address between accept and the peer's open. */
-    HANDSHAKES_PER_ADDRESS("maxHandshakesPerAddress");
+    HANDSHAKES_PER_ADDRESS("maxHandshakesPerAddress"),
+    /** Failed SASL logins of one source address in a window ({@link FailedLogins}): refuses a login, not a connection. */
+    FAILED_LOGINS_PER_ADDRESS("maxFailedLoginsPerAddress");
 
     private final String setting;
 

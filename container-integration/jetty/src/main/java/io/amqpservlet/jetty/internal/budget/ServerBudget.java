@@ -66,6 +66,8 @@ public final class ServerBudget {
     private final HashMap<SourceAddress, SourceAddress> sources = new HashMap<>();
     private final SourceAddress probe = new SourceAddress();
     private final HandshakeQueue handshakeQueue = new HandshakeQueue();
+    /** Failed logins per source address: a table of its own, with its own lock (taken per login, not per accept). */
+    private final FailedLogins failedLogins = new FailedLogins(FailedLogins.DEFAULT_MAX_ADDRESSES);
     private volatile int sourceCount;
 
     private final AtomicLong bufferedBytes = new AtomicLong();
@@ -101,6 +103,7 @@ public final class ServerBudget {
         ServerBudget budget = new ServerBudget(new PeerLog());
         budget.setMaxConnectionsPerAddress(0);
         budget.setMaxHandshakesPerAddress(0);
+        budget.failedLogins.setMaxPerAddress(0);
         return budget;
     }
 
@@ -311,6 +314,7 @@ public final class ServerBudget {
                     + limit.setting() + ")";
             case HANDSHAKES, HANDSHAKES_PER_ADDRESS -> "the handshake stalled and was ended to make room for a new "
                     + "connection (" + limit.setting() + ")";
+            case FAILED_LOGINS_PER_ADDRESS -> describeLoginRefusal(share.peer);
         };
     }
 
@@ -330,7 +334,45 @@ public final class ServerBudget {
             case HANDSHAKES -> maxHandshakingConnections;
             case CONNECTIONS_PER_ADDRESS -> maxConnectionsPerAddress;
             case HANDSHAKES_PER_ADDRESS -> maxHandshakesPerAddress;
+            case FAILED_LOGINS_PER_ADDRESS -> failedLogins.getMaxPerAddress();
         };
+    }
+
+    // ------------------------------------------------------------------------------------------ logins
+
+    /**
+     * A SASL login from {@code address} starts (see {@link BudgetShare#loginStarting}): takes one from the address's
+     * allowance of failed logins, or refuses the login when it has none left.
+     *
+     * @return null to go on; else why the login is refused
+     */
+    String startLogin(InetAddress address) {
+        if (failedLogins.tryStart(address, System.nanoTime())) {
+            return null;
+        }
+        refused(Limit.FAILED_LOGINS_PER_ADDRESS);
+        return describeLoginRefusal(address);
+    }
+
+    /** A login {@link #startLogin} let go on succeeded: the address gets its login back. */
+    void loginSucceeded(InetAddress address) {
+        failedLogins.succeeded(address, System.nanoTime());
+    }
+
+    private String describeLoginRefusal(InetAddress address) {
+        SourceAddress source = new SourceAddress();
+        String who = address != null && source.set(address) ? source.toString() : "its address";
+        int max = failedLogins.getMaxPerAddress();
+        long window = failedLogins.getWindowMillis();
+        long waitMillis = failedLogins.millisUntilAllowed(address, System.nanoTime());
+        return who + " has no failed login left: " + max + " per " + (window % 1000 == 0 ? window / 1000 + " s"
+                : window + " ms") + ", the limit per source address (" + Limit.FAILED_LOGINS_PER_ADDRESS.setting()
+                + "); the next in " + (waitMillis >= 1000 ? (waitMillis + 999) / 1000 + " s" : waitMillis + " ms");
+    }
+
+    /** The allowance of failed logins per source address: its settings and counts. */
+    public FailedLogins failedLogins() {
+        return failedLogins;
     }
 
     // ------------------------------------------------------------------------------------------ bytes
@@ -506,8 +548,8 @@ public final class ServerBudget {
     }
 
     /**
-     * Connections refused by any connection or handshake limit, server-wide or per address, since the start (a
-     * statistic).
+     * Connections refused by any connection or handshake limit, server-wide or per address, or at their login by
+     * the limit of failed logins per address, since the start (a statistic).
      *
      * @return the number of connections refused since this budget was made
      */
@@ -516,8 +558,8 @@ public final class ServerBudget {
     }
 
     /**
-     * Connections refused by one limit since the start: at their open (a connection limit) or before any frame (a
-     * handshake limit with no stalled handshake to end).
+     * Connections refused by one limit since the start: at their open (a connection limit), before any frame (a
+     * handshake limit with no stalled handshake to end), or at their SASL login (failed logins per address).
      *
      * @param limit the limit
      * @return the number of connections it refused since this budget was made

@@ -11,7 +11,8 @@ import java.net.InetAddress;
  * subscriber, since an IPv6 host can take a new address of its /64 for every connection.
  *
  * <p>Equal by address (or /64), so that a probe set from a peer's address finds the record in
- * {@link ServerBudget}'s table. Guarded by the budget's lock, as are the counts.
+ * {@link ServerBudget}'s table. Guarded by the budget's lock, as are the counts. {@link FailedLogins} keys its table
+ * of failed logins the same way, with records of its own.
  */
 final class SourceAddress {
     /** An IPv4 address in the low 32 bits, or the /64 of an IPv6 one. */
@@ -21,6 +22,8 @@ final class SourceAddress {
     int handshakes;
     HandshakeQueue.Handshake oldestHandshake;
     HandshakeQueue.Handshake newestHandshake;
+    /** In {@link FailedLogins}' table (a record of its own, guarded by its lock): when its bucket is whole again. */
+    long loginsWholeAtNanos;
 
     /** A probe, set with {@link #set} before each look-up. */
     SourceAddress() {

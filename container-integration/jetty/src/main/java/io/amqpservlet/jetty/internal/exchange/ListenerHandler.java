@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>What an operator reads of its clients (docs/jetty.md, "Logs"): each connection's open and close at DEBUG, with
  * the peer's address and container-id (and at the open its product and user); a failed login, a connection we
  * closed for what the peer did, a session we ended or a link we detached with an error, and a refusal by a
- * connection limit, at INFO, one line each, within the factory's {@link PeerLog} allowance. Every error we send in
+ * connection limit or by the limit of failed logins per source address, at INFO, one line each, within the factory's {@link PeerLog} allowance. Every error we send in
  * a close, an end or a detach is counted in the factory's {@link ErrorsSent}.
  */
 public final class ListenerHandler extends ServingHandler {
@@ -48,6 +48,8 @@ public final class ListenerHandler extends ServingHandler {
     private boolean explained;
     /** This connection was refused at its open, and that close's error counted already. */
     private boolean refusalCounted;
+    /** This connection's login was refused before its credentials were looked at (its address failed too often). */
+    private boolean loginRefused;
 
     public ListenerHandler(ServingSettings settings, ErrorsSent errorsSent, ConnectionMetaData connection,
                            EngineInbox inbox, BudgetShare budget, boolean secure) {
@@ -96,9 +98,31 @@ public final class ListenerHandler extends ServingHandler {
         return null;
     }
 
+    /**
+     * A login starts: its source address must have a failed login left ({@code maxFailedLoginsPerAddress}), else it
+     * is refused before its credentials are looked at, so a password guesser learns nothing from it.
+     */
+    @Override
+    public String onSaslInit(Engine engine, String mechanism) {
+        String refusal = budget.loginStarting();
+        loginRefused = refusal != null;
+        return refusal;
+    }
+
     @Override
     public void onAuthenticationFailed(Engine engine, String mechanism, String reason) {
         explained = true;
+        if (loginRefused) {
+            // A refusal by a limit: one line within the refusals' allowance (a guesser's flood of them is one kind).
+            if (LOG.isInfoEnabled()) {
+                long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
+                if (leftOut >= 0) {
+                    LOG.info("AMQP login from {} refused: {}{}{}", peerAddress(), reason,
+                            mechanism == null ? "" : " (" + mechanism + ")", PeerLog.leftOut(leftOut));
+                }
+            }
+            return;
+        }
         if (LOG.isInfoEnabled()) {
             long leftOut = settings.peerLog().permit(PeerLog.Kind.FAILED_LOGIN);
             if (leftOut >= 0) {
@@ -110,6 +134,7 @@ public final class ListenerHandler extends ServingHandler {
 
     @Override
     public void onAuthenticated(Engine engine, String identity) {
+        budget.loginSucceeded(); // only failed logins count against the address
         authenticatedAs(settings.users().authenticationOf(identity,
                 identity != null && identity.equals(externalIdentity)));
     }
