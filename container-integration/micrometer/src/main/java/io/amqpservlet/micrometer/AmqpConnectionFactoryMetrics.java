@@ -24,7 +24,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code amqp.servlet.connections} (gauge; {@code state} {@code open} or {@code handshaking}),
  *       {@code amqp.servlet.connections.refused} and {@code amqp.servlet.handshakes.evicted} (function counters;
  *       {@code limit}, the setting that refused or evicted: {@code maxConnections}, {@code maxHandshakingConnections},
- *       {@code maxConnectionsPerAddress}, {@code maxHandshakesPerAddress}) and {@code amqp.servlet.source.addresses}
+ *       {@code maxConnectionsPerAddress}, {@code maxHandshakesPerAddress}, and for refusals
+ *       {@code maxFailedLoginsPerAddress}, whose connection ends at its login) and {@code amqp.servlet.source.addresses}
  *       (gauge): its connections;</li>
  *   <li>{@code amqp.servlet.errors.sent} (function counter; {@code scope} {@code connection}, {@code session} or
  *       {@code link}, and {@code condition}, such as {@code amqp:decode-error}): the AMQP errors it sent its clients
@@ -41,7 +42,8 @@ import java.util.function.ToDoubleFunction;
  */
 public final class AmqpConnectionFactoryMetrics implements MeterBinder {
     private static final String CONNECTIONS_REFUSED_DESCRIPTION = "Connections refused, by the limit that refused"
-            + " them: closed at their open (a connection limit) or before any frame (a handshake limit)";
+            + " them: closed at their open (a connection limit), before any frame (a handshake limit) or at their"
+            + " login (failed logins per address)";
     private static final String ERRORS_SENT_DESCRIPTION = "AMQP errors sent to clients, by where (a connection's"
             + " close, a session's end, a link's detach or refusal) and condition";
     private static final String HANDSHAKES_EVICTED_DESCRIPTION = "Stalled handshakes ended to make room for a new"
@@ -94,7 +96,7 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .description("AMQP connections now: open (past the client's open) or handshaking (before it)")
                 .register(registry);
         // By limit, named as the setting is (and as the refusal's close description and log line name it): their
-        // sum is the factory's connectionsRefused, the per-address two its connectionsRefusedPerAddress.
+        // sum is the factory's connectionsRefused, the per-address three its connectionsRefusedPerAddress.
         refused(registry, connector, "maxConnections", budget, AmqpServerBudget::getRefusedByMaxConnections);
         refused(registry, connector, "maxHandshakingConnections", budget,
                 AmqpServerBudget::getRefusedByMaxHandshakingConnections);
@@ -102,6 +104,8 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 AmqpServerBudget::getRefusedByMaxConnectionsPerAddress);
         refused(registry, connector, "maxHandshakesPerAddress", budget,
                 AmqpServerBudget::getRefusedByMaxHandshakesPerAddress);
+        refused(registry, connector, "maxFailedLoginsPerAddress", budget,
+                AmqpServerBudget::getRefusedByMaxFailedLoginsPerAddress);
         FunctionCounter.builder("amqp.servlet.handshakes.evicted", budget,
                         AmqpServerBudget::getEvictedByMaxHandshakingConnections)
                 .tags(connector).tag("limit", "maxHandshakingConnections")

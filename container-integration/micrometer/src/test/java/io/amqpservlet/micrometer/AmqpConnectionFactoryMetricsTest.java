@@ -137,6 +137,7 @@ class AmqpConnectionFactoryMetricsTest {
                 "amqp.servlet.connections.refused COUNTER limit=maxHandshakingConnections",
                 "amqp.servlet.connections.refused COUNTER limit=maxConnectionsPerAddress",
                 "amqp.servlet.connections.refused COUNTER limit=maxHandshakesPerAddress",
+                "amqp.servlet.connections.refused COUNTER limit=maxFailedLoginsPerAddress",
                 "amqp.servlet.handshakes.evicted COUNTER limit=maxHandshakingConnections",
                 "amqp.servlet.handshakes.evicted COUNTER limit=maxHandshakesPerAddress",
                 "amqp.servlet.source.addresses GAUGE",
@@ -220,6 +221,50 @@ class AmqpConnectionFactoryMetricsTest {
         await(2, () -> count("amqp.servlet.errors.sent", "scope", "connection", "condition", "amqp:unauthorized-access"),
                 "unauthorized-access errors sent");
         assertEquals(1, registry.find("amqp.servlet.errors.sent").meters().size(), "one meter per kind");
+    }
+
+    /**
+     * Logs in with SASL {@code mechanism} (no initial response) over a raw socket: the sasl-outcome's code. A
+     * sasl-init frame by hand (AMQP 1.0 §2.3, §5.3.3.2): size, doff 2, type 1 (SASL), channel 0, then the described
+     * list {@code sasl-init(mechanism)}.
+     */
+    static int saslOutcome(int port, String mechanism) throws IOException {
+        byte[] name = mechanism.getBytes(StandardCharsets.US_ASCII);
+        int size = 8 + 8 + name.length; // the frame header, then the body
+        ByteBuffer frame = ByteBuffer.allocate(8 + size);
+        frame.put(new byte[] {'A', 'M', 'Q', 'P', 3, 1, 0, 0});
+        frame.putInt(size).put((byte) 2).put((byte) 1).putShort((short) 0);
+        frame.put(new byte[] {0x00, 0x53, 0x41, (byte) 0xc0, (byte) (3 + name.length), 0x01, (byte) 0xa3,
+            (byte) name.length}).put(name);
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(frame.array(), 0, frame.position());
+            out.flush();
+            byte[] in = socket.getInputStream().readAllBytes();
+            // The last frame is the outcome: 0x00 0x53 0x44 (sasl-outcome), a list, its first field the ubyte code.
+            for (int i = in.length - 3; i >= 0; i--) {
+                if (in[i] == 0x00 && in[i + 1] == 0x53 && in[i + 2] == 0x44) {
+                    int at = i + 3;
+                    at += in[at] == (byte) 0xc0 ? 3 : in[at] == (byte) 0xd0 ? 9 : 1;
+                    assertEquals(0x50, in[at] & 0xFF, "a ubyte code");
+                    return in[at + 1];
+                }
+            }
+            throw new AssertionError("no sasl-outcome in " + in.length + " bytes");
+        }
+    }
+
+    @Test
+    void loginsRefusedByTheLimitOfFailedLoginsPerAddressCountUnderItsName() throws Exception {
+        factory.setMaxFailedLoginsPerAddress(1);
+        assertEquals(1, saslOutcome(connector.getLocalPort(), "CRAM-MD5"), "a mechanism not offered: auth");
+        assertEquals(4, saslOutcome(connector.getLocalPort(), "ANONYMOUS"), "none left: sys-temp");
+        await(1, () -> count("amqp.servlet.connections.refused", "limit", "maxFailedLoginsPerAddress"),
+                "refused by maxFailedLoginsPerAddress");
+        assertEquals(1, factory.getConnectionsRefusedPerAddress());
+        assertEquals(factory.getConnectionsRefused(), registry.get("amqp.servlet.connections.refused")
+                .functionCounters().stream().mapToDouble(c -> c.count()).sum(), "the limits sum to every refusal");
     }
 
     @Test
