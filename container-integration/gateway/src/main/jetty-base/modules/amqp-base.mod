@@ -104,7 +104,7 @@ etc/jetty-amqp-base.xml
 
 ## Limits per source address (an IPv4 address, an IPv6 /64), so one machine cannot fill the server-wide ones
 ## (docs/jetty.md, "Limits per source address"); 0 turns one off. Behind a load balancer every client has its
-## address: enable amqp-proxy-protocol (the balancer sends the PROXY protocol), or set both to 0.
+## address: enable amqp-proxy-protocol (the balancer sends the PROXY protocol), or set them to 0.
 ## The most AMQP connections one address keeps open; one more is opened, then closed with
 ## amqp:resource-limit-exceeded naming the limit.
 # amqp.maxConnectionsPerAddress=512
@@ -112,6 +112,12 @@ etc/jetty-amqp-base.xml
 ## The most connections of one address between accept and open. When full, its oldest handshake stalled 2 s or
 ## more ends to make room; when none has, its new connection is closed at once.
 # amqp.maxHandshakesPerAddress=32
+
+## The failed SASL logins one address may have in a burst, and again per window (ms), one coming back every
+## window / max: past it a login from that address is refused with sasl-outcome sys-temp before its password is
+## checked, so it cannot guess passwords as fast as it can connect. A successful login costs nothing.
+# amqp.maxFailedLoginsPerAddress=10
+# amqp.failedLoginsWindowMillis=60000
 
 ## The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
 ## while they are used up, no credit is granted, no session window reopened, and new requests are released.

@@ -377,6 +377,8 @@ public final class Gateway {
         factory.setMaxHandshakingConnections(options.maxHandshakes());
         factory.setMaxConnectionsPerAddress(options.maxConnectionsPerAddress());
         factory.setMaxHandshakesPerAddress(options.maxHandshakesPerAddress());
+        factory.setMaxFailedLoginsPerAddress(options.maxFailedLoginsPerAddress());
+        factory.setFailedLoginsWindowMillis(options.failedLoginsWindowMillis());
         factory.setMaxBufferedBytes(options.maxBufferedBytes());
         factory.setCloseTimeout(options.closeTimeoutMillis());
         factory.setRequestTimeout(options.requestTimeoutMillis());

@@ -172,6 +172,21 @@ final class GatewayCommand {
         set("max-handshakes-per-address", n);
     }
 
+    @Option(order = 42, names = "--max-failed-logins-per-address", paramLabel = "N", description = "failed SASL "
+            + "logins one source address may have in a burst, and again per --failed-logins-window, per AMQP port; "
+            + "past it a login is refused with sasl-outcome sys-temp before its password is checked (default "
+            + AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS + "; 0: no limit)")
+    void maxFailedLoginsPerAddress(String n) {
+        set("max-failed-logins-per-address", n);
+    }
+
+    @Option(order = 43, names = "--failed-logins-window", paramLabel = "MS", description = "the time in which an "
+            + "address's allowance of failed logins refills whole, one at a time (default "
+            + AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS + ")")
+    void failedLoginsWindow(String millis) {
+        set("failed-logins-window", millis);
+    }
+
     @Option(order = 21, names = "--proxy-protocol", description = "every AMQP port reads a PROXY protocol header "
             + "(v1 or v2, as HAProxy and cloud load balancers send) before AMQP or TLS: the per-address limits and "
             + "the logs see the client's address, not the load balancer's")

@@ -77,6 +77,8 @@ public final class GatewayOptions {
     int maxHandshakes = AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS;
     int maxConnectionsPerAddress = AmqpServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
     int maxHandshakesPerAddress = AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
+    int maxFailedLoginsPerAddress = AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS;
+    long failedLoginsWindowMillis = AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS;
     /** Whether every AMQP port reads a PROXY protocol header (a load balancer's) before AMQP or TLS. */
     boolean proxyProtocol;
     long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
@@ -271,6 +273,13 @@ public final class GatewayOptions {
                 break;
             case "max-handshakes-per-address":
                 maxHandshakesPerAddress = (int) nonNegative(name, value, "a number of connections (0: no limit)");
+                break;
+            case "max-failed-logins-per-address":
+                maxFailedLoginsPerAddress = (int) nonNegative(name, value, "a number of logins (0: no limit)");
+                break;
+            case "failed-logins-window":
+                failedLoginsWindowMillis = positive(name, value, AmqpServerBudget.MAX_FAILED_LOGINS_WINDOW_MILLIS,
+                        "milliseconds");
                 break;
             case "proxy-protocol":
                 proxyProtocol = bool(name, value);
@@ -525,6 +534,16 @@ public final class GatewayOptions {
     /** {@return the most connections of one source address in their handshake per AMQP port; 0 for no limit} */
     public int maxHandshakesPerAddress() {
         return maxHandshakesPerAddress;
+    }
+
+    /** {@return the failed SASL logins one source address may have per window, per AMQP port; 0 for no limit} */
+    public int maxFailedLoginsPerAddress() {
+        return maxFailedLoginsPerAddress;
+    }
+
+    /** {@return the time in which an address's allowance of failed logins refills whole, in milliseconds} */
+    public long failedLoginsWindowMillis() {
+        return failedLoginsWindowMillis;
     }
 
     /** {@return whether every AMQP port reads a PROXY protocol header (v1 or v2) before AMQP or TLS} */

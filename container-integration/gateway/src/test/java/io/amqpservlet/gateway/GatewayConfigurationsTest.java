@@ -22,6 +22,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,6 +170,26 @@ class GatewayConfigurationsTest {
     }
 
     @Test
+    void theFailedLoginOptionsReachTheAmqpPortsFactory() throws Exception {
+        Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--max-failed-logins-per-address", "3",
+                "--failed-logins-window", "5000");
+        try {
+            AmqpConnectionFactory factory = null;
+            for (org.eclipse.jetty.server.Connector c : g.server().getConnectors()) {
+                AmqpConnectionFactory f = c.getConnectionFactory(AmqpConnectionFactory.class);
+                if (f != null) {
+                    factory = f;
+                }
+            }
+            assertNotNull(factory);
+            assertEquals(3, factory.getMaxFailedLoginsPerAddress());
+            assertEquals(5_000, factory.getFailedLoginsWindowMillis());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
     void perAddressLimitsCountTheClientAddressTheProxyProtocolNames() throws Exception {
         Gateway g = start("--amqp-port", "0", "--http-port", "-1", "--proxy-protocol",
                 "--max-connections-per-address", "1", "--close-timeout", "1000");
@@ -199,6 +220,19 @@ class GatewayConfigurationsTest {
         assertTrue(assertThrows(GatewayOptions.UsageException.class,
                 () -> GatewayOptions.parse(new String[] {"--max-handshakes-per-address", "-1"})).getMessage()
                 .contains("--max-handshakes-per-address must be from 0"));
+        GatewayOptions logins = GatewayOptions.parse(new String[] {"--max-failed-logins-per-address", "0",
+            "--failed-logins-window", "5000"});
+        assertEquals(0, logins.maxFailedLoginsPerAddress());
+        assertEquals(5_000, logins.failedLoginsWindowMillis());
+        assertEquals(10, defaults.maxFailedLoginsPerAddress());
+        assertEquals(60_000, defaults.failedLoginsWindowMillis());
+        assertTrue(assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--max-failed-logins-per-address", "-1"})).getMessage()
+                .contains("--max-failed-logins-per-address must be from 0"));
+        assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--failed-logins-window", "0"}));
+        assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--failed-logins-window", "86400001"}));
         Path config = dir.resolve("proxy.properties");
         Files.writeString(config, "proxy-protocol=yes\n");
         assertTrue(assertThrows(GatewayOptions.UsageException.class,

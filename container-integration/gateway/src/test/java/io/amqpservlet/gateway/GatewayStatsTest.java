@@ -142,7 +142,8 @@ class GatewayStatsTest {
                 } while (!((Map<?, ?>) amqp.get("connectionErrorsSent")).containsKey("amqp:resource-limit-exceeded")
                         && System.nanoTime() < until);
                 assertEquals(Map.of("maxConnections", 0L, "maxHandshakingConnections", 0L,
-                        "maxConnectionsPerAddress", 1L, "maxHandshakesPerAddress", 0L),
+                        "maxConnectionsPerAddress", 1L, "maxHandshakesPerAddress", 0L,
+                        "maxFailedLoginsPerAddress", 0L),
                         amqp.get("connectionsRefusedByLimit"), amqp.toString());
                 assertEquals(1L, amqp.get("connectionsRefused"), amqp.toString());
                 assertEquals(1L, ((Map<?, ?>) amqp.get("connectionErrorsSent")).get("amqp:resource-limit-exceeded"),

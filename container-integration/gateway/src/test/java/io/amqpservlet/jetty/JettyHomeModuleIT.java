@@ -143,7 +143,8 @@ class JettyHomeModuleIT {
             assertTrue(Files.readString(base.base.resolve("etc/amqp-realm.properties")).contains("# alice:"));
             base.write("etc/amqp-realm.properties", "alice: secret, user\n".getBytes(StandardCharsets.UTF_8));
             base.write("webapps/" + WAR + ".xml", CONTEXT_WITH_AMQP_AUTHENTICATOR.getBytes(StandardCharsets.UTF_8));
-            int amqp = JettyBase.port(base.start("amqp.port=0", "amqp.anonymousAllowed=false"), "amqp");
+            int amqp = JettyBase.port(base.start("amqp.port=0", "amqp.anonymousAllowed=false",
+                    "amqp.maxFailedLoginsPerAddress=1"), "amqp");
 
             AmqpResponse r = amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "secret"));
             assertEquals("hello from war /hello/me amqp=true user=alice", r.bodyText(), base.serverLog());
@@ -151,6 +152,12 @@ class JettyHomeModuleIT {
                     () -> amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "wrong")));
             assertTrue(String.valueOf(refused.getMessage()).contains("authentication failed (wrong user or password)"),
                     refused.toString());
+            // amqp.maxFailedLoginsPerAddress=1: the address has failed its one login, so even the right password
+            // is refused (sys-temp) until one comes back a minute later.
+            IOException limited = assertThrows(IOException.class,
+                    () -> amqpGet(amqp, "/hello/me", new EngineConfig().saslPlain("alice", "secret")));
+            assertTrue(String.valueOf(limited.getMessage()).contains("try again later"),
+                    limited + base.serverLog());
         }
     }
 
@@ -358,7 +365,8 @@ class JettyHomeModuleIT {
                     "jetty.jmxremote.rmiserverport=0", "amqp.writeCoalescing=350", "amqp.handleMax=31",
                     "amqp.maxLinksPerConnection=40", "amqp.maxLinkBytesPerConnection=45000", "amqp.maxUnsettledSentDeliveries=50",
                     "amqp.maxBufferedMessagesPerLink=60", "amqp.maxBufferedBytesPerConnection=70000",
-                    "amqp.minPeerIdleTimeout=5000", "amqp.partialFrameTimeout=12000"), "amqp");
+                    "amqp.minPeerIdleTimeout=5000", "amqp.partialFrameTimeout=12000",
+                    "amqp.maxFailedLoginsPerAddress=7", "amqp.failedLoginsWindowMillis=30000"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
                     base.serverLog());
             // amqp.minPeerIdleTimeout on a real connection: a client that announces 1 s (half its 2 s) is refused.
@@ -378,6 +386,8 @@ class JettyHomeModuleIT {
                 assertEquals(4096, mbeans.getAttribute(factory, "maxConnections"));
                 assertEquals(512, mbeans.getAttribute(factory, "maxConnectionsPerAddress"));
                 assertEquals(32, mbeans.getAttribute(factory, "maxHandshakesPerAddress"));
+                assertEquals(7, mbeans.getAttribute(factory, "maxFailedLoginsPerAddress"));
+                assertEquals(30_000L, mbeans.getAttribute(factory, "failedLoginsWindowMillis"));
                 assertEquals(350L, mbeans.getAttribute(factory, "writeCoalescing"));
                 assertEquals(255, mbeans.getAttribute(factory, "channelMax"), "amqp.channelMax's default");
                 assertEquals(31, mbeans.getAttribute(factory, "handleMax"));

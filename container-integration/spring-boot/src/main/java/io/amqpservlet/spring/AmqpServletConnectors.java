@@ -111,6 +111,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         factory.setMaxHandshakingConnections(properties.getLimits().getMaxHandshakingConnections());
         factory.setMaxConnectionsPerAddress(properties.getLimits().getMaxConnectionsPerAddress());
         factory.setMaxHandshakesPerAddress(properties.getLimits().getMaxHandshakesPerAddress());
+        factory.setMaxFailedLoginsPerAddress(properties.getLimits().getMaxFailedLoginsPerAddress());
+        factory.setFailedLoginsWindowMillis(properties.getLimits().getFailedLoginsWindow().toMillis());
         factory.setMaxBufferedBytes(properties.getLimits().getMaxBufferedBytes().toBytes());
         factory.setSaslExternal(properties.getSasl().isExternal());
         PlainAuthenticator plain = properties.getSasl().isPlain() ? plainAuthenticator.get() : null;

@@ -224,6 +224,19 @@ public class AmqpServletProperties {
         private int maxHandshakesPerAddress = AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
 
         /**
+         * The failed SASL logins one source address may have in a burst, and again per failed-logins-window; past it
+         * a login from that address is refused with sasl-outcome sys-temp before its password is checked. A
+         * successful login costs nothing. 0: no limit.
+         */
+        private int maxFailedLoginsPerAddress = AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS;
+
+        /**
+         * The time in which a source address's allowance of failed logins refills whole, one coming back every
+         * window divided by max-failed-logins-per-address; at most a day.
+         */
+        private Duration failedLoginsWindow = Duration.ofMillis(AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS);
+
+        /**
          * The bytes all connections together may buffer (request bodies not yet read, responses not yet written);
          * while they are used up, no credit is granted and new requests are released.
          */
@@ -319,6 +332,22 @@ public class AmqpServletProperties {
 
         public void setMaxHandshakesPerAddress(int maxHandshakesPerAddress) {
             this.maxHandshakesPerAddress = maxHandshakesPerAddress;
+        }
+
+        public int getMaxFailedLoginsPerAddress() {
+            return maxFailedLoginsPerAddress;
+        }
+
+        public void setMaxFailedLoginsPerAddress(int maxFailedLoginsPerAddress) {
+            this.maxFailedLoginsPerAddress = maxFailedLoginsPerAddress;
+        }
+
+        public Duration getFailedLoginsWindow() {
+            return failedLoginsWindow;
+        }
+
+        public void setFailedLoginsWindow(Duration failedLoginsWindow) {
+            this.failedLoginsWindow = failedLoginsWindow;
         }
 
         public DataSize getMaxBufferedBytes() {

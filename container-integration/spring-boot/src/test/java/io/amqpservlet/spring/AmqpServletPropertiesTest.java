@@ -51,6 +51,8 @@ class AmqpServletPropertiesTest {
             assertEquals(library.getMaxHandshakingConnections(), made.getMaxHandshakingConnections());
             assertEquals(library.getMaxConnectionsPerAddress(), made.getMaxConnectionsPerAddress());
             assertEquals(library.getMaxHandshakesPerAddress(), made.getMaxHandshakesPerAddress());
+            assertEquals(library.getMaxFailedLoginsPerAddress(), made.getMaxFailedLoginsPerAddress());
+            assertEquals(library.getFailedLoginsWindowMillis(), made.getFailedLoginsWindowMillis());
             assertEquals(library.getMaxBufferedBytes(), made.getMaxBufferedBytes());
             assertEquals(library.getConnectionProperties(), made.getConnectionProperties());
             EngineConfig expected = library.getEngineConfig();
@@ -102,6 +104,8 @@ class AmqpServletPropertiesTest {
         properties.getLimits().setMaxConnections(12);
         properties.getLimits().setMaxConnectionsPerAddress(5);
         properties.getLimits().setMaxHandshakesPerAddress(0);
+        properties.getLimits().setMaxFailedLoginsPerAddress(4);
+        properties.getLimits().setFailedLoginsWindow(java.time.Duration.ofSeconds(20));
         properties.getLimits().setMaxFrameSize(org.springframework.util.unit.DataSize.ofKilobytes(16));
         properties.getLimits().setHandleMax(31);
         properties.getLimits().setMaxLinksPerConnection(40);
@@ -124,6 +128,8 @@ class AmqpServletPropertiesTest {
         assertEquals(12, made.getMaxConnections());
         assertEquals(5, made.getMaxConnectionsPerAddress());
         assertEquals(0, made.getMaxHandshakesPerAddress(), "0 turns it off");
+        assertEquals(4, made.getMaxFailedLoginsPerAddress());
+        assertEquals(20_000, made.getFailedLoginsWindowMillis());
         assertEquals(16 * 1024, made.getMaxFrameSize());
         assertEquals(31, made.getHandleMax());
         assertEquals(40, made.getMaxLinksPerConnection());
@@ -150,6 +156,7 @@ class AmqpServletPropertiesTest {
                 "amqp.servlet.write-coalescing", "amqp.servlet.connection-properties",
                 "amqp.servlet.limits.max-connections", "amqp.servlet.limits.max-connections-per-address",
                 "amqp.servlet.limits.max-handshakes-per-address",
+                "amqp.servlet.limits.max-failed-logins-per-address", "amqp.servlet.limits.failed-logins-window",
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
                 "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
                 "amqp.servlet.limits.max-link-bytes-per-connection", "amqp.servlet.limits.partial-frame-timeout",

@@ -92,6 +92,7 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
             refused.put("maxHandshakingConnections", budget.getRefusedByMaxHandshakingConnections());
             refused.put("maxConnectionsPerAddress", budget.getRefusedByMaxConnectionsPerAddress());
             refused.put("maxHandshakesPerAddress", budget.getRefusedByMaxHandshakesPerAddress());
+            refused.put("maxFailedLoginsPerAddress", budget.getRefusedByMaxFailedLoginsPerAddress());
             port.put("connectionsRefusedByLimit", refused);
             port.put("connectionErrorsSent", e.getValue().getConnectionErrorsSent());
             port.put("sessionErrorsSent", e.getValue().getSessionErrorsSent());
