@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * granted, no session window is reopened and new requests are released. Counts are reserved and released by each
  * connection's {@link BudgetShare}, which gives everything back when the connection closes, whichever way.
  *
+ * <p>Each source address also has an allowance of failed SASL logins ({@link FailedLogins}, a table of its own):
+ * a login past it is refused before its credentials are looked at, counted as a refusal by
+ * {@link Limit#FAILED_LOGINS_PER_ADDRESS}.
+ *
  * <p>Source addresses are kept in a table only while they have a connection counted, so it holds at most as many
  * addresses as there are connections counted (each limited), and forgets an address with its last connection.
  *

@@ -27,7 +27,7 @@ public final class PeerLog {
     public enum Kind {
         /** SASL logins that failed. */
         FAILED_LOGIN,
-        /** Connections a limit refused. */
+        /** Connections a limit refused, and logins the limit of failed logins per address refused. */
         REFUSAL,
         /** Errors a peer caused: protocol violations, responses larger than the client takes. */
         PEER_ERROR
