@@ -304,6 +304,18 @@ public final class Engine {
     }
 
     /**
+     * The transport ended (its socket closed or failed), whether or not the close exchange finished: the connection is
+     * over. Sessions and links still open end without an error, and the application is told once
+     * ({@link EngineHandler#onClosed}) with the error a close carried, the peer's or, failing that, ours (a close we
+     * sent that the peer never answered), or null when neither side sent one (the peer dropped the connection).
+     * A transport calls it when its socket is gone; without it, an engine whose peer dropped the connection never
+     * reports its end. Calling it again, or after the engine finished on its own, does nothing.
+     */
+    public void transportClosed() {
+        finish();
+    }
+
+    /**
      * Whether the connection is over: the transport should write what output remains, then close.
      *
      * @return true once the connection is over (closed, failed or dropped); it stays true

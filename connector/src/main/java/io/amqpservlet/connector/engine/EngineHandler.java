@@ -66,10 +66,14 @@ public interface EngineHandler {
     }
 
     /**
-     * The connection ended: by the peer's close (with its error, or null), a local close, or a transport error.
+     * The connection ended, once: by the close exchange (the peer's close with its error, or null; our close with
+     * ours), by an error the engine found (a protocol violation, a timeout), by a failed handshake, or by the
+     * transport's end when the transport says so ({@link Engine#transportClosed()}: then with whichever close went
+     * out, or null when the peer dropped the connection without one).
      *
      * @param engine the engine whose connection ended
-     * @param error why, or null for a clean close
+     * @param error why: the peer's close's error when it sent one, else ours; null for a clean close or a dropped
+     *     connection
      */
     default void onClosed(Engine engine, ErrorCondition error) {
     }

@@ -116,4 +116,32 @@ class ConnectionLifecycleTest {
                 && "not today".equals(server.closedWith.description().toString()),
                 "the application hears of the connection's end with the refusal it sent: " + server.closedWith);
     }
+
+    @Test
+    void theTransportsEndEndsAConnectionWhoseCloseWasNeverAnsweredWithOurErrorAndOneTheClientDroppedWithNone() {
+        AcceptorRecorder server = new AcceptorRecorder();
+        EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
+        pair.pump();
+        pair.client.beginSession().attachReceiver("requests", "/orders");
+        pair.pump();
+        pair.server.close(ErrorConditions.CONNECTION_FORCED, "the server is stopping");
+        assertFalse(pair.server.isDone(), "our close waits for the client's");
+        assertFalse(server.closed);
+
+        pair.server.transportClosed(); // the client dropped its socket instead of answering
+        assertTrue(pair.server.isDone());
+        assertTrue(server.closed, "told of the end");
+        assertTrue(server.closedWith.is(ErrorConditions.CONNECTION_FORCED), "with the close we sent: " + server.closedWith);
+        assertTrue(server.events.contains("end 0") && server.events.contains("detach requests"),
+                "what was open ended, without an error: " + server.events);
+        pair.server.transportClosed();
+        assertEquals(1, server.events.stream().filter(e -> e.startsWith("closed")).count(), "told once");
+
+        AcceptorRecorder second = new AcceptorRecorder();
+        EnginePair dropped = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), second);
+        dropped.pump();
+        dropped.server.transportClosed(); // the client went away with no close either way
+        assertTrue(second.closed);
+        assertEquals(null, second.closedWith, "nobody sent an error");
+    }
 }

@@ -258,6 +258,25 @@ class AmqpGracefulShutdownTest {
             peer.awaitEof(5_000);
             assertTrue(stopMillis < 4_000, "stop took " + stopMillis + " ms with a close timeout of 1 s");
         }
+        // The close that went out is counted when the server drops the connection, though no answer came.
+        Eventually.until(() -> factory.getErrorsSent("connection", "amqp:connection:forced") == 1,
+                () -> "errors sent: " + factory.getConnectionErrorsSent());
+    }
+
+    @Test
+    void aClientThatDropsItsSocketAtOurCloseStillCountsTheClose() throws Exception {
+        try (RawAmqpPeer peer = new RawAmqpPeer(port)) {
+            peer.writeHeader(io.amqpservlet.protocol.frame.ProtocolHeader.AMQP);
+            peer.writeFrame(0, new io.amqpservlet.protocol.types.transport.Open().containerId("leaving-peer"));
+            peer.readHeader();
+            peer.readUntil(io.amqpservlet.protocol.types.transport.Open.class);
+            CompletableFuture<Long> stopped = stopInBackground();
+            peer.readUntil(io.amqpservlet.protocol.types.transport.Close.class);
+            peer.close(); // no close back: the socket goes
+            stopped.get(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        Eventually.until(() -> factory.getErrorsSent("connection", "amqp:connection:forced") == 1,
+                () -> "errors sent: " + factory.getConnectionErrorsSent());
     }
 
     @Test

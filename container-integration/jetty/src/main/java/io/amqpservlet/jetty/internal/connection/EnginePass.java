@@ -300,6 +300,7 @@ final class EnginePass implements BudgetShare.Owner {
         read(now);
         takeHandedBack(engine);
         if (state == ConnectionState.CLOSED) {
+            engine.transportClosed(); // an engine whose close exchange did not finish ends too: onClosed, once
             handler.connectionClosed(); // what streams now has no connection to go on: its writes fail
         }
         long next = Long.MAX_VALUE;

@@ -76,8 +76,8 @@ public final class ListenerHandler extends ServingHandler {
             // the limit (server-wide or of the client's source address).
             String why = budget.refusal(refused);
             explained = true;
-            // Counted now: a refused client may drop the socket rather than answer our close, and then the engine
-            // never reports the connection's end (onClosed).
+            // Counted now, as it goes out, not when the connection ends (onClosed): a refused client may keep the
+            // socket open until the close timeout.
             refusalCounted = true;
             errorsSent.sent(ErrorsSent.Scope.CONNECTION, ErrorConditions.RESOURCE_LIMIT_EXCEEDED.toString());
             if (LOG.isInfoEnabled()) {
