@@ -12,6 +12,7 @@ import io.amqpservlet.jetty.internal.connection.ConnectionSettings;
 import io.amqpservlet.jetty.internal.exchange.AttachedHandler;
 import io.amqpservlet.jetty.internal.exchange.RequestAttributesCustomizer;
 import io.amqpservlet.jetty.internal.exchange.ServingSettings;
+import io.amqpservlet.jetty.internal.log.ErrorsSent;
 import io.amqpservlet.connector.engine.EngineConfig;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * Attach mode (docs/attach.md): a Jetty {@link org.eclipse.jetty.server.Connector} that, instead of accepting
@@ -97,6 +100,8 @@ public class AmqpBrokerAttachment extends AbstractConnector {
     private long idleTimeoutMillis = -1;
     /** The attachment's own limits: counted, never refused (the broker's credit bounds what comes in). */
     private final ServerBudget budget = ServerBudget.withoutAddressLimits();
+    /** The AMQP errors its connections sent their brokers, over every start and connection. */
+    private final ErrorsSent errorsSent = new ErrorsSent();
     /** The connection over time; made at start from the settings above (null before). */
     private volatile Reconnection reconnection;
 
@@ -629,6 +634,71 @@ public class AmqpBrokerAttachment extends AbstractConnector {
         return budget.getBufferedBytes();
     }
 
+    /**
+     * The AMQP errors this attachment's connections closed with, sending them to the broker: {@code
+     * amqp:connection:forced} when it closes to connect again (a request link or the relay ended, an attach not
+     * answered in time, a broker that sends beyond the credit) or at a stop, an error it found in what the broker sent
+     * ({@code amqp:decode-error}, {@code amqp:connection:framing-error}, ...), the broker's silence past the idle
+     * timeout ({@code amqp:resource-limit-exceeded}). Counted only when a close went out: a connection that ends
+     * before there is an AMQP connection to close (a broker that refuses the login, a handshake that does not finish)
+     * sent the broker nothing. A close the broker sends is its own and not counted.
+     *
+     * @return the number of closes with an error since the attachment was made, by condition
+     */
+    @ManagedAttribute("Connections to brokers closed with an AMQP error since the start, by condition")
+    public Map<String, Long> getConnectionErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.CONNECTION);
+    }
+
+    /**
+     * The AMQP errors this side ended sessions with, for what the broker sent on them ({@code
+     * amqp:session:unattached-handle}, {@code amqp:session:window-violation}, ...).
+     *
+     * @return the number of sessions ended here with an error since the attachment was made, by condition
+     */
+    @ManagedAttribute("Sessions with brokers ended with an AMQP error since the start, by condition")
+    public Map<String, Long> getSessionErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.SESSION);
+    }
+
+    /**
+     * The AMQP errors this side detached links with, for what the broker sent on them (a transfer that breaks
+     * AMQP's rules), or refused a link the broker attached with ({@code amqp:not-allowed}: the attachment attaches
+     * the links it uses). A request over the size limit is not here: it is rejected alone, its link kept.
+     *
+     * @return the number of links detached or refused here with an error since the attachment was made, by condition
+     */
+    @ManagedAttribute("Links with brokers detached or refused with an AMQP error since the start, by condition")
+    public Map<String, Long> getLinkErrorsSent() {
+        return errorsSent.byCondition(ErrorsSent.Scope.LINK);
+    }
+
+    /**
+     * How many AMQP errors of {@code condition} this attachment's connections sent their brokers in {@code scope},
+     * as the maps of {@link #getConnectionErrorsSent()}, {@link #getSessionErrorsSent()} and
+     * {@link #getLinkErrorsSent()} count them.
+     *
+     * @param scope     {@code connection}, {@code session} or {@code link}
+     * @param condition the error's condition, such as {@code amqp:connection:forced}
+     * @return the number sent since the attachment was made; 0 for none
+     * @throws IllegalArgumentException for another scope
+     */
+    public long getErrorsSent(String scope, String condition) {
+        return errorsSent.count(ErrorsSent.Scope.ofTag(scope), condition);
+    }
+
+    /**
+     * Tells {@code kind} of each scope ({@code connection}, {@code session}, {@code link}) and condition that an
+     * error was sent to a broker in so far, then of each new one as its first error is sent, on the thread sending
+     * it: how meters of the errors ({@link #getErrorsSent(String, String)}) are made as they come.
+     *
+     * @param kind told the scope and the condition
+     */
+    public void watchErrorsSent(BiConsumer<String, String> kind) {
+        Objects.requireNonNull(kind, "kind");
+        errorsSent.watch((scope, condition) -> kind.accept(scope.tag(), condition));
+    }
+
     // ------------------------------------------------------------------------------------------ lifecycle
 
     @Override
@@ -691,7 +761,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
                 // Where a broker redirected to (index -1) is set up as the listed brokers are, for its hostname.
                 (endPoint, broker, index, hostname, owner) -> newConnection(endPoint, broker, index >= 0
                         ? perBroker.get(index) : settingsFor.apply(hostname != null ? hostname : broker.host()),
-                        new AttachedLinks(links, owner, "broker " + broker, NanoTime.now() / 1_000_000L), user,
+                        new AttachedLinks(links, owner, errorsSent, "broker " + broker, NanoTime.now() / 1_000_000L), user,
                         trust),
                 minReconnectDelayMillis, maxReconnectDelayMillis);
         reconnection = r;

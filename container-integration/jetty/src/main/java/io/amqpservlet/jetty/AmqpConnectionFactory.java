@@ -1073,7 +1073,7 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
      * @throws IllegalArgumentException for another scope
      */
     public long getErrorsSent(String scope, String condition) {
-        return errorsSent.count(scope(scope), condition);
+        return errorsSent.count(ErrorsSent.Scope.ofTag(scope), condition);
     }
 
     /**
@@ -1087,15 +1087,6 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     public void watchErrorsSent(BiConsumer<String, String> kind) {
         Objects.requireNonNull(kind, "kind");
         errorsSent.watch((scope, condition) -> kind.accept(scope.tag(), condition));
-    }
-
-    private static ErrorsSent.Scope scope(String tag) {
-        for (ErrorsSent.Scope scope : ErrorsSent.Scope.values()) {
-            if (scope.tag().equals(tag)) {
-                return scope;
-            }
-        }
-        throw new IllegalArgumentException("no scope " + tag + ": connection, session or link");
     }
 
     /**

@@ -4,6 +4,7 @@ import io.amqpservlet.connector.engine.Delivery;
 import io.amqpservlet.connector.engine.Engine;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
+import io.amqpservlet.jetty.internal.log.ErrorsSent;
 import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.protocol.codec.AmqpReader;
 import io.amqpservlet.protocol.types.messaging.Capabilities;
@@ -40,6 +41,8 @@ import java.util.Set;
  *   lack) is logged, and the connection is closed to try again (a request link or the relay) or the reply link
  *   dropped (a reply address).</li>
  * </ul>
+ * Every error this side sends the broker, in a close, an end or a detach (or the refusal of an attach), is counted in
+ * the attachment's {@link ErrorsSent}; the broker's own are not.
  *
  * <p>Engine thread only, like {@code AttachedHandler}, which calls it.
  */
@@ -48,6 +51,9 @@ public final class AttachedLinks {
 
     private final AttachSettings settings;
     private final Reconnection reconnection;
+    private final ErrorsSent errorsSent;
+    /** The close this side sent with an error is counted already (as it went out, by {@link #end}). */
+    private boolean closeCounted;
     private final String brokerName;
     private Session session;
     private final ArrayList<Link> receivers = new ArrayList<>();
@@ -92,9 +98,11 @@ public final class AttachedLinks {
         ReplySender sender;
     }
 
-    public AttachedLinks(AttachSettings settings, Reconnection reconnection, String brokerName, long nowMillis) {
+    public AttachedLinks(AttachSettings settings, Reconnection reconnection, ErrorsSent errorsSent, String brokerName,
+                         long nowMillis) {
         this.settings = settings;
         this.reconnection = reconnection;
+        this.errorsSent = errorsSent;
         this.brokerName = brokerName;
         // The whole set-up (SASL, open, then the attaches) has the attach timeout: a broker that stalls in the
         // handshake is given up on as one that never answers an attach.
@@ -169,10 +177,16 @@ public final class AttachedLinks {
      * sender ending fails the responses it still carried, so their requests go back to the queue.
      */
     public void linkDetached(Engine engine, Link link, ErrorCondition error) {
+        if (error != null && link.endedHere()) {
+            // Ours: a link detached for what the broker sent on it, or a link of the broker's refused.
+            errorsSent.sent(ErrorsSent.Scope.LINK, error.condition().toString());
+        }
         String why = error == null ? "no error given" : text(error);
         if (receivers.contains(link) || link == relay) {
-            // Not while the connection closes: its close ends every link, and that is no news (isOpen is false).
-            if (engine.isOpen() && !reconnection.stopped()) {
+            // Not while the connection closes: its close ends every link, and that is no news (isOpen is false). Nor
+            // while the session ends (it is not open by then): sessionEnded, told next, says why, and a close made
+            // now, inside the session's end, would have the engine report that end without the error it carried.
+            if (engine.isOpen() && !reconnection.stopped() && link.session().isOpen()) {
                 // Closed: the broker's detach ended it. Not yet: this side detached it, for what the broker sent on
                 // it (a frame that breaks AMQP's rules), and the error is ours.
                 end(engine, link.isClosed() ? "the broker ended link " + link.name() + " (" + why + ")"
@@ -199,13 +213,19 @@ public final class AttachedLinks {
     }
 
     /**
-     * The broker ended our session (RabbitMQ 3 answers an attach it refuses that way): every link went with it, so
-     * the connection is closed and made again.
+     * The session ended: the broker ended it (RabbitMQ 3 answers an attach it refuses that way), or this side did for
+     * what the broker sent on it (a session error, counted). Every link went with it, so the connection is closed and
+     * made again.
      */
-    public void sessionEnded(Engine engine, ErrorCondition error) {
+    public void sessionEnded(Session ended, ErrorCondition error) {
+        if (error != null && ended.endedHere()) {
+            errorsSent.sent(ErrorsSent.Scope.SESSION, error.condition().toString());
+        }
+        Engine engine = ended.engine();
         if (engine.isOpen() && !reconnection.stopped()) {
             String why = error == null ? "no error given" : text(error);
-            end(engine, "the broker ended the session (" + why + ")");
+            end(engine, (ended.endedHere() ? "the session ended here for what the broker sent on it ("
+                    : "the broker ended the session (") + why + ")");
         }
     }
 
@@ -216,6 +236,12 @@ public final class AttachedLinks {
     public void closed(Engine engine, ErrorCondition error) {
         if (error == null) {
             return;
+        }
+        // Ours when it is not the broker's close's; counted when a close carried it (not a transport ended before
+        // there was an AMQP connection to close: nothing went to the broker then).
+        if (error != engine.remoteError() && engine.closeSent() && !closeCounted) {
+            closeCounted = true;
+            errorsSent.sent(ErrorsSent.Scope.CONNECTION, error.condition().toString());
         }
         String what = text(error);
         if (engine.remoteError().isNull()) {
@@ -287,7 +313,13 @@ public final class AttachedLinks {
      */
     private void end(Engine engine, String why) {
         reconnection.ending(why);
+        boolean closing = !engine.closeSent() && !engine.isDone();
         engine.close(ErrorConditions.CONNECTION_FORCED, why);
+        if (closing && engine.closeSent() && !closeCounted) {
+            // Counted as it goes out: a broker that drops the socket rather than answer it ends no AMQP connection.
+            closeCounted = true;
+            errorsSent.sent(ErrorsSent.Scope.CONNECTION, ErrorConditions.CONNECTION_FORCED.toString());
+        }
     }
 
     /** Engine thread: the deadlines of attaches, and idle reply senders; returns when to look again. */

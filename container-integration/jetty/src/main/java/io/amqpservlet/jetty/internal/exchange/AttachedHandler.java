@@ -115,7 +115,7 @@ public final class AttachedHandler extends ServingHandler {
 
     @Override
     public void onSessionEnd(Session session, ErrorCondition error) {
-        links.sessionEnded(session.engine(), error);
+        links.sessionEnded(session, error);
     }
 
     @Override

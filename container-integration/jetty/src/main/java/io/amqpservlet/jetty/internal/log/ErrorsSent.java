@@ -9,10 +9,11 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
 /**
- * The AMQP errors a listener sent its clients, counted by where they went ({@link Scope}: a connection's close, a
+ * The AMQP errors this side sent its peers, counted by where they went ({@link Scope}: a connection's close, a
  * session's end, a link's detach or refusal) and by condition ({@code amqp:decode-error}, ...): what an operator
- * reads to see which errors clients meet, and how often, without reading the log. One per factory, shared by its
- * connections; any thread counts. Errors are rare next to requests, so counting one may allocate.
+ * reads to see which errors a listener's clients, or an attachment's broker, meet, and how often, without reading
+ * the log. One per factory (its listener connections) and one per broker attachment (its connections to brokers);
+ * any thread counts. Errors are rare next to requests, so counting one may allocate.
  *
  * <p>The conditions are the server's own, not the peers': at most {@value #MAX_CONDITIONS} are counted apart per
  * scope, and any beyond under {@value #OTHER} (none of ours comes near).
@@ -30,6 +31,20 @@ public final class ErrorsSent {
         /** {@return the scope's name in lower case, as meters and JMX show it} */
         public String tag() {
             return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * {@return the scope whose {@link #tag()} is {@code tag}}
+         *
+         * @throws IllegalArgumentException for no scope's tag
+         */
+        public static Scope ofTag(String tag) {
+            for (Scope scope : values()) {
+                if (scope.tag().equals(tag)) {
+                    return scope;
+                }
+            }
+            throw new IllegalArgumentException("no scope " + tag + ": connection, session or link");
         }
     }
 

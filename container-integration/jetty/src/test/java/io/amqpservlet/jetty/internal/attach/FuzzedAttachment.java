@@ -8,6 +8,7 @@ import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.connector.engine.Session;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.jetty.internal.log.ErrorsSent;
 import io.amqpservlet.jetty.internal.log.PeerLog;
 import io.amqpservlet.jetty.internal.mapping.MappedRequest;
 import io.amqpservlet.jetty.internal.mapping.RequestMapper;
@@ -80,7 +81,7 @@ final class FuzzedAttachment implements EngineHandler {
                 AmqpBrokerAttachment.DEFAULT_MIN_RECONNECT_DELAY_MILLIS,
                 AmqpBrokerAttachment.DEFAULT_MAX_RECONNECT_DELAY_MILLIS);
         reconnection.start();
-        this.links = new AttachedLinks(SETTINGS, reconnection, "broker fuzz", nowMillis);
+        this.links = new AttachedLinks(SETTINGS, reconnection, new ErrorsSent(), "broker fuzz", nowMillis);
     }
 
     /** The attachment's engine configuration, with SASL PLAIN (user and password given) or ANONYMOUS. */
@@ -120,7 +121,7 @@ final class FuzzedAttachment implements EngineHandler {
 
     @Override
     public void onSessionEnd(Session session, ErrorCondition error) {
-        links.sessionEnded(session.engine(), error);
+        links.sessionEnded(session, error);
     }
 
     @Override
