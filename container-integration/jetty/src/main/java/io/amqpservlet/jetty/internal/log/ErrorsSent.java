@@ -94,10 +94,18 @@ public final class ErrorsSent {
         return count == null ? 0 : count.sum();
     }
 
-    /** {@return the errors sent in {@code scope} so far, by condition, in the conditions' order} */
+    /**
+     * {@return the errors sent in {@code scope} so far, by condition, in the conditions' order}: a condition shows once
+     * its first error is counted, after the watchers have heard of it (so a meter is there for whatever this shows).
+     */
     public Map<String, Long> byCondition(Scope scope) {
         Map<String, Long> all = new TreeMap<>();
-        counts[scope.ordinal()].forEach((condition, count) -> all.put(condition, count.sum()));
+        counts[scope.ordinal()].forEach((condition, count) -> {
+            long sum = count.sum();
+            if (sum > 0) {
+                all.put(condition, sum);
+            }
+        });
         return all;
     }
 
