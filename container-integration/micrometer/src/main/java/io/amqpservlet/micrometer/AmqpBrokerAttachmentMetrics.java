@@ -32,7 +32,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code amqp.servlet.attach.outstanding.peak} (gauge): the most requests the broker had out to it at once;</li>
  *   <li>{@code amqp.servlet.attach.buffered} (gauge, bytes): request bodies unread and responses unwritten on its
  *       connections;</li>
- *   <li>{@code amqp.servlet.attach.beyond.credit} (function counter): requests the broker sent beyond the credit.</li>
+ *   <li>{@code amqp.servlet.attach.beyond.credit} (function counter): requests the broker sent beyond the credit;</li>
+ *   <li>{@code amqp.servlet.attach.errors.sent} (function counter; {@code scope} {@code connection}, {@code session},
+ *       {@code link}, and {@code condition}): the AMQP errors it sent its brokers, each meter made as the first error
+ *       of its scope and condition is sent. Not {@code amqp.servlet.errors.sent}, a listener's errors sent to its
+ *       clients: a sum over connectors of that meter stays the errors clients met.</li>
  * </ul>
  * A listener's connection and byte-budget meters are not here: an attachment's connection counts into a budget of
  * its own, not into its factory's, so they would read 0. The name is read when the meters are bound.
@@ -104,5 +108,12 @@ public final class AmqpBrokerAttachmentMetrics implements MeterBinder {
         FunctionCounter.builder("amqp.servlet.attach.beyond.credit", attachment,
                         AmqpBrokerAttachment::getRequestsBeyondCredit)
                 .tags(connector).description("Requests the broker sent beyond the credit").register(registry);
+        // Made as each scope and condition is first sent, as a listener's errors sent to clients are.
+        attachment.watchErrorsSent((scope, condition) -> FunctionCounter.builder("amqp.servlet.attach.errors.sent",
+                        attachment, a -> a.getErrorsSent(scope, condition))
+                .tags(connector).tag("scope", scope).tag("condition", condition)
+                .description("AMQP errors sent to the broker, by where (a connection's close, a session's end, a "
+                        + "link's detach or refusal) and condition")
+                .register(registry));
     }
 }

@@ -1,12 +1,17 @@
 package io.amqpservlet.micrometer;
 
+import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -49,6 +54,48 @@ class AmqpBrokerAttachmentMetricsTest {
                 states);
         assertEquals(1, attachment("amqp.servlet.attach.state").tag("state", "STOPPED").gauge().value(),
                 "not started");
+    }
+
+    /**
+     * The errors an attachment sends its broker are meters of their own, made as the first of each scope and
+     * condition is sent. The broker here is a real listener, whose open announces an idle-time-out (half its 60 s)
+     * shorter than the attachment's factory lets a peer ask for: the attachment closes each connection with {@code
+     * amqp:resource-limit-exceeded} (AMQP 1.0 §2.4.5), and connects again.
+     */
+    @Test
+    void errorsSentToTheBrokerAreMetersByScopeAndConditionFromTheFirstOn() throws Exception {
+        Server broker = new Server();
+        ServerConnector listener = new ServerConnector(broker, 1, 1, new AmqpConnectionFactory(
+                new HttpConfiguration(), new EngineConfig().anonymousAllowed(true)));
+        listener.setHost("127.0.0.1");
+        broker.addConnector(listener);
+        broker.start();
+        Server server = new Server();
+        AmqpBrokerAttachment a = new AmqpBrokerAttachment(server, new AmqpConnectionFactory(new HttpConfiguration(),
+                new EngineConfig().minPeerIdleTimeoutMillis(60_000)));
+        a.setUri("amqp://127.0.0.1:" + listener.getLocalPort() + "/orders");
+        a.setName("attach:orders");
+        a.setReconnectDelay(50, 50);
+        server.addConnector(a);
+        new AmqpBrokerAttachmentMetrics(a).bindTo(registry);
+        assertTrue(registry.find("amqp.servlet.attach.errors.sent").meters().isEmpty(), "no meter before any error");
+        server.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (a.getErrorsSent("connection", "amqp:resource-limit-exceeded") < 2) {
+                assertTrue(System.nanoTime() < deadline, "no error sent to the broker: " + a.getLastFailure());
+                Thread.sleep(10);
+            }
+        } finally {
+            server.stop();
+            broker.stop();
+        }
+        FunctionCounter sent = attachment("amqp.servlet.attach.errors.sent").tag("scope", "connection")
+                .tag("condition", "amqp:resource-limit-exceeded").functionCounter();
+        assertEquals(a.getErrorsSent("connection", "amqp:resource-limit-exceeded"), sent.count());
+        assertTrue(sent.count() >= 2, "counts every one: " + sent.count());
+        assertEquals(1, registry.find("amqp.servlet.attach.errors.sent").meters().size(), "one meter per kind");
+        assertTrue(registry.find("amqp.servlet.errors.sent").meters().isEmpty(), "a listener's meter, not this");
     }
 
     @Test

@@ -45,25 +45,34 @@ class MeterNamesTest {
         AmqpConnectionFactory factory = new AmqpConnectionFactory(new HttpConfiguration(),
                 new EngineConfig().anonymousAllowed(true)); // SASL required
         new AmqpConnectionFactoryMetrics(factory, "amqp").bindTo(registry);
-        AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(new Server());
-        attachment.setName("attach:orders");
-        new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
-        // One error sent to a client, so that the meters made as errors come are in the scrape too.
+        // One error sent to a client, and one an attachment sends its broker (here the listener, whose idle-time-out
+        // is shorter than the attachment lets a peer ask for), so that the meters made as errors come are in the
+        // scrape too.
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server, 1, 1, factory);
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         server.start();
+        Server attached = new Server();
+        AmqpBrokerAttachment attachment = new AmqpBrokerAttachment(attached, new AmqpConnectionFactory(
+                new HttpConfiguration(), new EngineConfig().minPeerIdleTimeoutMillis(60_000)));
+        attachment.setName("attach:orders");
+        attachment.setUri("amqp://127.0.0.1:" + connector.getLocalPort() + "/orders");
+        attached.addConnector(attachment);
+        new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
         String scrape;
         try {
+            attached.start();
             AmqpConnectionFactoryMetricsTest.connectWithoutSasl(connector.getLocalPort());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (factory.getConnectionErrorsSent().isEmpty()) {
-                assertTrue(System.nanoTime() < deadline, "no error counted");
+            while (factory.getConnectionErrorsSent().isEmpty() || attachment.getConnectionErrorsSent().isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "no error counted: " + factory.getConnectionErrorsSent()
+                        + ", " + attachment.getState() + " " + attachment.getLastFailure());
                 Thread.sleep(10);
             }
             scrape = registry.scrape();
         } finally {
+            attached.stop();
             server.stop();
         }
         Map<String, Set<String>> names = new TreeMap<>();
