@@ -182,6 +182,39 @@ class GatewayStatsTest {
         }
     }
 
+    /**
+     * An attachment's errors sent to its broker are its own in the stats. The broker here is the gateway's own AMQP
+     * port, whose open announces an idle-time-out (half of 2 s) shorter than the 1.5 s the attachment lets a peer
+     * ask for: the attachment closes each connection with {@code amqp:resource-limit-exceeded}.
+     */
+    @Test
+    void anAttachmentsErrorsSentToItsBrokerAreInTheStats() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", String.valueOf(port),
+            "--http-port", "0", "--stats", "--idle-timeout", "2000", "--min-peer-idle-timeout", "1500",
+            "--attach-idle-timeout", "10000", "--attach", "amqp://127.0.0.1:" + port + "/orders"}));
+        try {
+            g.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            Map<?, ?> attachment;
+            do {
+                Thread.sleep(20);
+                Object[] attachments = (Object[]) ((Map<?, ?>) new JSON().fromJSON(
+                        get(g, GatewayStatsHandler.PATH).body())).get("attachments");
+                attachment = (Map<?, ?>) attachments[0];
+            } while (((Map<?, ?>) attachment.get("connectionErrorsSent")).isEmpty() && System.nanoTime() < deadline);
+            assertEquals(java.util.Set.of("amqp:resource-limit-exceeded"), ((Map<?, ?>) attachment.get("connectionErrorsSent"))
+                    .keySet(), attachment.toString());
+            assertEquals(Map.of(), attachment.get("sessionErrorsSent"), attachment.toString());
+            assertEquals(Map.of(), attachment.get("linkErrorsSent"), attachment.toString());
+        } finally {
+            g.stop();
+        }
+    }
+
     @Test
     void theFloorIsNotServedWithoutTheBenchmarkFlag() throws Exception {
         Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "0", "--stats"}));

@@ -116,6 +116,9 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
             m.put("activeRequests", a.getActiveRequests());
             factoryCounters(a.getConnectionFactory(), m);
             m.put("bufferedBytes", a.getBufferedBytes()); // its own budget's, not its factory's
+            m.put("connectionErrorsSent", a.getConnectionErrorsSent()); // to its brokers, its own too
+            m.put("sessionErrorsSent", a.getSessionErrorsSent());
+            m.put("linkErrorsSent", a.getLinkErrorsSent());
             attached.add(m);
         }
         counters.put("attachments", attached);
