@@ -877,6 +877,29 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
+     * The most compound values (lists, maps, arrays, described values) a client's frames and typed bodies may nest
+     * at once; see {@link EngineConfig#decoderLimits()}. Past it, a frame closes the connection and a request's
+     * body rejects its delivery, with {@code amqp:decode-error}.
+     *
+     * @return the depth, from the engine configuration
+     */
+    @ManagedAttribute("The most compound values a client's frames and typed bodies may nest at once")
+    public int getMaxDecodeDepth() {
+        return engineConfig.decoderLimits().maxDepth();
+    }
+
+    /**
+     * The most elements one list, map or array in a client's frames and typed bodies may declare; see
+     * {@link EngineConfig#decoderLimits()}. Past it, as past {@link #getMaxDecodeDepth()}: {@code amqp:decode-error}.
+     *
+     * @return the count, from the engine configuration
+     */
+    @ManagedAttribute("The most elements one list, map or array a client sends may declare")
+    public int getMaxDecodeElements() {
+        return engineConfig.decoderLimits().maxElements();
+    }
+
+    /**
      * AMQP connections open now (past the client's open), across this factory's connections.
      *
      * @return the number of open connections

@@ -142,7 +142,7 @@ class AmqpStatisticsTest {
                 "channelMax", "handleMax", "maxLinksPerConnection", "maxLinkBytesPerConnection", "maxDeliveriesInFlight", "sessionIncomingWindow",
                 "maxUnsettledSentDeliveries", "maxBufferedMessagesPerLink", "maxBufferedBytesPerConnection",
                 "idleTimeout", "minPeerIdleTimeout", "partialFrameTimeout", "saslTimeout",
-                "maxFailedLoginsPerAddress", "failedLoginsWindowMillis")),
+                "maxFailedLoginsPerAddress", "failedLoginsWindowMillis", "maxDecodeDepth", "maxDecodeElements")),
                 attributes.toString());
         assertEquals(100, mbeans.getAttribute(factoryName, "linkCredit"));
         // The engine's limits, as the factory's engine configuration has them.
@@ -151,6 +151,8 @@ class AmqpStatisticsTest {
         assertEquals(16_384, mbeans.getAttribute(factoryName, "maxUnsettledSentDeliveries"));
         assertEquals(100L, mbeans.getAttribute(factoryName, "minPeerIdleTimeout"));
         assertEquals(30_000L, mbeans.getAttribute(factoryName, "partialFrameTimeout"));
+        assertEquals(64, mbeans.getAttribute(factoryName, "maxDecodeDepth"));
+        assertEquals(1 << 20, mbeans.getAttribute(factoryName, "maxDecodeElements"));
         assertEquals(0L, mbeans.getAttribute(factoryName, "requestsServed"));
 
         try (AmqpSocketClient client = AmqpSocketClient.connect(connector.getLocalPort(), "/echo")) {

@@ -4,6 +4,7 @@ import io.amqpservlet.jetty.AmqpBody;
 import io.amqpservlet.jetty.AmqpRequestAttributes;
 import io.amqpservlet.connector.engine.Link;
 import io.amqpservlet.protocol.codec.AmqpReader;
+import io.amqpservlet.protocol.codec.DecoderLimits;
 import io.amqpservlet.protocol.codec.AmqpType;
 import io.amqpservlet.protocol.json.AmqpToJson;
 import io.amqpservlet.protocol.json.JsonForm;
@@ -82,7 +83,8 @@ public final class RequestMapper {
     private byte[] lastReplyTo;
     private final MapCursor properties = new MapCursor();
     private final MessageId id = new MessageId();
-    private final AmqpReader reader = new AmqpReader();
+    /** Reads typed bodies within the decoder limits of the connection whose request it maps (see {@link #map}). */
+    private AmqpReader reader = new AmqpReader();
     private final String scheme;
     /** The scheme and authority of an absolute-form target, else null (set by {@link #target}). */
     private String targetScheme;
@@ -123,6 +125,12 @@ public final class RequestMapper {
      */
     public void map(MessageView message, Link link, String openHostname, String serverName, int maxHeaderChars,
                     long beginNanoTime, boolean streamed, MappedRequest into) {
+        // A typed body is decoded within the limits the connection's engine was configured with; the mapper is the
+        // thread's, shared by connections, so a reader is made again only when those limits are not the last ones.
+        DecoderLimits limits = link.session().engine().config().decoderLimits();
+        if (!reader.limits().equals(limits)) {
+            reader = new AmqpReader(limits);
+        }
         // Routing fields first: even a request we answer with 400 is answered on its reply-to.
         if (message.replyTo(scratch) && scratch.length() > 0) {
             into.replyTo = replyTo(scratch);
