@@ -2,6 +2,7 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.protocol.codec.DecoderLimits;
 
 import static io.amqpservlet.gateway.OptionValues.size;
 import static io.amqpservlet.gateway.OptionValues.whole;
@@ -37,6 +38,8 @@ final class EngineLimits {
     long minPeerIdleTimeoutMillis = DEFAULTS.minPeerIdleTimeoutMillis();
     long partialFrameTimeoutMillis = DEFAULTS.partialFrameTimeoutMillis();
     long saslTimeoutMillis = DEFAULTS.saslTimeoutMillis();
+    int maxDecodeDepth = DEFAULTS.decoderLimits().maxDepth();
+    int maxDecodeElements = DEFAULTS.decoderLimits().maxElements();
 
     /**
      * Sets one limit by its option name without dashes.
@@ -71,6 +74,9 @@ final class EngineLimits {
             case "partial-frame-timeout" -> partialFrameTimeoutMillis = whole(name, value, 0, MAX_MILLIS,
                     "milliseconds (0: no limit)");
             case "sasl-timeout" -> saslTimeoutMillis = whole(name, value, 1, MAX_MILLIS, "milliseconds");
+            case "max-decode-depth" -> maxDecodeDepth = (int) whole(name, value, 1, max, "a number of levels");
+            case "max-decode-elements" -> maxDecodeElements = (int) whole(name, value, 0, max,
+                    "a number of elements");
             default -> {
                 return false;
             }
@@ -95,6 +101,7 @@ final class EngineLimits {
                 .idleTimeoutMillis(idleTimeoutMillis)
                 .minPeerIdleTimeoutMillis(minPeerIdleTimeoutMillis)
                 .partialFrameTimeoutMillis(partialFrameTimeoutMillis)
-                .saslTimeoutMillis(saslTimeoutMillis);
+                .saslTimeoutMillis(saslTimeoutMillis)
+                .decoderLimits(new DecoderLimits(maxDecodeDepth, maxDecodeElements));
     }
 }

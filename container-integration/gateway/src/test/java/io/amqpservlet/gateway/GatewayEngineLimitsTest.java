@@ -61,6 +61,8 @@ class GatewayEngineLimitsTest {
         LIMITS.put("min-peer-idle-timeout", "250");
         LIMITS.put("partial-frame-timeout", "20000");
         LIMITS.put("sasl-timeout", "7000");
+        LIMITS.put("max-decode-depth", "16");
+        LIMITS.put("max-decode-elements", "5000");
     }
 
     /** What each factory getter should read with {@link #LIMITS}. */
@@ -82,6 +84,8 @@ class GatewayEngineLimitsTest {
         m.put("min-peer-idle-timeout", 250L);
         m.put("partial-frame-timeout", 20_000L);
         m.put("sasl-timeout", 7_000L);
+        m.put("max-decode-depth", 16L);
+        m.put("max-decode-elements", 5_000L);
         return m;
     }
 
@@ -104,6 +108,8 @@ class GatewayEngineLimitsTest {
         m.put("min-peer-idle-timeout", f.getMinPeerIdleTimeout());
         m.put("partial-frame-timeout", f.getPartialFrameTimeout());
         m.put("sasl-timeout", f.getSaslTimeout());
+        m.put("max-decode-depth", (long) f.getMaxDecodeDepth());
+        m.put("max-decode-elements", (long) f.getMaxDecodeElements());
         return m;
     }
 
@@ -169,6 +175,8 @@ class GatewayEngineLimitsTest {
             assertEquals(60_000, f.getIdleTimeout());
             assertEquals(30_000, f.getPartialFrameTimeout());
             assertEquals(10_000, f.getSaslTimeout());
+            assertEquals(64, f.getMaxDecodeDepth());
+            assertEquals(1 << 20, f.getMaxDecodeElements());
         } finally {
             g.stop();
         }
@@ -225,6 +233,9 @@ class GatewayEngineLimitsTest {
         bad.put("--min-peer-idle-timeout=0", "--min-peer-idle-timeout must be from 1 to 4294967295, got 0");
         bad.put("--partial-frame-timeout=-5", "--partial-frame-timeout must be from 0 to 4294967295, got -5");
         bad.put("--sasl-timeout=0", "--sasl-timeout must be from 1 to 4294967295, got 0");
+        bad.put("--max-decode-depth=0", "--max-decode-depth must be from 1 to 2147483647, got 0");
+        bad.put("--max-decode-depth=deep", "--max-decode-depth wants a number of levels, got deep");
+        bad.put("--max-decode-elements=-1", "--max-decode-elements must be from 0 to 2147483647, got -1");
         for (Map.Entry<String, String> e : bad.entrySet()) {
             String err = serveFails(e.getKey());
             assertTrue(err.startsWith("amqp-servlet: " + e.getValue()), e.getKey() + ": " + err);
