@@ -5,6 +5,7 @@ import io.amqpservlet.connector.sasl.PlainAuthenticator;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpAuthenticator;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
+import io.amqpservlet.protocol.codec.DecoderLimits;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.security.EmptyLoginService;
 import org.eclipse.jetty.security.SecurityHandler;
@@ -190,6 +191,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
                 .idleTimeoutMillis(properties.getIdleTimeout().toMillis())
                 .minPeerIdleTimeoutMillis(limits.getMinPeerIdleTimeout().toMillis())
                 .partialFrameTimeoutMillis(limits.getPartialFrameTimeout().toMillis())
+                .decoderLimits(new DecoderLimits(limits.getMaxDecodeDepth(), limits.getMaxDecodeElements()))
                 .connectionProperties(properties.getConnectionProperties());
         AmqpConnectionFactory factory = new AmqpConnectionFactory(http, engine);
         factory.setServerName(properties.getServerName());

@@ -302,6 +302,19 @@ public class AmqpServletProperties {
          */
         private Duration partialFrameTimeout = Duration.ofSeconds(30);
 
+        /**
+         * The most lists, maps, arrays and described values a client's frames and typed request bodies may nest at
+         * once; a frame nested deeper closes the connection, a request body nested deeper is rejected, with
+         * decode-error.
+         */
+        private int maxDecodeDepth = 64;
+
+        /**
+         * The most elements one list, map or array a client sends may declare (a map's keys and values each count);
+         * past it, as past max-decode-depth.
+         */
+        private int maxDecodeElements = 1 << 20;
+
         public int getMaxConnections() {
             return maxConnections;
         }
@@ -468,6 +481,22 @@ public class AmqpServletProperties {
 
         public void setMinPeerIdleTimeout(Duration minPeerIdleTimeout) {
             this.minPeerIdleTimeout = minPeerIdleTimeout;
+        }
+
+        public int getMaxDecodeDepth() {
+            return maxDecodeDepth;
+        }
+
+        public void setMaxDecodeDepth(int maxDecodeDepth) {
+            this.maxDecodeDepth = maxDecodeDepth;
+        }
+
+        public int getMaxDecodeElements() {
+            return maxDecodeElements;
+        }
+
+        public void setMaxDecodeElements(int maxDecodeElements) {
+            this.maxDecodeElements = maxDecodeElements;
         }
     }
 

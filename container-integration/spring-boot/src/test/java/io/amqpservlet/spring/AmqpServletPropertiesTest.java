@@ -75,6 +75,7 @@ class AmqpServletPropertiesTest {
             assertEquals(expected.maxBufferedBytesPerConnection(), engine.maxBufferedBytesPerConnection());
             assertEquals(expected.maxPendingOutputBytes(), engine.maxPendingOutputBytes());
             assertEquals(expected.idleTimeoutMillis(), engine.idleTimeoutMillis());
+            assertEquals(expected.decoderLimits(), engine.decoderLimits());
         }
         AmqpServletProperties.Attach attach = properties.getAttach();
         assertEquals(AmqpBrokerAttachment.DEFAULT_ATTACH_TIMEOUT_MILLIS, attach.getAttachTimeout().toMillis());
@@ -115,6 +116,8 @@ class AmqpServletPropertiesTest {
         properties.getLimits().setMaxBufferedBytesPerConnection(org.springframework.util.unit.DataSize.ofKilobytes(70));
         properties.getLimits().setMinPeerIdleTimeout(java.time.Duration.ofMillis(800));
         properties.getLimits().setPartialFrameTimeout(java.time.Duration.ofSeconds(9));
+        properties.getLimits().setMaxDecodeDepth(16);
+        properties.getLimits().setMaxDecodeElements(5000);
         properties.getSasl().setTimeout(java.time.Duration.ofSeconds(4));
         properties.getConnectionProperties().put("product", "RabbitMQ");
         properties.getSasl().setAnonymous(false);
@@ -139,6 +142,8 @@ class AmqpServletPropertiesTest {
         assertEquals(70 * 1024, made.getMaxBufferedBytesPerConnection());
         assertEquals(800, made.getMinPeerIdleTimeout());
         assertEquals(9000, made.getPartialFrameTimeout());
+        assertEquals(16, made.getMaxDecodeDepth());
+        assertEquals(5000, made.getMaxDecodeElements());
         assertEquals(4000, made.getSaslTimeout());
         assertEquals("RabbitMQ", made.getConnectionProperties().get("product"));
         assertTrue(!made.getEngineConfig().anonymousAllowed());
@@ -160,6 +165,7 @@ class AmqpServletPropertiesTest {
                 "amqp.servlet.limits.max-buffered-bytes", "amqp.servlet.limits.max-links-per-connection",
                 "amqp.servlet.limits.max-unsettled-sent-deliveries", "amqp.servlet.limits.min-peer-idle-timeout",
                 "amqp.servlet.limits.max-link-bytes-per-connection", "amqp.servlet.limits.partial-frame-timeout",
+                "amqp.servlet.limits.max-decode-depth", "amqp.servlet.limits.max-decode-elements",
                 "amqp.servlet.sasl.plain", "amqp.servlet.ssl.bundle",
                 "amqp.servlet.ssl.client-auth", "amqp.servlet.attach.uri", "amqp.servlet.attach.credit",
                 "amqp.servlet.attach.max-reconnect-delay")) {
