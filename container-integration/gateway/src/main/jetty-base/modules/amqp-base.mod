@@ -94,6 +94,14 @@ etc/jetty-amqp-base.xml
 ## reading until the client has read (a client that stops reading costs this, not its credit and window).
 # amqp.maxPendingOutputBytes=262144
 
+## The most lists, maps, arrays and described values a client's frames and typed request bodies may nest at once;
+## a frame nested deeper closes the connection, a request body nested deeper is rejected, with amqp:decode-error.
+# amqp.maxDecodeDepth=64
+
+## The most elements one list, map or array a client sends may declare (a map's keys and values each count); past
+## it, as past amqp.maxDecodeDepth.
+# amqp.maxDecodeElements=1048576
+
 ## Server-wide limits, shared by all connections of one AMQP connector (docs/jetty.md, "Server-wide limits").
 ## The most AMQP connections open at once; one more is opened, then closed with amqp:resource-limit-exceeded.
 # amqp.maxConnections=4096

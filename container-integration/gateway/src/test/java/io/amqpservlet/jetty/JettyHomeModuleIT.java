@@ -366,7 +366,8 @@ class JettyHomeModuleIT {
                     "amqp.maxLinksPerConnection=40", "amqp.maxLinkBytesPerConnection=45000", "amqp.maxUnsettledSentDeliveries=50",
                     "amqp.maxBufferedMessagesPerLink=60", "amqp.maxBufferedBytesPerConnection=70000",
                     "amqp.minPeerIdleTimeout=5000", "amqp.partialFrameTimeout=12000",
-                    "amqp.maxFailedLoginsPerAddress=7", "amqp.failedLoginsWindowMillis=30000"), "amqp");
+                    "amqp.maxFailedLoginsPerAddress=7", "amqp.failedLoginsWindowMillis=30000", "amqp.maxDecodeDepth=16",
+                    "amqp.maxDecodeElements=5000"), "amqp");
             assertEquals(200, amqpGet(amqp, "/hello/counted", new EngineConfig().saslAnonymous()).status(),
                     base.serverLog());
             // amqp.minPeerIdleTimeout on a real connection: a client that announces 1 s (half its 2 s) is refused.
@@ -401,6 +402,8 @@ class JettyHomeModuleIT {
                 assertEquals(1024, mbeans.getAttribute(factory, "maxDeliveriesInFlight"));
                 assertEquals(16, mbeans.getAttribute(factory, "sessionIncomingWindow"));
                 assertEquals(10_000L, mbeans.getAttribute(factory, "saslTimeout"));
+                assertEquals(16, mbeans.getAttribute(factory, "maxDecodeDepth"));
+                assertEquals(5_000, mbeans.getAttribute(factory, "maxDecodeElements"));
                 // The refusal above, read over remote JMX as a map from condition to count.
                 assertEquals(java.util.Map.of("amqp:resource-limit-exceeded", 1L),
                         mbeans.getAttribute(factory, "connectionErrorsSent"));
