@@ -134,14 +134,14 @@ final class EngineLimitOptions {
         set("sasl-timeout", millis);
     }
 
-    @Option(order = 42, names = "--max-decode-depth", paramLabel = "N", description = "the most lists, maps, "
+    @Option(order = 44, names = "--max-decode-depth", paramLabel = "N", description = "the most lists, maps, "
             + "arrays and described values a client's frames and typed bodies may nest at once; a frame deeper "
             + "closes the connection, a request body deeper is rejected, with amqp:decode-error (default 64)")
     void maxDecodeDepth(String n) {
         set("max-decode-depth", n);
     }
 
-    @Option(order = 43, names = "--max-decode-elements", paramLabel = "N", description = "the most elements one "
+    @Option(order = 45, names = "--max-decode-elements", paramLabel = "N", description = "the most elements one "
             + "list, map or array a client sends may declare; past it, as past --max-decode-depth "
             + "(default 1048576)")
     void maxDecodeElements(String n) {
