@@ -20,7 +20,9 @@ import javax.management.ObjectName;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -130,6 +132,21 @@ class AttachErrorsSentTest {
             List<String> later = new CopyOnWriteArrayList<>();
             g.attachment.watchErrorsSent((scope, condition) -> later.add(scope + " " + condition));
             assertEquals(Set.copyOf(kinds), Set.copyOf(later), "a watch added later hears of the kinds so far");
+
+            // A graceful stop's close that the broker does not answer (it drops the socket) is counted all the same.
+            CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    g.server.stop(); // graceful: the attachment closes with amqp:connection:forced
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Close stopped = b.peer.readUntil(Close.class);
+            assertTrue(stopped.error().is(ErrorConditions.CONNECTION_FORCED), stopped.toString());
+            b.peer.close();
+            stopping.get(10, TimeUnit.SECONDS);
+            Eventually.until(() -> g.attachment.getErrorsSent("connection", "amqp:connection:forced") == 3,
+                    () -> "errors sent: " + g.attachment.getConnectionErrorsSent());
         }
     }
 }
