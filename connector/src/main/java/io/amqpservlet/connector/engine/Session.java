@@ -46,6 +46,8 @@ public final class Session {
     private boolean endReported;
     /** Our end went out before the peer's: the error the application is told of is the one we sent. */
     private boolean endedHere;
+    /** The error this session is ending with, while its end tells the application (see {@link #abandon}). */
+    private ErrorCondition endingWith;
     private Object attachment;
     final LinkLifecycle links;
     private final OutboundTransfers outbound;
@@ -343,8 +345,10 @@ public final class Session {
         endSent = true;
         endedHere = true;
         // AMQP 1.0 §2.7.7: ending a session detaches its links; tell the application now.
+        endingWith = error;
         links.abandonAll(error);
         reportEnd(error);
+        endingWith = null;
         if (endReceived) {
             engine.removeSession(this);
         }
@@ -353,19 +357,25 @@ public final class Session {
     private void onRemoteEnd(End e) {
         endReceived = true;
         ErrorCondition error = e.error().isNull() ? null : e.error();
+        endingWith = error;
         links.abandonAll(error);
         if (!endSent) {
             engine.writeFrame(localChannel, engine.out().end().clear());
             endSent = true;
         }
         reportEnd(error);
+        endingWith = null;
         engine.removeSession(this);
     }
 
-    /** The connection ended: forget links and deliveries without sending anything. */
+    /**
+     * The connection ended: forget links and deliveries without sending anything. While this session is ending (an
+     * application closing the connection from a link's detach that the end brought), its end keeps its own error.
+     */
     void abandon(ErrorCondition error) {
-        links.abandonAll(error);
-        reportEnd(error);
+        ErrorCondition ending = endingWith;
+        links.abandonAll(ending != null ? ending : error);
+        reportEnd(ending != null ? ending : error);
     }
 
     private void reportEnd(ErrorCondition error) {

@@ -49,6 +49,26 @@ class SessionConformanceTest {
     }
 
     @Test
+    void aConnectionClosedFromALinksDetachWhileItsSessionEndsStillReportsTheSessionsError() {
+        AcceptorRecorder closing = new AcceptorRecorder() {
+            @Override
+            public void onLinkDetach(Link link, ErrorCondition error) {
+                super.onLinkDetach(link, error);
+                link.session().engine().close(ErrorConditions.CONNECTION_FORCED, "its link went"); // as attach mode
+            }
+        };
+        RawPeer peer = new RawPeer(RawPeer.noSasl(), closing);
+        peer.open();
+        peer.begin(0, 0, 100);
+        peer.attachSender(0, 0, "in", "/q", 0);
+        peer.transfer(0, peer.transfer(7, 0, true), RawPeer.message("POST", 1)).flush();
+        assertTrue(closing.events.contains("end 0 amqp:session:unattached-handle"),
+                "the session's end is reported with the error it was ended for: " + closing.events);
+        assertTrue(closing.events.contains("detach in amqp:session:unattached-handle"), closing.events.toString());
+        assertTrue(peer.engine.closeSent(), "the application's close went out");
+    }
+
+    @Test
     void aFlowForAnUnknownHandleEndsTheSessionWithUnattachedHandle() {
         RawPeer peer = new RawPeer(RawPeer.noSasl(), handler);
         peer.open();
