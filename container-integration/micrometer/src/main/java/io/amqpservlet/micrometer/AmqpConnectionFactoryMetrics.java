@@ -124,13 +124,16 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .register(registry);
 
         bytes(registry, connector, "amqp.servlet.budget.used", factory, AmqpConnectionFactory::getBufferedBytes,
-                "Bytes buffered now: request bodies unread, responses unwritten");
+                "Bytes buffered now: request bodies unread, responses unwritten, partial frames");
         bytes(registry, connector, "amqp.servlet.budget.free", factory, AmqpConnectionFactory::getFreeBytes,
                 "Bytes the byte budget has left before new requests are released");
         bytes(registry, connector, "amqp.servlet.budget.max", factory, AmqpConnectionFactory::getMaxBufferedBytes,
                 "The byte budget: the bytes all connections together may buffer");
         bytes(registry, connector, "amqp.servlet.budget.peak", budget, AmqpServerBudget::getMaxBufferedBytesSeen,
                 "The most bytes buffered at once since the start");
+        bytes(registry, connector, "amqp.servlet.budget.partial.frames", budget,
+                AmqpServerBudget::getPartialFrameBytesReserved,
+                "Bytes partial frames admitted to grow reserve now, of half the byte budget");
     }
 
     private static void refused(MeterRegistry registry, Tags connector, String limit, AmqpServerBudget budget,

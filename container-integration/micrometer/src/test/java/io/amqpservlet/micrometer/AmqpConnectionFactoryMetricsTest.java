@@ -144,8 +144,9 @@ class AmqpConnectionFactoryMetricsTest {
                 "amqp.servlet.budget.used GAUGE",
                 "amqp.servlet.budget.free GAUGE",
                 "amqp.servlet.budget.max GAUGE",
-                "amqp.servlet.budget.peak GAUGE")), ids);
-        for (String bytes : List.of("used", "free", "max", "peak")) {
+                "amqp.servlet.budget.peak GAUGE",
+                "amqp.servlet.budget.partial.frames GAUGE")), ids);
+        for (String bytes : List.of("used", "free", "max", "peak", "partial.frames")) {
             assertEquals("bytes", registry.get("amqp.servlet.budget." + bytes).gauge().getId().getBaseUnit());
         }
     }
