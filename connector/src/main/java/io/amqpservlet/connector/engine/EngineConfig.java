@@ -23,6 +23,12 @@ public final class EngineConfig {
      * open as a uint (AMQP 1.0 §2.7.1), and deadlines add a timeout to the clock. A setter refuses a longer one.
      */
     public static final long MAX_TIMEOUT_MILLIS = 0xFFFF_FFFFL;
+    /**
+     * The deepest nesting {@link #decoderLimits(DecoderLimits)} may allow, 1,024 (sixteen times the default): each
+     * decoder sizes its nesting stack from it once (20 bytes a level, three decoders to an engine's scratch), so a
+     * depth set by mistake in the millions would cost megabytes per connection at work.
+     */
+    public static final int MAX_DECODE_DEPTH = 1024;
 
     /** Which side of the connection the engine plays. */
     public enum Role {
@@ -715,10 +721,15 @@ public final class EngineConfig {
     /**
      * Sets {@link #decoderLimits()}.
      *
-     * @param limits its new value
+     * @param limits its new value; its depth at most {@link #MAX_DECODE_DEPTH}
      * @return this configuration
+     * @throws IllegalArgumentException when the depth is over {@link #MAX_DECODE_DEPTH}
      */
     public EngineConfig decoderLimits(DecoderLimits limits) {
+        if (limits.maxDepth() > MAX_DECODE_DEPTH) {
+            throw new IllegalArgumentException("decoder depth must be at most " + MAX_DECODE_DEPTH + ": "
+                    + limits.maxDepth());
+        }
         this.decoderLimits = limits;
         this.scratchPool = null;
         return this;

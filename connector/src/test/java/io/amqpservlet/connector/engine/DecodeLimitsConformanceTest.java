@@ -8,6 +8,7 @@ import io.amqpservlet.protocol.types.transport.ErrorConditions;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -165,5 +166,16 @@ class DecodeLimitsConformanceTest {
         assertEquals(1, handler.events.stream().filter(e -> e.startsWith("closed")).count());
         peer.frame(0, peer.p().close().clear()).flush();
         assertTrue(peer.take().isEmpty());
+    }
+
+    @Test
+    void aDepthOverTheMostAnEngineTakesIsRefusedWhereItIsSet() {
+        EngineConfig config = new EngineConfig();
+        config.decoderLimits(new DecoderLimits(EngineConfig.MAX_DECODE_DEPTH, 10));
+        assertEquals(EngineConfig.MAX_DECODE_DEPTH, config.decoderLimits().maxDepth());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> config.decoderLimits(new DecoderLimits(EngineConfig.MAX_DECODE_DEPTH + 1, 10)));
+        assertTrue(refused.getMessage().contains("at most 1024"), refused.getMessage());
+        assertEquals(EngineConfig.MAX_DECODE_DEPTH, config.decoderLimits().maxDepth(), "left as it was");
     }
 }

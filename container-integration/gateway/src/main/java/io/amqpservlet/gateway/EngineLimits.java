@@ -74,7 +74,8 @@ final class EngineLimits {
             case "partial-frame-timeout" -> partialFrameTimeoutMillis = whole(name, value, 0, MAX_MILLIS,
                     "milliseconds (0: no limit)");
             case "sasl-timeout" -> saslTimeoutMillis = whole(name, value, 1, MAX_MILLIS, "milliseconds");
-            case "max-decode-depth" -> maxDecodeDepth = (int) whole(name, value, 1, max, "a number of levels");
+            case "max-decode-depth" -> maxDecodeDepth = (int) whole(name, value, 1, EngineConfig.MAX_DECODE_DEPTH,
+                    "a number of levels");
             case "max-decode-elements" -> maxDecodeElements = (int) whole(name, value, 0, max,
                     "a number of elements");
             default -> {

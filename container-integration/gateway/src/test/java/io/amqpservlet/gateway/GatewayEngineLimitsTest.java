@@ -233,7 +233,8 @@ class GatewayEngineLimitsTest {
         bad.put("--min-peer-idle-timeout=0", "--min-peer-idle-timeout must be from 1 to 4294967295, got 0");
         bad.put("--partial-frame-timeout=-5", "--partial-frame-timeout must be from 0 to 4294967295, got -5");
         bad.put("--sasl-timeout=0", "--sasl-timeout must be from 1 to 4294967295, got 0");
-        bad.put("--max-decode-depth=0", "--max-decode-depth must be from 1 to 2147483647, got 0");
+        bad.put("--max-decode-depth=0", "--max-decode-depth must be from 1 to 1024, got 0");
+        bad.put("--max-decode-depth=100000", "--max-decode-depth must be from 1 to 1024, got 100000");
         bad.put("--max-decode-depth=deep", "--max-decode-depth wants a number of levels, got deep");
         bad.put("--max-decode-elements=-1", "--max-decode-elements must be from 0 to 2147483647, got -1");
         for (Map.Entry<String, String> e : bad.entrySet()) {
