@@ -43,7 +43,7 @@ class GatewayMetricsTest {
             "amqp_servlet_requests_active", "amqp_servlet_connections", "amqp_servlet_connections_refused_total",
             "amqp_servlet_handshakes_evicted_total", "amqp_servlet_source_addresses",
             "amqp_servlet_budget_used_bytes", "amqp_servlet_budget_free_bytes", "amqp_servlet_budget_max_bytes",
-            "amqp_servlet_budget_peak_bytes");
+            "amqp_servlet_budget_peak_bytes", "amqp_servlet_budget_partial_frames_bytes");
 
     /** A sample: the metric's name, its labels and its value. */
     record Sample(String name, Map<String, String> labels, double value) {
@@ -174,7 +174,7 @@ class GatewayMetricsTest {
             assertEquals(AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES,
                     value(samples, "amqp_servlet_budget_max_bytes", port));
             assertEquals(0, value(samples, "amqp_servlet_connections_refused_total", port));
-            assertEquals(4, samples.stream().filter(s -> s.name.equals("amqp_servlet_connections_refused_total"))
+            assertEquals(5, samples.stream().filter(s -> s.name.equals("amqp_servlet_connections_refused_total"))
                     .count(), "one sample per limit");
             for (Sample s : samples) {
                 assertFalse(s.name.startsWith("amqp_") && !s.name.startsWith("amqp_servlet_"),
