@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * address"): the gateway jar in its own JVM with a 256 MiB heap and no limit options, flooded from 127.0.0.2 with
  * 10,000 idle connections, then 8,000 stalled handshakes (the SASL header, then nothing), then both at once, while a
  * client from 127.0.0.1 connects, sends a request and gets its response, again and again: every one of those within
- * a second, during each flood and after it.
+ * a second, during each flood and after it. Last, what one address cannot do, seven together try: 3,584 connections
+ * that each send most of a large frame and stop (see {@link #runHalfSentFrames}).
  *
  * <p>The flood keeps every socket the gateway keeps, so it needs as many file descriptors as it opens in its
  * largest run should the gateway keep them all; with a lower open-files limit it is scaled down to fit, and says so.
@@ -40,6 +41,8 @@ class OneAddressFloodIT {
     private static final long MAX_PROBE_MILLIS = 1_000;
     private static final String FLOOD_ADDRESS = "127.0.0.2";
     private static final String WARM_UP = "warm-up";
+    /** Connections per address for the half-sent frames: each address's limit (maxConnectionsPerAddress). */
+    private static final int HALF_FRAME_CONNECTIONS = 512;
 
     @Test
     void aClientFromAnotherAddressIsServedWithinASecondWhileOneAddressFloodsTheGateway() throws Exception {
@@ -75,6 +78,7 @@ class OneAddressFloodIT {
             rows.add(run("10,000 idle connections", idle, 0, gateway, flood, prober));
             rows.add(run("8,000 stalled handshakes", 0, stalled, gateway, flood, prober));
             rows.add(run("both at once", idle, stalled, gateway, flood, prober));
+            rows.add(runHalfSentFrames(gateway, prober));
             assertTrue(gateway.isAlive(), "the gateway ended (out of memory?): see " + work.resolve("gateway.log"));
             prober.stop();
             System.out.println();
@@ -124,6 +128,56 @@ class OneAddressFloodIT {
                 flood.closedBeforeAnyByte, heap / 1048576.0, prober.phaseSummary(name));
         flood.closeAll();
         return row;
+    }
+
+    /**
+     * Many machines together: from seven addresses (127.0.0.4 to 127.0.0.10) as many idle connections as each may
+     * keep (512), which then each send 63,000 bytes of a 65,000-byte frame and stop. Held outside the byte budget,
+     * each would keep the bytes and the engine's working buffers, about 90 KiB, 300 MiB in all; counted and admitted
+     * (docs/jetty.md, "Server-wide limits"), they keep what half the budget admits and one read each.
+     */
+    private static String runHalfSentFrames(GatewayProcess gateway, Prober prober) throws Exception {
+        String name = "3,584 half-sent frames from 7 addresses";
+        prober.phase(name);
+        List<SourceFlood> floods = new ArrayList<>();
+        try {
+            long t0 = System.nanoTime();
+            int opened = 0;
+            int kept = 0;
+            int closed = 0;
+            for (int i = 4; i <= 10; i++) {
+                SourceFlood f = new SourceFlood("127.0.0." + i, gateway.amqpPort);
+                floods.add(f);
+                assertTrue(f.flood(HALF_FRAME_CONNECTIONS, 0, 120_000), name + ": the connections from 127.0.0." + i
+                        + " were not all answered within 120 s (" + f.opened + " opened)");
+            }
+            long sent = 0;
+            for (SourceFlood f : floods) {
+                sent += f.sendPartialFrames(65_000, 63_000);
+            }
+            long floodMillis = (System.nanoTime() - t0) / 1_000_000;
+            // Held a few seconds (past the second after which a frame's bytes leave the working buffers), the
+            // connections that were not sent part of a frame still heartbeating.
+            for (int round = 0; round < 6; round++) {
+                for (SourceFlood f : floods) {
+                    f.hold(500 / floods.size());
+                }
+            }
+            prober.probeNow(3);
+            for (SourceFlood f : floods) {
+                opened += f.opened;
+                kept += f.idleHeld();
+                closed += f.closedByServer;
+            }
+            long heap = CapacityMain.liveHeapBytes(gateway.pid());
+            return String.format(Locale.ROOT, "| %s (%,d bytes sent) | %,d | %.1f s | %,d / - / - | %,d | %.1f MiB | %s |",
+                    name, sent, opened, floodMillis / 1000.0, kept, closed, heap / 1048576.0,
+                    prober.phaseSummary(name));
+        } finally {
+            for (SourceFlood f : floods) {
+                f.close();
+            }
+        }
     }
 
     private static long maxFileDescriptors() {

@@ -117,6 +117,33 @@ final class SourceFlood implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Each idle connection the server keeps open sends the first {@code sent} bytes of a frame that declares
+     * {@code declared} bytes, and then nothing more (no heartbeats either: they would only add to the frame).
+     *
+     * @return the bytes the sockets took (a socket whose buffer is full takes less)
+     */
+    long sendPartialFrames(int declared, int sent) {
+        ByteBuffer frame = ByteBuffer.allocate(sent);
+        frame.putInt(declared).put((byte) 2); // size, data offset in words; the rest: zeros
+        long taken = 0;
+        for (Peer p : peers) {
+            if (p.idle && !p.closed && p.frames >= IdleSockets.OPEN_FRAMES) {
+                p.partial = true;
+                frame.clear();
+                try {
+                    while (frame.hasRemaining() && p.channel.write(frame) > 0) {
+                        // as much as the socket takes now
+                    }
+                } catch (IOException e) {
+                    // the server closed it: the next read says so
+                }
+                taken += frame.position();
+            }
+        }
+        return taken;
+    }
+
     private boolean open(boolean idle) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
@@ -200,7 +227,7 @@ final class SourceFlood implements AutoCloseable {
             lastKeepAliveNanos = now;
             for (Peer p : peers) {
                 // Heartbeats (AMQP 1.0 §2.4.5) only on open connections: an empty frame would end a SASL handshake.
-                if (p.idle && !p.closed && p.frames >= IdleSockets.OPEN_FRAMES) {
+                if (p.idle && !p.closed && !p.partial && p.frames >= IdleSockets.OPEN_FRAMES) {
                     write(p.channel, EMPTY_FRAME);
                 }
             }
@@ -253,6 +280,8 @@ final class SourceFlood implements AutoCloseable {
         final boolean idle;
         boolean answered;
         boolean closed;
+        /** It sent part of a frame and stopped ({@link #sendPartialFrames}). */
+        boolean partial;
 
         Peer(SocketChannel channel, boolean idle) {
             this.channel = channel;
