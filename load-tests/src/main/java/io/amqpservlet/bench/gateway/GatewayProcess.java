@@ -75,6 +75,15 @@ public final class GatewayProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * How the gateway ended, for a failure's message: {@code running}, or its exit code (3 is the JVM's for an
+     * OutOfMemoryError under -XX:+ExitOnOutOfMemoryError).
+     */
+    public String exitStatus() {
+        return process.isAlive() ? "running" : "exited with " + process.exitValue()
+                + (process.exitValue() == 3 ? " (out of memory)" : "");
+    }
+
     /** The gateway's {@code --stats} endpoint. */
     public String statsUrl() {
         return "http://127.0.0.1:" + httpPort + "/.amqp-servlet/stats";

@@ -34,6 +34,8 @@ final class SourceFlood implements AutoCloseable {
     private final Selector selector = Selector.open();
     private final ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
     private final List<Peer> peers = new ArrayList<>();
+    private final int maxUnanswered;
+    private final boolean untilOpen;
     private int unanswered;
     private long lastKeepAliveNanos = System.nanoTime();
     // What happened to the sockets of the current run.
@@ -45,8 +47,19 @@ final class SourceFlood implements AutoCloseable {
     int closedBeforeAnyByte;
 
     SourceFlood(String localAddress, int port) throws IOException {
+        this(localAddress, port, UNANSWERED, false);
+    }
+
+    /**
+     * A flood that keeps at most {@code maxUnanswered} sockets waiting for their answer: their first byte, or with
+     * {@code untilOpen} an idle connection's whole handshake (to its open). Within the server's handshakes per address
+     * (32), every idle connection it opens gets through, up to the connections per address.
+     */
+    SourceFlood(String localAddress, int port, int maxUnanswered, boolean untilOpen) throws IOException {
         this.localAddress = localAddress;
         this.server = new InetSocketAddress("127.0.0.1", port);
+        this.maxUnanswered = maxUnanswered;
+        this.untilOpen = untilOpen;
     }
 
     /**
@@ -61,7 +74,7 @@ final class SourceFlood implements AutoCloseable {
         int idleOpened = 0;
         int stalledOpened = 0;
         while ((idleOpened + stalledOpened < total || unanswered > 0) && System.nanoTime() < deadline) {
-            while (unanswered < UNANSWERED && idleOpened + stalledOpened < total) {
+            while (unanswered < maxUnanswered && idleOpened + stalledOpened < total) {
                 // Interleaved: after i sockets, about i * idle / total of them are idle ones.
                 boolean nextIdle = stalledOpened >= stalled || (idleOpened < idle
                         && (long) idleOpened * total <= (long) (idleOpened + stalledOpened) * idle);
@@ -202,19 +215,22 @@ final class SourceFlood implements AutoCloseable {
             }
             if (read < 0) {
                 closedByServer++;
-                if (!p.answered) {
+                if (!p.anyByte) {
                     closedBeforeAnyByte++;
                 }
                 end(p, key);
                 continue;
             }
-            if (read > 0 && !p.answered) {
-                p.answered = true;
-                unanswered--;
+            if (read > 0) {
+                p.anyByte = true;
             }
             in.flip();
             int before = p.frames;
             p.parse(in);
+            if (read > 0 && !p.answered && (!untilOpen || !p.idle || p.frames >= IdleSockets.OPEN_FRAMES)) {
+                p.answered = true;
+                unanswered--;
+            }
             if (p.idle && before < IdleSockets.OPEN_FRAMES && p.frames >= IdleSockets.OPEN_FRAMES) {
                 idleAnswered++;
             } else if (!p.idle && before < IdleSockets.HEADER_ONLY_FRAMES
@@ -279,6 +295,7 @@ final class SourceFlood implements AutoCloseable {
         final SocketChannel channel;
         final boolean idle;
         boolean answered;
+        boolean anyByte;
         boolean closed;
         /** It sent part of a frame and stopped ({@link #sendPartialFrames}). */
         boolean partial;
