@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * next tick, give scratch back when quiet, and close when the engine is done ({@link #closeWhenDone}). The
  * connection's life is a {@link ConnectionState}.
  */
-final class EnginePass implements BudgetShare.Owner {
+final class EnginePass implements BudgetShare.Owner, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(EnginePass.class);
     private static final VarHandle WORK;
     /** A tick this late means the process (or its scheduler) was paused. */
@@ -91,8 +91,6 @@ final class EnginePass implements BudgetShare.Owner {
     private OutputCoalescing coalescing;
     /** Run by the budget when it has room again: a pass, which grants credit again. */
     private final Runnable roomAgain;
-    /** Run by the budget when a partial frame may be admitted to grow: a pass that reads. */
-    private final Runnable frameRoomAgain;
 
     EnginePass(AmqpConnection connection, ConnectionSettings settings, ConnectionHandlers handlers, Executor executor,
                Scheduler scheduler) {
@@ -112,11 +110,6 @@ final class EnginePass implements BudgetShare.Owner {
         this.onTick = inbox::wakeUp;
         this.roomAgain = () -> {
             waitingForRoom = false;
-            executor.execute(onTick);
-        };
-        this.frameRoomAgain = () -> {
-            waitingForFrameRoom = false;
-            inbox.fillableAgain(); // the pass reads again, and asks to be admitted again
             executor.execute(onTick);
         };
         if (!(settings.saslExternal() && secure)) {
@@ -219,6 +212,17 @@ final class EnginePass implements BudgetShare.Owner {
     void stopGracefully() {
         handler.stopAdmitting();
         inbox.stop();
+    }
+
+    /**
+     * Any thread: run by the budget when this connection's partial frame may be admitted to grow (the pass itself is
+     * the task, so waiting costs no object): a pass that reads, and asks to be admitted again.
+     */
+    @Override
+    public void run() {
+        waitingForFrameRoom = false;
+        inbox.fillableAgain();
+        executor.execute(onTick);
     }
 
     /**
@@ -390,7 +394,7 @@ final class EnginePass implements BudgetShare.Owner {
         engine.parkPartialFrame(); // it will not grow for a while: its bytes leave the working buffers at the pass end
         if (!waitingForFrameRoom) {
             waitingForFrameRoom = true;
-            budget.budget().whenFrameRoom(frameRoomAgain, reservation);
+            budget.budget().whenFrameRoom(this, reservation);
         }
         return true;
     }
