@@ -263,6 +263,16 @@ public final class Engine {
     }
 
     /**
+     * The largest frame the peer may send now: 512 bytes (AMQP's minimum max-frame-size) until this side's open is
+     * out, then {@link EngineConfig#maxFrameSizeBytes()}. What a frame that has not all arrived may grow to.
+     *
+     * @return the limit in bytes
+     */
+    public int incomingFrameLimitBytes() {
+        return dispatcher.frameLimitBytes();
+    }
+
+    /**
      * The memory a frame that has not all arrived holds now, in bytes: while its bytes are in the engine's scratch,
      * the scratch's buffers (the kept frame's, and the output buffers it holds with them) and its decode objects;
      * once the frame has waited {@link KeptInput#PARK_AFTER_MILLIS} ms without a new byte and the scratch went back,

@@ -32,6 +32,11 @@ final class FrameDispatcher {
         this.tracer = tracer;
     }
 
+    /** {@return the largest frame the peer may send now: 512 bytes until our open is out, then our max-frame-size} */
+    int frameLimitBytes() {
+        return frames.limitBytes();
+    }
+
     /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
     void useNegotiatedLimit() {
         frames.useNegotiatedLimit();

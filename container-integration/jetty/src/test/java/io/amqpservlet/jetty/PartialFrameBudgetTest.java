@@ -131,6 +131,27 @@ class PartialFrameBudgetTest {
                 () -> "closed connections still reserve " + budget.getPartialFrameBytesReserved());
     }
 
+    @Test
+    void aFrameCutInTheHandshakeReservesWhatAHandshakeFrameMayBeAndGivesItBackWhenWhole() throws Exception {
+        try (RawAmqpPeer peer = new RawAmqpPeer(port)) {
+            peer.writeHeader(ProtocolHeader.AMQP);
+            peer.readHeader();
+            byte[] open = peer.frameBytes(0, new Open().containerId("slow-open").hostname("x".repeat(200)));
+            int cut = open.length / 3;
+            peer.write(java.util.Arrays.copyOfRange(open, 0, cut));
+            awaitBuffered(cut, "the open's first part, parked");
+            peer.write(java.util.Arrays.copyOfRange(open, cut, 2 * cut)); // read on: the frame asks to grow
+            long handshakeFrame = 512 + Engine.SCRATCH_BYTES; // before our open, no frame may pass 512 bytes
+            Eventually.until(() -> budget.getPartialFrameBytesReserved() == handshakeFrame,
+                    () -> "reserved " + budget.getPartialFrameBytesReserved() + ", not " + handshakeFrame);
+            peer.write(java.util.Arrays.copyOfRange(open, 2 * cut, open.length));
+            peer.readUntil(Open.class);
+            Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0 && budget.getBufferedBytes() == 0,
+                    () -> "reserved " + budget.getPartialFrameBytesReserved() + ", buffered "
+                            + budget.getBufferedBytes());
+        }
+    }
+
     private void awaitThirdHolds(long others, String why) throws Exception {
         Eventually.until(() -> {
             long held = budget.getBufferedBytes() - others;

@@ -105,6 +105,13 @@ final class RawAmqpPeer implements AutoCloseable {
         flushWriter();
     }
 
+    /** The bytes of one AMQP frame holding {@code performative} on {@code channel}, not written: to send in pieces. */
+    byte[] frameBytes(int channel, Performative performative) {
+        writer.clear();
+        appendFrame(channel, performative, null, 0);
+        return Arrays.copyOfRange(writer.array(), writer.start(), writer.start() + writer.length());
+    }
+
     /** Appends a frame to the pending output without writing it, so many frames can go out in one write. */
     void appendFrame(int channel, Performative performative, byte[] payload, int payloadLength) {
         int start = FrameWriter.begin(writer, FrameHeader.TYPE_AMQP, channel);

@@ -84,8 +84,8 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
     private volatile boolean waitingForFrameRoom;
     /** What this connection's partial frame counts in the server budget now (engine thread). */
     private int countedPartialFrameBytes;
-    /** Whether this connection's partial frame is admitted to grow (engine thread; see partialFrameWaitsForRoom). */
-    private boolean frameAdmitted;
+    /** What this connection's partial frame reserved when admitted to grow, 0 when it is not (engine thread). */
+    private long admittedReservation;
     private final Runnable onTick;
     /** Null until this connection first holds its output back. */
     private OutputCoalescing coalescing;
@@ -339,8 +339,8 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
             countedPartialFrameBytes = partial;
             budget.partialFrameBytes(partial);
         }
-        if (partial == 0 && frameAdmitted) {
-            frameAdmitted = false;
+        if (partial == 0 && admittedReservation > 0) {
+            admittedReservation = 0;
             budget.partialFrameDone(); // its admission goes to a waiting frame
         }
         closeWhenDone(engine);
@@ -376,19 +376,27 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
     /**
      * Reading: whether to stop before the next read because the engine holds part of a frame, which more input would
      * grow, and the frame is not admitted to grow: frames that have not all arrived may reserve half the server's
-     * byte budget, a whole frame and the engine's working buffers each. Without it a peer that sends frames in
+     * byte budget, the largest frame the peer may send and the engine's working buffers each. Without it a peer that sends frames in
      * pieces on many connections would hold a frame's worth of memory on each; with it, a frame that is not admitted
      * holds what one read brought until an admitted frame completes (or its connection ends) and makes room. An
      * admitted frame always completes or meets its deadline, so waiting frames are always admitted in the end.
      */
     boolean partialFrameWaitsForRoom(Engine engine) {
-        if (frameAdmitted || engine.partialFrameBytes() == 0) {
+        if (engine.partialFrameBytes() == 0) {
             return false;
         }
-        // What a partial frame reserves: the largest frame this side accepts, and the engine's working buffers.
-        long reservation = engine.config().maxFrameSizeBytes() + Engine.SCRATCH_BYTES;
+        // What a partial frame reserves: the largest frame the peer may send now (512 bytes in the handshake), and
+        // the engine's working buffers. An admission made in the handshake is made again for a larger frame.
+        long reservation = engine.incomingFrameLimitBytes() + Engine.SCRATCH_BYTES;
+        if (admittedReservation >= reservation) {
+            return false;
+        }
+        if (admittedReservation > 0) {
+            admittedReservation = 0;
+            budget.partialFrameDone();
+        }
         if (budget.admitPartialFrame(reservation)) {
-            frameAdmitted = true; // until a pass ends with no partial frame
+            admittedReservation = reservation; // until a pass ends with no partial frame
             return false;
         }
         engine.parkPartialFrame(); // it will not grow for a while: its bytes leave the working buffers at the pass end
