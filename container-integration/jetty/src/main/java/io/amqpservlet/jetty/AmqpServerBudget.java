@@ -6,6 +6,9 @@ import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The limits every connection of one {@link AmqpConnectionFactory} shares, so that many peers together cannot take
  * the server past its heap and one source address cannot take what everyone shares, and their counts now: open
@@ -232,6 +235,39 @@ public final class AmqpServerBudget {
     @ManagedAttribute("Logins refused by maxFailedLoginsPerAddress since the start")
     public long getRefusedByMaxFailedLoginsPerAddress() {
         return budget.getRefusedConnections(Limit.FAILED_LOGINS_PER_ADDRESS);
+    }
+
+    /**
+     * Connections (or logins) refused by each limit since the start, by the limit's setting name
+     * ({@code maxConnections}, {@code maxHandshakingConnections}, {@code maxConnectionsPerAddress},
+     * {@code maxHandshakesPerAddress}, {@code maxFailedLoginsPerAddress}): the getters above in one map, every limit
+     * present, for what shows them all (the gateway's stats, meters).
+     *
+     * @return a new map, in that order
+     */
+    @ManagedAttribute("Connections and logins refused since the start, by the limit that refused them")
+    public Map<String, Long> getRefusedByLimit() {
+        Map<String, Long> all = new LinkedHashMap<>();
+        for (Limit limit : Limit.values()) {
+            all.put(limit.setting(), budget.getRefusedConnections(limit));
+        }
+        return all;
+    }
+
+    /**
+     * Connections (or logins) refused by one limit since the start, as {@link #getRefusedByLimit()} counts them.
+     *
+     * @param limit the limit's setting name, such as {@code maxConnectionsPerAddress}
+     * @return the number refused since this budget was made
+     * @throws IllegalArgumentException for a name that is no limit's
+     */
+    public long getRefusedBy(String limit) {
+        for (Limit l : Limit.values()) {
+            if (l.setting().equals(limit)) {
+                return budget.getRefusedConnections(l);
+            }
+        }
+        throw new IllegalArgumentException("no limit " + limit + ": " + getRefusedByLimit().keySet());
     }
 
     /**

@@ -23,11 +23,13 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -125,6 +127,11 @@ class SourceAddressLimitsTest {
             String why = refusal(third);
             assertTrue(why.contains("127.0.0.2") && why.contains("maxConnectionsPerAddress"), why);
             assertEquals(1, factory.getServerBudget().getRefusedByMaxConnectionsPerAddress());
+            assertEquals(1, factory.getServerBudget().getRefusedBy("maxConnectionsPerAddress"));
+            assertEquals(Map.of("maxConnections", 0L, "maxHandshakingConnections", 0L, "maxConnectionsPerAddress", 1L,
+                    "maxHandshakesPerAddress", 0L, "maxFailedLoginsPerAddress", 0L),
+                    factory.getServerBudget().getRefusedByLimit(), "every limit, by its setting's name");
+            assertThrows(IllegalArgumentException.class, () -> factory.getServerBudget().getRefusedBy("maxBytes"));
             assertEquals(1, factory.getConnectionsRefusedPerAddress());
             assertEquals("127.0.0.2: 2 open, 1 in handshake", factory.getServerBudget().getBusiestSourceAddress());
             servedFromAnotherAddress();

@@ -97,15 +97,11 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .register(registry);
         // By limit, named as the setting is (and as the refusal's close description and log line name it): their
         // sum is the factory's connectionsRefused, the per-address three its connectionsRefusedPerAddress.
-        refused(registry, connector, "maxConnections", budget, AmqpServerBudget::getRefusedByMaxConnections);
-        refused(registry, connector, "maxHandshakingConnections", budget,
-                AmqpServerBudget::getRefusedByMaxHandshakingConnections);
-        refused(registry, connector, "maxConnectionsPerAddress", budget,
-                AmqpServerBudget::getRefusedByMaxConnectionsPerAddress);
-        refused(registry, connector, "maxHandshakesPerAddress", budget,
-                AmqpServerBudget::getRefusedByMaxHandshakesPerAddress);
-        refused(registry, connector, "maxFailedLoginsPerAddress", budget,
-                AmqpServerBudget::getRefusedByMaxFailedLoginsPerAddress);
+        for (String limit : budget.getRefusedByLimit().keySet()) {
+            FunctionCounter.builder("amqp.servlet.connections.refused", budget, b -> b.getRefusedBy(limit))
+                    .tags(connector).tag("limit", limit).description(CONNECTIONS_REFUSED_DESCRIPTION)
+                    .register(registry);
+        }
         FunctionCounter.builder("amqp.servlet.handshakes.evicted", budget,
                         AmqpServerBudget::getEvictedByMaxHandshakingConnections)
                 .tags(connector).tag("limit", "maxHandshakingConnections")
@@ -136,11 +132,6 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 "Bytes partial frames admitted to grow reserve now, of half the byte budget");
     }
 
-    private static void refused(MeterRegistry registry, Tags connector, String limit, AmqpServerBudget budget,
-                                ToDoubleFunction<AmqpServerBudget> count) {
-        FunctionCounter.builder("amqp.servlet.connections.refused", budget, count).tags(connector).tag("limit", limit)
-                .description(CONNECTIONS_REFUSED_DESCRIPTION).register(registry);
-    }
 
     private static <T> void bytes(MeterRegistry registry, Tags connector, String name, T source,
                                   ToDoubleFunction<T> bytes, String description) {

@@ -86,14 +86,7 @@ public final class GatewayStatsHandler extends Handler.Abstract.NonBlocking {
         Map<String, Object> amqp = new LinkedHashMap<>();
         for (Map.Entry<String, AmqpConnectionFactory> e : listeners.entrySet()) {
             Map<String, Object> port = factoryCounters(e.getValue(), new LinkedHashMap<>());
-            AmqpServerBudget budget = e.getValue().getServerBudget();
-            Map<String, Long> refused = new LinkedHashMap<>();
-            refused.put("maxConnections", budget.getRefusedByMaxConnections());
-            refused.put("maxHandshakingConnections", budget.getRefusedByMaxHandshakingConnections());
-            refused.put("maxConnectionsPerAddress", budget.getRefusedByMaxConnectionsPerAddress());
-            refused.put("maxHandshakesPerAddress", budget.getRefusedByMaxHandshakesPerAddress());
-            refused.put("maxFailedLoginsPerAddress", budget.getRefusedByMaxFailedLoginsPerAddress());
-            port.put("connectionsRefusedByLimit", refused);
+            port.put("connectionsRefusedByLimit", e.getValue().getServerBudget().getRefusedByLimit());
             port.put("connectionErrorsSent", e.getValue().getConnectionErrorsSent());
             port.put("sessionErrorsSent", e.getValue().getSessionErrorsSent());
             port.put("linkErrorsSent", e.getValue().getLinkErrorsSent());
