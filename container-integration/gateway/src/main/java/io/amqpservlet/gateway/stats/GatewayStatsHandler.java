@@ -2,7 +2,6 @@ package io.amqpservlet.gateway.stats;
 
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
-import io.amqpservlet.jetty.AmqpServerBudget;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
