@@ -282,6 +282,18 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * Source addresses forgotten before their allowance of failed logins was whole again, to make room when
+     * {@value #MAX_FAILED_LOGIN_ADDRESSES} were remembered (a statistic): more than a few say logins are being guessed
+     * from more addresses than the table holds, each of which then starts again from a whole allowance.
+     *
+     * @return the number of such addresses since this budget was made
+     */
+    @ManagedAttribute("Source addresses with failed logins forgotten early to make room in the full table")
+    public long getFailedLoginAddressesEvicted() {
+        return budget.failedLogins().getEvicted();
+    }
+
+    /**
      * Stalled handshakes ended to make room for a new connection when {@link #getMaxHandshakingConnections()} were
      * in their handshake (a statistic).
      *

@@ -179,6 +179,7 @@ class AmqpStatisticsTest {
                     mbeans.getAttribute(budget, "failedLoginsWindowMillis"));
             assertEquals(0L, mbeans.getAttribute(budget, "refusedByMaxFailedLoginsPerAddress"));
             assertEquals(0, mbeans.getAttribute(budget, "failedLoginAddresses"));
+            assertEquals(0L, mbeans.getAttribute(budget, "failedLoginAddressesEvicted"));
             mbeans.setAttribute(budget, new javax.management.Attribute("maxFailedLoginsPerAddress", 5));
             assertEquals(5, factory.getMaxFailedLoginsPerAddress());
             mbeans.setAttribute(factoryName, new javax.management.Attribute("failedLoginsWindowMillis", 30_000L));
