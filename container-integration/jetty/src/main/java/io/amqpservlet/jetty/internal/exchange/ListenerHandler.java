@@ -46,8 +46,6 @@ public final class ListenerHandler extends ServingHandler {
     private volatile String closeError;
     /** This connection's end has a line of its own already (a refusal, a failed login): no peer-error line then. */
     private boolean explained;
-    /** This connection was refused at its open, and that close's error counted already. */
-    private boolean refusalCounted;
     /** This connection's login was refused before its credentials were looked at (its address failed too often). */
     private boolean loginRefused;
 
@@ -75,11 +73,7 @@ public final class ListenerHandler extends ServingHandler {
             // AMQP 1.0 §2.4.2: a refused connection is answered with open, then closed with the reason, which names
             // the limit (server-wide or of the client's source address).
             String why = budget.refusal(refused);
-            explained = true;
-            // Counted now, as it goes out, not when the connection ends (onClosed): a refused client may keep the
-            // socket open until the close timeout.
-            refusalCounted = true;
-            errorsSent.sent(ErrorsSent.Scope.CONNECTION, ErrorConditions.RESOURCE_LIMIT_EXCEEDED.toString());
+            explained = true; // its close is counted when the connection ends (onClosed), as every close is
             if (LOG.isInfoEnabled()) {
                 long leftOut = settings.peerLog().permit(PeerLog.Kind.REFUSAL);
                 if (leftOut >= 0) {
@@ -196,7 +190,7 @@ public final class ListenerHandler extends ServingHandler {
         String why = error.condition() + " " + error.description();
         closeError = why;
         boolean peerSent = error == engine.remoteError();
-        if (!peerSent && !refusalCounted) {
+        if (!peerSent) {
             errorsSent.sent(ErrorsSent.Scope.CONNECTION, error.condition().toString());
         }
         if (!explained && !peerSent && !error.is(ErrorConditions.CONNECTION_FORCED) && LOG.isInfoEnabled()) {
