@@ -130,14 +130,14 @@ final class ConnectionDeadlines {
     /** See {@link Engine#idleTimeoutPassed}. */
     boolean idleTimeoutPassed(long nowMillis) {
         long idle = config.idleTimeoutMillis();
-        ConnectionPhase phase = engine.phase();
+        ConnectionPhase phase = engine.lifecycle.phase();
         return idle > 0 && phase != ConnectionPhase.DONE && phase.afterHeaders()
-                && engine.localState() != LocalConnectionState.CLOSE_SENT && nowMillis >= lastInputMillis + idle;
+                && engine.lifecycle.localState() != LocalConnectionState.CLOSE_SENT && nowMillis >= lastInputMillis + idle;
     }
 
     /** See {@link Engine#partialFrameTimeoutPassed}. */
     boolean partialFrameTimeoutPassed(long nowMillis) {
-        return engine.phase() != ConnectionPhase.DONE && nowMillis >= partialFrameDeadline();
+        return engine.lifecycle.phase() != ConnectionPhase.DONE && nowMillis >= partialFrameDeadline();
     }
 
     /** See {@link Engine#excusePause}. */
@@ -156,7 +156,7 @@ final class ConnectionDeadlines {
     /** See {@link Engine#tick}. */
     long tick(long nowMillis) {
         this.nowMillis = nowMillis;
-        ConnectionPhase phase = engine.phase();
+        ConnectionPhase phase = engine.lifecycle.phase();
         if (phase == ConnectionPhase.DONE) {
             return Long.MAX_VALUE;
         }
@@ -179,16 +179,16 @@ final class ConnectionDeadlines {
         }
         next = Math.min(next, frameDeadline);
         long idle = config.idleTimeoutMillis();
-        if (idle > 0 && phase.afterHeaders() && engine.localState() != LocalConnectionState.CLOSE_SENT) {
+        if (idle > 0 && phase.afterHeaders() && engine.lifecycle.localState() != LocalConnectionState.CLOSE_SENT) {
             long deadline = lastInputMillis + idle;
             if (nowMillis >= deadline) {
-                engine.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
+                engine.lifecycle.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
                         "no frame received for " + idle + " ms");
                 return Long.MAX_VALUE;
             }
             next = Math.min(next, deadline);
         }
-        if (remoteIdleTimeoutMillis > 0 && engine.localState() == LocalConnectionState.OPEN_SENT) {
+        if (remoteIdleTimeoutMillis > 0 && engine.lifecycle.localState() == LocalConnectionState.OPEN_SENT) {
             // AMQP 1.0 §2.4.5: send something at least every half of the peer's idle timeout.
             long interval = Math.max(1, remoteIdleTimeoutMillis / 2);
             if (nowMillis - lastOutputMillis >= interval) {
@@ -205,15 +205,15 @@ final class ConnectionDeadlines {
      * or while the handshake deadline runs (it covers the header, SASL and open) or our close is out.
      */
     private long partialFrameDeadline() {
-        if (!engine.phase().afterHeaders() || handshakeDeadlineMillis != Long.MAX_VALUE
-                || engine.localState() == LocalConnectionState.CLOSE_SENT) {
+        if (!engine.lifecycle.phase().afterHeaders() || handshakeDeadlineMillis != Long.MAX_VALUE
+                || engine.lifecycle.localState() == LocalConnectionState.CLOSE_SENT) {
             return Long.MAX_VALUE;
         }
         return partialFrame.deadline(config.partialFrameTimeoutMillis());
     }
 
     private void closeForPartialFrame() {
-        engine.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
+        engine.lifecycle.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED,
                 partialFrame.describe(config.partialFrameTimeoutMillis()));
     }
 }

@@ -7,12 +7,8 @@ import io.amqpservlet.protocol.frame.FrameWriter;
 import io.amqpservlet.protocol.frame.ProtocolHeader;
 import io.amqpservlet.protocol.message.MessageView;
 import io.amqpservlet.protocol.types.Symbol;
-import io.amqpservlet.protocol.types.messaging.Capabilities;
 import io.amqpservlet.protocol.types.messaging.DeliveryState;
-import io.amqpservlet.protocol.types.transport.Close;
 import io.amqpservlet.protocol.types.transport.ErrorCondition;
-import io.amqpservlet.protocol.types.transport.ErrorConditions;
-import io.amqpservlet.protocol.types.transport.Open;
 import io.amqpservlet.protocol.types.transport.Performative;
 import io.amqpservlet.protocol.types.transport.Performatives;
 import io.amqpservlet.protocol.types.transport.Role;
@@ -32,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * payloads are viewed in the input buffer unless a message spans frames.
  *
  * <p>The engine owns the frame handling and the connection's state: protocol headers and SASL (through
- * {@code Handshake}), open and close, sessions by channel, reply nodes, deliveries, credit and settlement, and the
- * output it encodes. Time is owned by {@code ConnectionDeadlines}, which the engine tells when frames go in and out:
+ * {@code Handshake}), open and close (through {@code ConnectionLifecycle}), sessions by channel, reply nodes,
+ * deliveries, credit and settlement, and the output it encodes. Time is owned by {@code ConnectionDeadlines}, which the engine tells when frames go in and out:
  * the idle timeouts (ours, and heartbeats for the peer's), the handshake deadline, the partial-frame deadline and the
  * excusal of our own pauses; {@link #tick}, {@link #idleTimeoutPassed}, {@link #partialFrameTimeoutPassed} and
  * {@link #excusePause} hand over to it.
@@ -66,17 +62,9 @@ public final class Engine {
     private Handshake handshake;
     private final FrameDispatcher dispatcher;
 
-    /** The peer's side and the handshake (docs/connector.md, "Connection lifecycle"). */
-    private ConnectionPhase phase = ConnectionPhase.AWAITING_HEADER;
-    /** What we have sent of open and close. */
-    private LocalConnectionState local = LocalConnectionState.NOTHING_SENT;
+    /** Open and close, the peer's identity and limits from its open, the closes' errors. */
+    final ConnectionLifecycle lifecycle = new ConnectionLifecycle(this);
     private boolean started;
-    private String identity;
-    private int remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
-    private int remoteChannelMax = 0xFFFF;
-    /** Made when a close carries or needs one: most connections never close with an error (docs/design.md §2). */
-    private ErrorCondition remoteError;
-    private ErrorCondition localError;
 
     final SessionTable sessions = new SessionTable(this);
     final AddressTable<ReplyNode> nodes = new AddressTable<>();
@@ -98,7 +86,7 @@ public final class Engine {
     private boolean creditStopped;
 
     /** The idle timeouts, heartbeats, handshake and partial-frame deadlines, and the excusal of our pauses. */
-    private final ConnectionDeadlines deadlines;
+    final ConnectionDeadlines deadlines;
 
     /**
      * An acceptor or initiator engine (by {@link EngineConfig#role()}) for a transport that has not established the
@@ -322,7 +310,7 @@ public final class Engine {
      * reports its end. Calling it again, or after the engine finished on its own, does nothing.
      */
     public void transportClosed() {
-        finish();
+        lifecycle.finish();
     }
 
     /**
@@ -331,7 +319,7 @@ public final class Engine {
      * @return true once the connection is over (closed, failed or dropped); it stays true
      */
     public boolean isDone() {
-        return phase == ConnectionPhase.DONE;
+        return lifecycle.isDone();
     }
 
     /**
@@ -341,7 +329,7 @@ public final class Engine {
      *     peer's): the handlers told of the links and sessions a close ends see it closed already
      */
     public boolean isOpen() {
-        return phase == ConnectionPhase.OPENED && local == LocalConnectionState.OPEN_SENT;
+        return lifecycle.isOpen();
     }
 
     /**
@@ -350,7 +338,7 @@ public final class Engine {
      * @return the authenticated identity, or null while the handshake is not complete
      */
     public String identity() {
-        return identity;
+        return lifecycle.identity();
     }
 
     /**
@@ -360,37 +348,7 @@ public final class Engine {
      *     {@code condition()} is null
      */
     public ErrorCondition remoteError() {
-        ErrorCondition e = remoteError;
-        if (e == null) {
-            e = new ErrorCondition();
-            remoteError = e;
-        }
-        return e;
-    }
-
-    /** How far the peer's side of the connection has got. */
-    ConnectionPhase phase() {
-        return phase;
-    }
-
-    /** What we have sent of open and close. */
-    LocalConnectionState localState() {
-        return local;
-    }
-
-    /**
-     * Moves the peer's side on; a connection that is over stays over, whatever a callback made of it before the
-     * step that called this finished.
-     */
-    private void advance(ConnectionPhase next) {
-        if (phase != ConnectionPhase.DONE) {
-            phase = next;
-        }
-    }
-
-    /** Whether no frame may be written any more: our close is out (AMQP 1.0 §2.4.3) or the connection is over. */
-    private boolean silenced() {
-        return local == LocalConnectionState.CLOSE_SENT || phase == ConnectionPhase.DONE;
+        return lifecycle.remoteError();
     }
 
     /**
@@ -400,12 +358,7 @@ public final class Engine {
      * @return true once our close frame has been encoded; it stays true
      */
     public boolean closeSent() {
-        return local == LocalConnectionState.CLOSE_SENT;
-    }
-
-    /** The highest channel the peer accepts (from its open; 65535 before). */
-    int remoteChannelMax() {
-        return remoteChannelMax;
+        return lifecycle.closeSent();
     }
 
     /**
@@ -414,7 +367,7 @@ public final class Engine {
      * @return the peer's max-frame-size in bytes; 512 (the AMQP minimum) until its open has arrived
      */
     public int remoteMaxFrameSize() {
-        return remoteMaxFrameSize;
+        return lifecycle.remoteMaxFrameSize();
     }
 
     // ------------------------------------------------------------------------------------------ input
@@ -537,7 +490,7 @@ public final class Engine {
     /** Encodes {@code p} as one AMQP frame on {@code channel}. */
     void writeFrame(int channel, Performative p) {
         flushDispositions();
-        if (silenced()) {
+        if (lifecycle.silenced()) {
             // AMQP 1.0 §2.4.3: nothing follows our close; the application may still settle or grant credit
             // from a callback that closed the connection.
             return;
@@ -557,7 +510,7 @@ public final class Engine {
      * when they form a range (see {@link PendingDisposition}).
      */
     void writeSettlement(int channel, Role role, int deliveryId, DeliveryState state) {
-        if (!silenced()) {
+        if (!lifecycle.silenced()) {
             pendingDisposition.settle(channel, role, deliveryId, state);
         }
     }
@@ -642,115 +595,25 @@ public final class Engine {
         }
     }
 
-    // ------------------------------------------------------------------------------------------ handshake hooks
-
-    void saslSucceeded(String who) {
-        identity = who;
-        advance(ConnectionPhase.AWAITING_AMQP_HEADER);
-        handler.onAuthenticated(this, who);
-    }
-
-    /** The peer's first sasl-init arrived: the application's reason to refuse the login, or null. */
-    String saslInitArrived(String mechanism) {
-        return handler.onSaslInit(this, mechanism);
-    }
-
-    void saslFailed(String mechanism, String reason) {
-        handler.onAuthenticationFailed(this, mechanism, reason);
-    }
-
-    void expectSasl() {
-        advance(ConnectionPhase.SASL);
-    }
-
-    void expectAmqpHeader() {
-        advance(ConnectionPhase.AWAITING_AMQP_HEADER);
-    }
-
-    /** The AMQP header was exchanged: next comes the peer's open. */
-    void expectOpen(boolean anonymous) {
-        if (anonymous && identity == null) {
-            identity = "anonymous";
-        }
-        advance(ConnectionPhase.AWAITING_OPEN);
-    }
-
     boolean acceptor() {
         return acceptor;
     }
 
-    // ------------------------------------------------------------------------------------------ connection
-
-    void sendOpen() {
-        if (local != LocalConnectionState.NOTHING_SENT || phase == ConnectionPhase.DONE) {
-            return; // AMQP 1.0 §2.4.1: one open per connection, and none once it is over
-        }
-        Open open = out().open().clear();
-        open.containerId(config.containerId());
-        if (!acceptor && config.hostname() != null) {
-            open.hostname(config.hostname());
-        }
-        open.maxFrameSize(config.maxFrameSizeBytes());
-        open.channelMax(config.channelMax());
-        long advertised = deadlines.idleTimeOutToAdvertise();
-        if (advertised > 0) {
-            open.idleTimeOutMillis(advertised);
-        }
-        if (acceptor) {
-            open.offeredCapabilities().clear().add(Capabilities.ANONYMOUS_RELAY);
-        }
-        byte[] properties = config.connectionPropertiesEncoded();
-        if (properties != null) {
-            open.properties().set(properties, 0, properties.length);
-        }
-        writeFrame(0, open);
-        local = LocalConnectionState.OPEN_SENT;
+    /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
+    void openSent() {
         dispatcher.useNegotiatedLimit();
     }
 
-    void onRemoteOpen(Open o) {
-        long maxFrame = o.maxFrameSize();
-        remoteMaxFrameSize = (int) Math.min(Integer.MAX_VALUE, maxFrame);
-        remoteChannelMax = o.channelMax();
-        deadlines.peerIdleTimeoutMillis(o.hasIdleTimeOut() ? o.idleTimeOutMillis() : 0);
-        ErrorCondition refusal = handler.onOpen(this, o);
-        if (acceptor) {
-            sendOpen();
-        }
-        advance(ConnectionPhase.OPENED);
-        deadlines.handshakeFinished();
-        handshake = null; // only the phases before open use it
-        long peerIdle = deadlines.peerIdleTimeoutMillis();
-        if (maxFrame < FrameHeader.MIN_MAX_FRAME_SIZE) {
-            remoteMaxFrameSize = FrameHeader.MIN_MAX_FRAME_SIZE;
-            connectionError(ErrorConditions.INVALID_FIELD, "max-frame-size " + maxFrame + " is below 512");
-        } else if (peerIdle > 0 && peerIdle < config.minPeerIdleTimeoutMillis()) {
-            // §2.4.5: a peer that cannot keep to a proposed idle timeout closes with an error that says why.
-            connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "idle-time-out " + peerIdle
-                    + " ms is below the shortest this side keeps, " + config.minPeerIdleTimeoutMillis() + " ms");
-        } else if (refusal != null) {
-            // AMQP 1.0 §2.4.2: a refused connection still answers open, then closes with the reason.
-            close(refusal);
-        }
+    /** The peer's open arrived: nothing of the header exchange and SASL is needed any more. */
+    void handshakeDone() {
+        handshake = null;
     }
 
-    void onRemoteClose(Close close) {
-        remoteError().set(close.error());
-        boolean answer = local != LocalConnectionState.CLOSE_SENT;
-        if (answer) {
-            local = LocalConnectionState.CLOSING; // the handlers told below see the connection ending, not open
-        }
-        sessions.abandonAll(close.error().isNull() ? null : remoteError);
-        if (answer) {
-            writeFrame(0, out().close().clear());
-            local = LocalConnectionState.CLOSE_SENT;
-        }
-        finish();
-    }
+    // ------------------------------------------------------------------------------------------ close
 
     /** Closes the connection cleanly (no error). */
     public void close() {
-        close((Symbol) null, null);
+        lifecycle.close(null, null);
     }
 
     /**
@@ -760,71 +623,7 @@ public final class Engine {
      * @param description human-readable detail sent with {@code condition}; null for none, ignored for a clean close
      */
     public void close(Symbol condition, String description) {
-        if (silenced() || local == LocalConnectionState.CLOSING) {
-            return; // AMQP 1.0 §2.4.3: one close per connection; the reason given first stands
-        }
-        ErrorCondition error = localError();
-        error.clear();
-        if (condition != null) {
-            error.condition(condition).description(description);
-        }
-        close(error);
-    }
-
-    private void close(ErrorCondition error) {
-        if (silenced() || local == LocalConnectionState.CLOSING) {
-            return;
-        }
-        if (error != null && error != localError && !error.isNull()) {
-            localError().set(error); // the application's refusal: onClosed reports it as ours
-        }
-        if (local == LocalConnectionState.NOTHING_SENT || !phase.afterHeaders()) {
-            // No AMQP connection to close yet: end the transport.
-            failTransport(error.isNull() ? null : error);
-            return;
-        }
-        Close c = out().close().clear();
-        if (error != null && !error.isNull()) {
-            c.error().set(error);
-        }
-        // The handlers told of the sessions and links that end see the connection closing: not open, and a close
-        // they ask for now is the one already being made.
-        local = LocalConnectionState.CLOSING;
-        sessions.abandonAll(null);
-        writeFrame(0, c);
-        local = LocalConnectionState.CLOSE_SENT;
-    }
-
-    /** Ends the connection with an error after a protocol violation; the transport closes once output is written. */
-    void connectionError(Symbol condition, String description) {
-        close(condition, description);
-        finish();
-    }
-
-    /** For broken framing or undecodable frames: nothing more can be read. */
-    void fatal(Symbol condition, String description) {
-        if (phase == ConnectionPhase.DONE) {
-            return;
-        }
-        if (phase.afterHeaders()) {
-            sendOpen(); // AMQP 1.0 §2.4.2: close only follows an open; no-op when ours went out already
-            connectionError(condition, description);
-        } else {
-            handshake.fail(condition, description);
-        }
-    }
-
-    /** Marks the connection over and tells the application once. */
-    void finish() {
-        if (phase == ConnectionPhase.DONE) {
-            return; // the application was told already
-        }
-        phase = ConnectionPhase.DONE;
-        sessions.abandonAll(null);
-        ErrorCondition remote = remoteError;
-        ErrorCondition ours = localError;
-        handler.onClosed(this, remote != null && !remote.isNull() ? remote
-                : ours != null && !ours.isNull() ? ours : null);
+        lifecycle.close(condition, description);
     }
 
     // ------------------------------------------------------------------------------------------ sessions
@@ -842,23 +641,15 @@ public final class Engine {
      *     channel up to the peer's channel-max is in use
      */
     public Session beginSession() {
-        requireOpenForWork();
-        int local = sessions.freeLocalChannel(remoteChannelMax);
+        lifecycle.requireOpenForWork();
+        int channelMax = lifecycle.remoteChannelMax();
+        int local = sessions.freeLocalChannel(channelMax);
         if (local < 0) {
-            throw new IllegalStateException("no channel free within the peer's channel-max " + remoteChannelMax);
+            throw new IllegalStateException("no channel free within the peer's channel-max " + channelMax);
         }
         Session s = sessions.create(local);
         s.sendBegin();
         return s;
-    }
-
-    private void requireOpenForWork() {
-        if (silenced()) {
-            throw new IllegalStateException("connection is closed");
-        }
-        if (local == LocalConnectionState.NOTHING_SENT) {
-            throw new IllegalStateException("open has not been sent yet");
-        }
     }
 
     // ------------------------------------------------------------------------------------------ reply nodes
@@ -934,7 +725,7 @@ public final class Engine {
     }
 
     Delivery send(Link link, byte[] message, int offset, int length, boolean settled) {
-        if (!link.acceptsMessages() || silenced()) {
+        if (!link.acceptsMessages() || lifecycle.silenced()) {
             return null;
         }
         long max = link.remoteMaxMessageSize();
@@ -1128,26 +919,9 @@ public final class Engine {
         return scratch().outcome;
     }
 
-    private ErrorCondition localError() {
-        ErrorCondition e = localError;
-        if (e == null) {
-            e = new ErrorCondition();
-            localError = e;
-        }
-        return e;
-    }
-
-    /** Ends the transport without a close frame (before open, or after a fatal error). */
-    void failTransport(ErrorCondition error) {
-        if (error != null && error != localError) {
-            localError().set(error);
-        }
-        finish();
-    }
-
     @Override
     public String toString() {
         return "Engine[" + config.containerId() + ":" + id + (acceptor ? " acceptor" : " initiator")
-                + ", phase=" + phase + ", local=" + local + ", identity=" + identity + "]";
+                + ", " + lifecycle + "]";
     }
 }

@@ -50,8 +50,8 @@ final class FrameDispatcher {
         int p = offset;
         int end = offset + length;
         try {
-            while (p < end && engine.phase() != ConnectionPhase.DONE) {
-                ConnectionPhase phase = engine.phase();
+            while (p < end && engine.lifecycle.phase() != ConnectionPhase.DONE) {
+                ConnectionPhase phase = engine.lifecycle.phase();
                 if (phase.readsHeader()) {
                     int used = onHeaderBytes(bytes, p, end - p);
                     if (used < 0) {
@@ -76,7 +76,7 @@ final class FrameDispatcher {
                     }
                     engine.handshake().onSaslFrame(bytes, frames.bodyOffset(), frames.bodyLength());
                 } else if (type != FrameHeader.TYPE_AMQP) {
-                    engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
+                    engine.lifecycle.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
                             "SASL frame after SASL negotiation");
                 } else {
                     onAmqpFrame(frames.channel(), bytes, frames.bodyOffset(), frames.bodyLength());
@@ -84,15 +84,15 @@ final class FrameDispatcher {
                 p = frameEnd;
             }
         } catch (FramingException e) {
-            engine.fatal(ErrorConditions.CONNECTION_FRAMING_ERROR, e.getMessage());
+            engine.lifecycle.fatal(ErrorConditions.CONNECTION_FRAMING_ERROR, e.getMessage());
             return length;
         } catch (DecodeException e) {
-            engine.fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
+            engine.lifecycle.fatal(ErrorConditions.DECODE_ERROR, e.getMessage());
             return length;
         }
         // Settlements made while processing this input leave as ranges, one frame per range.
         engine.flushDispositions();
-        return engine.phase() == ConnectionPhase.DONE ? length : p - offset;
+        return engine.lifecycle.phase() == ConnectionPhase.DONE ? length : p - offset;
     }
 
     /**
@@ -111,7 +111,7 @@ final class FrameDispatcher {
         if (tracer != null) {
             tracer.header(true, header.toString());
         }
-        engine.handshake().onHeader(header, engine.phase() == ConnectionPhase.AWAITING_AMQP_HEADER);
+        engine.handshake().onHeader(header, engine.lifecycle.phase() == ConnectionPhase.AWAITING_AMQP_HEADER);
         return ProtocolHeader.LENGTH;
     }
 
@@ -156,28 +156,28 @@ final class FrameDispatcher {
             // AMQP 1.0 §2.4.3: after sending close, read and discard everything up to the peer's close.
             if (p == in.close()) {
                 engine.remoteError().set(in.close().error());
-                engine.finish();
+                engine.lifecycle.finish();
             }
             return;
         }
-        if (engine.phase() == ConnectionPhase.AWAITING_OPEN) {
+        if (engine.lifecycle.phase() == ConnectionPhase.AWAITING_OPEN) {
             if (p != in.open()) {
-                engine.fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
+                engine.lifecycle.fatal(ErrorConditions.ILLEGAL_STATE, "expected open but received " + p.typeName());
                 return;
             }
-            engine.onRemoteOpen(in.open());
+            engine.lifecycle.onRemoteOpen(in.open());
             return;
         }
         if (p == in.close()) {
-            engine.onRemoteClose(in.close());
+            engine.lifecycle.onRemoteClose(in.close());
         } else if (p == in.begin()) {
             sessions.onBegin(channel, in.begin());
         } else if (p == in.open()) {
-            engine.connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
+            engine.lifecycle.connectionError(ErrorConditions.ILLEGAL_STATE, "second open");
         } else {
             Session s = sessions.byRemoteChannel(channel);
             if (s == null) {
-                engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
+                engine.lifecycle.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR,
                         p.typeName() + " on channel " + channel + ", which has no session");
                 return;
             }

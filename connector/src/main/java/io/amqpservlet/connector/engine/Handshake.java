@@ -48,7 +48,7 @@ final class Handshake {
             engine.writeHeader(ProtocolHeader.SASL);
         } else {
             engine.writeHeader(ProtocolHeader.AMQP);
-            engine.sendOpen();
+            engine.lifecycle.sendOpen();
         }
     }
 
@@ -67,7 +67,7 @@ final class Handshake {
                     return;
                 }
                 engine.writeHeader(ProtocolHeader.AMQP);
-                engine.expectOpen(false);
+                engine.lifecycle.expectOpen(false);
                 return;
             }
             if (header.protocolId() == ProtocolHeader.ID_SASL && saslServer != null) {
@@ -79,10 +79,10 @@ final class Handshake {
                 saslOut.mechanisms().encode(w);
                 FrameWriter.end(w, start);
                 trace(saslOut.mechanisms());
-                engine.expectSasl();
+                engine.lifecycle.expectSasl();
             } else if (header.protocolId() == ProtocolHeader.ID_AMQP && !c.saslRequired()) {
                 engine.writeHeader(ProtocolHeader.AMQP);
-                engine.expectOpen(true);
+                engine.lifecycle.expectOpen(true);
             } else {
                 // The AMQP header where SASL is required: a client that skips the login.
                 rejectHeader(header.protocolId() == ProtocolHeader.ID_AMQP ? ErrorConditions.UNAUTHORIZED_ACCESS
@@ -92,9 +92,9 @@ final class Handshake {
         }
         // Initiator: the peer answers our header with the same one, or with the one it wants instead.
         if (header.protocolId() == ProtocolHeader.ID_SASL && !saslDone && wantsSasl()) {
-            engine.expectSasl();
+            engine.lifecycle.expectSasl();
         } else if (header.protocolId() == ProtocolHeader.ID_AMQP && (saslDone || !wantsSasl())) {
-            engine.expectOpen(!wantsSasl());
+            engine.lifecycle.expectOpen(!wantsSasl());
         } else {
             fail(ErrorConditions.UNAUTHORIZED_ACCESS, "peer answered with " + header);
         }
@@ -135,7 +135,7 @@ final class Handshake {
             Symbol mechanism = null;
             if (saslServer.awaitingInit()) {
                 mechanism = saslServer.offered(m.array(), 0, m.length());
-                refusal = engine.saslInitArrived(mechanism == null ? null : mechanism.toString());
+                refusal = engine.lifecycle.saslInitArrived(mechanism == null ? null : mechanism.toString());
             }
             step = refusal != null ? saslServer.refuse(mechanism, refusal)
                     : saslServer.onInit(m.array(), 0, m.length(), !r.isNull(), r.array(), 0, r.length());
@@ -156,10 +156,10 @@ final class Handshake {
         writeSasl(saslOut.outcome().clear().code(code.code()));
         if (code == SaslOutcomeCode.OK) {
             saslDone = true;
-            engine.saslSucceeded(saslServer.identity());
+            engine.lifecycle.saslSucceeded(saslServer.identity());
         } else {
             Symbol mechanism = saslServer.mechanism();
-            engine.saslFailed(mechanism == null ? null : mechanism.toString(), saslServer.failureReason());
+            engine.lifecycle.saslFailed(mechanism == null ? null : mechanism.toString(), saslServer.failureReason());
             fail(ErrorConditions.UNAUTHORIZED_ACCESS, "SASL " + code + ": " + saslServer.failureReason());
         }
     }
@@ -196,9 +196,9 @@ final class Handshake {
                 return;
             }
             saslDone = true;
-            engine.expectAmqpHeader();
+            engine.lifecycle.expectAmqpHeader();
             engine.writeHeader(ProtocolHeader.AMQP);
-            engine.sendOpen();
+            engine.lifecycle.sendOpen();
         } else {
             fail(ErrorConditions.UNAUTHORIZED_ACCESS, "unexpected " + f.typeName() + " from a SASL server");
         }
@@ -227,6 +227,6 @@ final class Handshake {
     void fail(Symbol condition, String why) {
         ErrorCondition e = engine.out().close().clear().error();
         e.condition(condition).description(why);
-        engine.failTransport(e);
+        engine.lifecycle.failTransport(e);
     }
 }

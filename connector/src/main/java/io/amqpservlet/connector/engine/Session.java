@@ -409,7 +409,7 @@ public final class Session {
         } else if (p == e.in().detach()) {
             links.onDetach(e.in().detach());
         } else {
-            engine.connectionError(ErrorConditions.ILLEGAL_STATE, p.typeName() + " on a session channel");
+            engine.lifecycle.connectionError(ErrorConditions.ILLEGAL_STATE, p.typeName() + " on a session channel");
         }
     }
 

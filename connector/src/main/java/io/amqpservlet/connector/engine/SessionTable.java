@@ -30,12 +30,12 @@ final class SessionTable {
     /** The peer's begin on {@code channel}: a new session, or the answer to one of ours (AMQP 1.0 §2.7.2). */
     void onBegin(int channel, Begin begin) {
         if (channel > engine.config.channelMax()) {
-            engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "channel " + channel + " exceeds channel-max "
+            engine.lifecycle.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "channel " + channel + " exceeds channel-max "
                     + engine.config.channelMax());
             return;
         }
         if (channel < byRemoteChannel.length && byRemoteChannel[channel] != null) {
-            engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin on channel " + channel + ", already in use");
+            engine.lifecycle.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin on channel " + channel + ", already in use");
             return;
         }
         Session s;
@@ -43,7 +43,7 @@ final class SessionTable {
             int local = begin.remoteChannel();
             s = local < byLocalChannel.length ? byLocalChannel[local] : null;
             if (s == null || s.remoteChannel() >= 0) {
-                engine.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin answers channel " + local
+                engine.lifecycle.connectionError(ErrorConditions.CONNECTION_FRAMING_ERROR, "begin answers channel " + local
                         + ", where no session waits for one");
                 return;
             }
@@ -51,9 +51,9 @@ final class SessionTable {
             s.onRemoteBegin(begin);
             return;
         }
-        int local = freeLocalChannel(engine.remoteChannelMax());
+        int local = freeLocalChannel(engine.lifecycle.remoteChannelMax());
         if (local < 0) {
-            engine.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no channel free within the peer's channel-max");
+            engine.lifecycle.connectionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no channel free within the peer's channel-max");
             return;
         }
         s = create(local);

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The connection's two halves ({@link ConnectionPhase}, {@link LocalConnectionState}) through open and close
- * (AMQP 1.0 §2.4): an initiator's open goes out before the peer's header arrives, an acceptor's when the peer's
- * open does, and a connection that is over stays over.
+ * The connection's two halves ({@link ConnectionPhase}, {@link LocalConnectionState}, kept by
+ * {@link ConnectionLifecycle}) through open and close (AMQP 1.0 §2.4): an initiator's open goes out before the
+ * peer's header arrives, an acceptor's when the peer's open does, and a connection that is over stays over.
  */
 class ConnectionLifecycleTest {
     private static EngineConfig initiator() {
@@ -23,15 +23,17 @@ class ConnectionLifecycleTest {
     void anInitiatorSendsItsOpenBeforeThePeersHeaderArrives() {
         AcceptorRecorder server = new AcceptorRecorder();
         EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
-        assertEquals(ConnectionPhase.AWAITING_HEADER, pair.client.phase());
-        assertEquals(LocalConnectionState.OPEN_SENT, pair.client.localState(), "pipelined with the AMQP header");
-        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.localState(), "an acceptor waits for the open");
+        assertEquals(ConnectionPhase.AWAITING_HEADER, pair.client.lifecycle.phase());
+        assertEquals(LocalConnectionState.OPEN_SENT, pair.client.lifecycle.localState(),
+                "pipelined with the AMQP header");
+        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.lifecycle.localState(),
+                "an acceptor waits for the open");
         assertFalse(pair.client.isOpen());
 
         pair.pump();
-        assertEquals(ConnectionPhase.OPENED, pair.client.phase());
-        assertEquals(ConnectionPhase.OPENED, pair.server.phase());
-        assertEquals(LocalConnectionState.OPEN_SENT, pair.server.localState());
+        assertEquals(ConnectionPhase.OPENED, pair.client.lifecycle.phase());
+        assertEquals(ConnectionPhase.OPENED, pair.server.lifecycle.phase());
+        assertEquals(LocalConnectionState.OPEN_SENT, pair.server.lifecycle.localState());
         assertTrue(pair.client.isOpen());
         assertTrue(pair.server.isOpen());
     }
@@ -42,7 +44,7 @@ class ConnectionLifecycleTest {
         EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
         pair.pump();
         pair.client.close();
-        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState());
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.lifecycle.localState());
         assertTrue(pair.client.closeSent());
         assertFalse(pair.client.isOpen(), "not open once our close is out");
         assertFalse(pair.client.isDone(), "until the peer answers");
@@ -50,7 +52,8 @@ class ConnectionLifecycleTest {
         pair.pump();
         assertTrue(pair.client.isDone());
         assertTrue(pair.server.isDone());
-        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.localState(), "the peer answered with its close");
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.lifecycle.localState(),
+                "the peer answered with its close");
         assertEquals(1, server.events.stream().filter(e -> e.startsWith("closed")).count(), "told once");
     }
 
@@ -72,7 +75,7 @@ class ConnectionLifecycleTest {
         pair.pump();
         pair.client.close(ErrorConditions.CONNECTION_FORCED, "the first reason");
         assertEquals(java.util.List.of("link ends, open false"), seen);
-        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState());
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.lifecycle.localState());
 
         pair.pump();
         assertTrue(server.closed);
@@ -92,8 +95,8 @@ class ConnectionLifecycleTest {
         };
         EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
         pair.pump();
-        assertEquals(ConnectionPhase.DONE, pair.server.phase(), "the peer's open does not reopen it");
-        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.localState(), "no open was written");
+        assertEquals(ConnectionPhase.DONE, pair.server.lifecycle.phase(), "the peer's open does not reopen it");
+        assertEquals(LocalConnectionState.NOTHING_SENT, pair.server.lifecycle.localState(), "no open was written");
         assertFalse(pair.server.isOpen());
         assertTrue(pair.server.isDone());
     }
@@ -108,10 +111,11 @@ class ConnectionLifecycleTest {
         };
         EnginePair pair = new EnginePair(initiator(), new EngineHandler() { }, RawPeer.noSasl(), server);
         pair.pump();
-        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.localState());
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.server.lifecycle.localState());
         assertTrue(pair.server.isDone());
         assertTrue(pair.client.isDone());
-        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.localState(), "the client answered the close");
+        assertEquals(LocalConnectionState.CLOSE_SENT, pair.client.lifecycle.localState(),
+                "the client answered the close");
         assertTrue(server.closedWith != null && server.closedWith.is(ErrorConditions.NOT_ALLOWED)
                 && "not today".equals(server.closedWith.description().toString()),
                 "the application hears of the connection's end with the refusal it sent: " + server.closedWith);
