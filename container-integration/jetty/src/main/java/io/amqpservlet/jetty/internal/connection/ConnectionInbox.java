@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * to them: a connection that never served a request does not hold them (docs/design.md §2). The executor's hand-off
  * publishes them to servlet threads, the pass's work counter to later driving threads.
  */
-final class ConnectionInbox implements EngineInbox {
+final class ConnectionInbox implements EngineInbox, Runnable {
     private final EnginePass pass;
     private volatile boolean fillable;
     private volatile boolean writeCompleted;
@@ -79,9 +79,18 @@ final class ConnectionInbox implements EngineInbox {
         pass.drive(false);
     }
 
-    /** A tick, or the budget's room came back: nothing to record, the pass looks at everything. */
+    /**
+     * A tick, or the budget's room came back: nothing to record, the pass looks at everything. The inbox itself is the
+     * task the scheduler and the executor run for it, so a connection needs no object of its own for them.
+     */
     void wakeUp() {
         pass.drive(false);
+    }
+
+    /** The scheduler's or the executor's thread: {@link #wakeUp()}. */
+    @Override
+    public void run() {
+        wakeUp();
     }
 
     /** The scheduler's thread: held output's time is up ({@link OutputCoalescing}); the pass writes it. */

@@ -86,11 +86,13 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
     private int countedPartialFrameBytes;
     /** What this connection's partial frame reserved when admitted to grow, 0 when it is not (engine thread). */
     private long admittedReservation;
-    private final Runnable onTick;
     /** Null until this connection first holds its output back. */
     private OutputCoalescing coalescing;
-    /** Run by the budget when it has room again: a pass, which grants credit again. */
-    private final Runnable roomAgain;
+    /**
+     * Run by the budget when it has room again: a pass, which grants credit again. Made when the budget first runs
+     * out while this connection is open (most connections never see it so).
+     */
+    private Runnable roomAgain;
 
     EnginePass(AmqpConnection connection, ConnectionSettings settings, ConnectionHandlers handlers, Executor executor,
                Scheduler scheduler) {
@@ -107,11 +109,6 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
         // point's SslSessionData without the client's certificate, which SASL EXTERNAL then could not see.
         boolean secure = endPoint instanceof SslConnection.SslEndPoint || endPoint.isSecure();
         this.handler = handlers.newHandler(connection, inbox, budget, secure);
-        this.onTick = inbox::wakeUp;
-        this.roomAgain = () -> {
-            waitingForRoom = false;
-            executor.execute(onTick);
-        };
         if (!(settings.saslExternal() && secure)) {
             startEngine(-1);
         }
@@ -222,7 +219,7 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
     public void run() {
         waitingForFrameRoom = false;
         inbox.fillableAgain();
-        executor.execute(onTick);
+        executor.execute(inbox);
     }
 
     /**
@@ -369,7 +366,15 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
         engine.pauseCredit(exhausted);
         if (exhausted && !waitingForRoom) {
             waitingForRoom = true;
-            budget.budget().whenRoom(roomAgain);
+            Runnable r = roomAgain;
+            if (r == null) {
+                r = () -> {
+                    waitingForRoom = false;
+                    executor.execute(inbox);
+                };
+                roomAgain = r;
+            }
+            budget.budget().whenRoom(r);
         }
     }
 
@@ -524,7 +529,7 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
             tick.cancel();
         }
         tickAtMillis = Math.max(nextMillis, now + 1);
-        tick = scheduler.schedule(onTick, tickAtMillis - now, TimeUnit.MILLISECONDS);
+        tick = scheduler.schedule(inbox, tickAtMillis - now, TimeUnit.MILLISECONDS);
     }
 
     private static long nowMillis() {
