@@ -186,7 +186,8 @@ public final class AmqpRequestClient implements AutoCloseable {
      *
      * @param method the HTTP method ({@code subject})
      * @param target the request-target, path and query ({@code to})
-     * @param headers header names and values, sent as application-properties (names lowercased)
+     * @param headers header names and values, sent as application-properties (names lowercased); a
+     *                {@code Content-Encoding} as the {@code content-encoding} property
      * @param contentType the {@code content-type} property, or null
      * @param body the body as one data section, or null for none
      * @param deadlineMillis the {@link #now()} instant the response must have arrived by
@@ -208,7 +209,8 @@ public final class AmqpRequestClient implements AutoCloseable {
      *
      * @param method the HTTP method ({@code subject})
      * @param target the request-target, path and query ({@code to})
-     * @param headers header names and values, sent as application-properties (names lowercased)
+     * @param headers header names and values, sent as application-properties (names lowercased); a
+     *                {@code Content-Encoding} as the {@code content-encoding} property
      * @param contentType the {@code content-type} property, or null
      * @param body the body as one data section, or null for none
      * @param listener receives the response's head, then its body piece by piece

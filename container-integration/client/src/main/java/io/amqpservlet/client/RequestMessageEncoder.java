@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Encodes an HTTP request as an AMQP message (docs/design.md §3): {@code message-id}, {@code to} (the
- * request-target), {@code subject} (the method), {@code reply-to}, {@code content-type} in the properties; the
- * headers (names lowercased) as application-properties; the body as one data section. The one request encoder of
+ * request-target), {@code subject} (the method), {@code reply-to}, {@code content-type} and {@code content-encoding}
+ * in the properties; the other headers (names lowercased) as application-properties; the body as one data section. The one request encoder of
  * the project: the {@code request} CLI and the JMeter sampler (through {@link AmqpRequestClient}) and the load
  * generator use it.
  *
@@ -29,6 +29,8 @@ public final class RequestMessageEncoder {
     public static final long ID_MARK = 0x5AL << 56;
     /** The largest {@code header.ttl}, a uint (AMQP 1.0 §3.2.1): about 49 days. */
     private static final long MAX_TTL_MILLIS = 0xFFFF_FFFFL;
+    /** The header that travels as the {@code content-encoding} property, not as an application-property. */
+    private static final String CONTENT_ENCODING = "content-encoding";
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final AmqpWriter writer;
@@ -54,7 +56,9 @@ public final class RequestMessageEncoder {
      * @param target the request-target (path and query), sent as {@code to}
      * @param replyTo the address responses go to (the client's reply node)
      * @param contentType the {@code content-type} property, or null (not sent when there is no body)
-     * @param headers header names and values, sent as application-properties with lowercased names; may be empty
+     * @param headers header names and values, sent as application-properties with lowercased names, but for a
+     *                {@code Content-Encoding} (any case), sent as the {@code content-encoding} property as
+     *                docs/mapping.md maps it; may be empty
      * @param body the body bytes, or null for no data section; {@code bodyLength} 0 also sends none
      * @param bodyOffset where the body starts in {@code body}
      * @param bodyLength the body's length in bytes
@@ -78,7 +82,7 @@ public final class RequestMessageEncoder {
      * @param target the request-target (path and query), sent as {@code to}
      * @param replyTo the address responses go to (the client's reply node)
      * @param contentType the {@code content-type} property, or null (not sent when there is no body)
-     * @param headers header names and values, sent as application-properties with lowercased names; may be empty
+     * @param headers as {@link #encode(long, String, String, String, String, Map, byte[], int, int)}
      * @param body the body bytes, or null for no data section; {@code bodyLength} 0 also sends none
      * @param bodyOffset where the body starts in {@code body}
      * @param bodyLength the body's length in bytes
@@ -92,6 +96,12 @@ public final class RequestMessageEncoder {
                                         int bodyLength, long creationTimeEpochMillis, long ttlMillis) {
         writer.clear();
         boolean hasBody = body != null && bodyLength > 0;
+        String contentEncoding = null;
+        for (Map.Entry<String, String> e : headers.entrySet()) {
+            if (CONTENT_ENCODING.equalsIgnoreCase(e.getKey())) {
+                contentEncoding = e.getValue();
+            }
+        }
         message.wrap(writer);
         if (ttlMillis > 0) {
             // AMQP 1.0 §3.2.1: ttl is a uint of milliseconds.
@@ -105,14 +115,19 @@ public final class RequestMessageEncoder {
         if (contentType != null && hasBody) {
             message.contentType(contentType);
         }
+        if (contentEncoding != null) {
+            message.contentEncoding(contentEncoding);
+        }
         if (ttlMillis > 0) {
             message.absoluteExpiryTime(creationTimeEpochMillis + ttlMillis).creationTime(creationTimeEpochMillis);
         }
         message.endProperties();
-        if (!headers.isEmpty()) {
+        if (headers.size() > (contentEncoding != null ? 1 : 0)) {
             message.startApplicationProperties();
             for (Map.Entry<String, String> e : headers.entrySet()) {
-                message.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
+                if (!CONTENT_ENCODING.equalsIgnoreCase(e.getKey())) {
+                    message.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
+                }
             }
             message.endApplicationProperties();
         }

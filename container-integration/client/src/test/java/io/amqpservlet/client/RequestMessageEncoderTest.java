@@ -46,6 +46,29 @@ class RequestMessageEncoderTest {
     }
 
     @Test
+    void aContentEncodingHeaderIsTheContentEncodingPropertyNotAnApplicationProperty() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Encoding", "gzip");
+        headers.put("x-trace", "abc");
+        byte[] body = {31, -117, 8, 0};
+        RequestMessageEncoder encoder = new RequestMessageEncoder(64).encode(1, "POST", "/echo", "r",
+                "application/octet-stream", headers, body, 0, body.length);
+        MessageView view = new MessageView().wrap(encoder.array(), encoder.offset(), encoder.length());
+        assertEquals("gzip", view.contentEncodingAsString());
+        assertEquals("application/octet-stream", view.contentTypeAsString());
+        MapCursor entries = new MapCursor();
+        assertTrue(view.openApplicationProperties(entries));
+        assertTrue(entries.next());
+        assertEquals("x-trace", entries.keyString());
+        assertFalse(entries.next(), "content-encoding is not an application-property too");
+
+        encoder.encode(2, "GET", "/", "r", null, Map.of("content-encoding", "br"), null, 0, 0);
+        view.wrap(encoder.array(), encoder.offset(), encoder.length());
+        assertEquals("br", view.contentEncodingAsString());
+        assertFalse(view.openApplicationProperties(new MapCursor()), "no other header: no application-properties");
+    }
+
+    @Test
     void withoutABodyThereIsNoDataSectionAndNoContentType() {
         RequestMessageEncoder encoder = new RequestMessageEncoder(16).encode(1, "GET", "/", "r", "text/plain",
                 Map.of(), null, 0, 0);

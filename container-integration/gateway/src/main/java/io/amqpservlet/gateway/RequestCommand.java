@@ -105,7 +105,8 @@ public final class RequestCommand {
     }
 
     @Option(order = 2, names = {"-H", "--header"}, paramLabel = "'N: V'",
-            description = "a request header (repeatable); content-type goes to the message properties")
+            description = "a request header (repeatable); content-type and content-encoding go to the message "
+                    + "properties")
     void header(String h) {
         int colon = h.indexOf(':');
         if (colon <= 0) {
@@ -239,13 +240,19 @@ public final class RequestCommand {
         AmqpAddress address = to == null ? AmqpAddress.of(uri) : AmqpAddress.of(uri, to);
         String target = address.target();
         String requestMethod = method != null ? method : data == null ? "GET" : "POST";
-        // Content type and encoding travel in the message properties (docs/design.md §3), not as headers.
+        // Content type and encoding travel in the message properties (docs/design.md §3), not as headers: the
+        // encoder sends a content-encoding header as its property.
         String contentType = headers.remove("content-type");
         if (contentType == null && data != null) {
             contentType = "application/x-www-form-urlencoded"; // what curl sends with -d
         }
-        if (headers.remove("content-encoding") != null) {
-            err.println("amqp-servlet request: content-encoding is not sent (not supported by this client)");
+        for (String[] property : new String[][] {{"Content-Type", contentType},
+                {"Content-Encoding", headers.get("content-encoding")}}) {
+            if (property[1] != null && !isAscii(property[1])) {
+                // The properties are AMQP symbols (AMQP 1.0 §3.2.4), which hold ASCII only.
+                err.println("amqp-servlet request: the " + property[0] + " header must be ASCII, got " + property[1]);
+                return USAGE;
+            }
         }
 
         ClientTls tls = null;
@@ -356,5 +363,14 @@ public final class RequestCommand {
     /** The usage text, as {@code --help} prints it. */
     static String usage() {
         return new CommandLine(new RequestCommand()).getUsageMessage();
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 }

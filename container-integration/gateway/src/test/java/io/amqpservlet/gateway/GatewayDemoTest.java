@@ -61,6 +61,26 @@ class GatewayDemoTest {
     }
 
     @Test
+    void contentEncodingTravelsAsItsPropertyBothWays() {
+        Cli r = Cli.request("-H", "Content-Encoding: gzip", "-H", "Content-Type: application/json", "-d", "{}", "-i",
+                base + "/echo");
+        assertEquals(0, r.exit, r.toString());
+        assertTrue(!r.err.contains("content-encoding"), "no warning: " + r.err);
+        String head = r.text().substring(0, r.text().indexOf("\r\n\r\n"));
+        // The echo copies the request's Content-Encoding (it arrived as the property) into its response, whose
+        // content-encoding property the client prints as a header.
+        assertTrue(head.contains("\r\ncontent-encoding: gzip\r\n"), head);
+        assertEquals("{}", r.body());
+        for (String header : new String[] {"Content-Type: text/plé", "Content-Encoding: gzïp"}) {
+            Cli notAscii = Cli.request("-H", header, "-d", "x", base + "/echo");
+            assertEquals(2, notAscii.exit, notAscii.toString());
+            assertTrue(notAscii.err.contains("header must be ASCII"), notAscii.err);
+            assertTrue(!notAscii.err.matches("(?s).*\\b(java|javax|io\\.amqpservlet)\\.[a-z]+\\.[A-Za-z.]*.*"),
+                    notAscii.err);
+        }
+    }
+
+    @Test
     void echoAnswersEveryPathBelowItAndSaysWhatItSaw() {
         Cli r = Cli.request("-i", "-d", "x", base + "/echo/a%20b?x=1");
         assertEquals(0, r.exit, r.toString());

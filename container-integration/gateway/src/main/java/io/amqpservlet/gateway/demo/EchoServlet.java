@@ -9,8 +9,8 @@ import java.util.Enumeration;
 import java.util.Locale;
 
 /**
- * {@code /echo} and every path under {@code /echo/}: any method gets 200 with the request body and content type
- * back. The headers {@code x-echo-method}, {@code x-echo-path} (the request URI and query as the servlet saw them,
+ * {@code /echo} and every path under {@code /echo/}: any method gets 200 with the request body, content type and
+ * content encoding back. The headers {@code x-echo-method}, {@code x-echo-path} (the request URI and query as the servlet saw them,
  * still percent-encoded: {@code /echo/a%20b?x=1}) and {@code x-echo-path-info} (the path below {@code /echo},
  * decoded: {@code /a b}; absent for {@code /echo} itself, and when it holds a control character) say what arrived,
  * and every request header whose name starts with {@code x-} is copied into the response.
@@ -37,6 +37,10 @@ public final class EchoServlet extends HttpServlet {
         response.setStatus(200);
         if (request.getContentType() != null) {
             response.setContentType(request.getContentType());
+        }
+        String encoding = request.getHeader("Content-Encoding");
+        if (encoding != null) {
+            response.setHeader("Content-Encoding", encoding); // the same bytes back, so the same encoding
         }
         response.setHeader("x-echo-method", request.getMethod());
         String query = request.getQueryString();
