@@ -27,6 +27,7 @@ import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.CustomRequestLog;
+import org.eclipse.jetty.server.DetectorConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -58,7 +59,8 @@ import java.util.Set;
  * The standalone gateway: one Jetty {@link Server} serving the same servlets over AMQP 1.0 (an
  * {@link AmqpConnectionFactory} on its own port) and over HTTP/1.1 and h2c (a second port). Built from
  * {@link GatewayOptions}; {@link #start()} binds both ports, {@link #stop()} stops accepting and waits up to the
- * stop timeout for requests in flight.
+ * stop timeout for requests in flight. Options add AMQPS and HTTPS ports, AMQP on the HTTP port and clear-text AMQP
+ * on the AMQPS port (Jetty's {@code DetectorConnectionFactory} telling them apart by their first bytes).
  *
  * <p>The servlets are the demo app, {@code --servlet} classes (from {@code --classpath} through a class loader of
  * their own) or a war (web.xml and annotations). With users, both ports require one: SASL PLAIN on AMQP, BASIC auth
@@ -78,7 +80,10 @@ public final class Gateway {
     /** With {@code --metrics-port}: the port that serves {@code /metrics} only. */
     private final ServerConnector metricsPort;
     private final List<AmqpBrokerAttachment> attachments = new ArrayList<>();
-    /** The AMQP ports' factories by port name ({@code amqp}, {@code amqps}): what the operator paths report. */
+    /**
+     * The factories of the ports that take AMQP by port name ({@code amqp}, {@code http} with
+     * {@code --amqp-on-http-port}, {@code amqps}): what the operator paths report.
+     */
     private final Map<String, AmqpConnectionFactory> listeners = new LinkedHashMap<>();
     private final GatewayMetrics metrics;
 
@@ -118,18 +123,23 @@ public final class Gateway {
         EngineConfig engineConfig = options.engineLimits().applyTo(new EngineConfig())
                 .containerId("amqp-servlet-gateway")
                 .anonymousAllowed(logins == null).saslRequired(logins != null); // no users: SASL optional, as for rhea
-        AmqpConnectionFactory amqpFactory = new AmqpConnectionFactory(httpConfig, engineConfig);
-        if (logins != null) {
-            amqpFactory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
+        if (options.amqpOnHttpPort() && options.httpPort() < 0) {
+            throw new GatewayOptions.UsageException("--amqp-on-http-port needs the HTTP port (--http-port is -1)");
         }
-        applyLimits(amqpFactory);
-        amqp = options.amqpPort() < 0 ? null
-                : connector("amqp", options.amqpPort(), proxied(amqpFactory, amqpFactory));
-        if (amqp != null) {
-            listeners.put("amqp", amqpFactory);
+        if (options.amqpOnAmqpsPort() && options.amqpsPort() < 0) {
+            throw new GatewayOptions.UsageException("--amqp-on-amqps-port needs --amqps-port");
         }
-        http = options.httpPort() < 0 ? null : connector("http", options.httpPort(),
-                new HttpConnectionFactory(httpConfig), new HTTP2CServerConnectionFactory(httpConfig));
+        if (options.amqpOnAmqpsPort() && "need".equals(options.tlsClientAuth())) {
+            throw new GatewayOptions.UsageException("--amqp-on-amqps-port and --tls-client-auth need exclude each "
+                    + "other: clear-text clients present no certificate");
+        }
+        if (options.amqpPort() >= 0) {
+            AmqpConnectionFactory factory = amqpFactory("amqp", httpConfig, engineConfig, logins);
+            amqp = connector("amqp", options.amqpPort(), proxied(factory, factory));
+        } else {
+            amqp = null;
+        }
+        http = options.httpPort() < 0 ? null : httpConnector(httpConfig, engineConfig, logins);
         amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
         https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig);
         for (String uri : options.attach()) {
@@ -386,9 +396,10 @@ public final class Gateway {
     }
 
     /**
-     * The factories of an AMQP port, behind Jetty's {@code ProxyConnectionFactory} with {@code --proxy-protocol}:
-     * it reads the PROXY header (v1 or v2) and names the client behind the load balancer as the connection's remote
-     * address, which the per-address limits count. {@code first} is the factory the PROXY header leads to.
+     * The factories of a port that takes AMQP, behind Jetty's {@code ProxyConnectionFactory} with
+     * {@code --proxy-protocol}: it reads the PROXY header (v1 or v2) and names the client behind the load balancer as
+     * the connection's remote address, which the per-address limits count. {@code first} is the factory the PROXY
+     * header leads to.
      */
     private ConnectionFactory[] proxied(ConnectionFactory first, ConnectionFactory... factories) {
         if (!options.proxyProtocol()) {
@@ -400,18 +411,55 @@ public final class Gateway {
         return all;
     }
 
-    /** TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked. */
-    private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
-                                           HashLoginService logins) throws GatewayOptions.UsageException {
-        SslContextFactory.Server tls = tls("--amqps-port");
+    /**
+     * The AMQP factory of the port {@code port}: every AMQP port's engine settings, users and limits, and a server
+     * budget and counters of its own, reported under the port's name.
+     */
+    private AmqpConnectionFactory amqpFactory(String port, HttpConfiguration httpConfig, EngineConfig engineConfig,
+                                              HashLoginService logins) {
         AmqpConnectionFactory factory = new AmqpConnectionFactory(httpConfig, engineConfig);
         if (logins != null) {
             factory.setPlainAuthenticator(new LoginServicePlainAuthenticator(logins));
         }
-        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
         applyLimits(factory);
-        listeners.put("amqps", factory);
+        listeners.put(port, factory);
+        return factory;
+    }
+
+    /**
+     * HTTP/1.1, with h2c by prior knowledge or upgrade. With {@code --amqp-on-http-port} a detector goes first: a
+     * connection that starts with {@code AMQP} goes to the port's own AMQP factory, any other to HTTP/1.1 as without
+     * it (so bytes that are neither still get HTTP's 400). The port then counts as an AMQP port, PROXY header
+     * included.
+     */
+    private ServerConnector httpConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
+                                          HashLoginService logins) {
+        HttpConnectionFactory http11 = new HttpConnectionFactory(httpConfig);
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(httpConfig);
+        if (!options.amqpOnHttpPort()) {
+            return connector("http", options.httpPort(), http11, h2c);
+        }
+        DetectorConnectionFactory detector = new DetectorConnectionFactory(
+                amqpFactory("http", httpConfig, engineConfig, logins));
+        return connector("http", options.httpPort(), proxied(detector, detector, http11, h2c));
+    }
+
+    /**
+     * TLS, then AMQP: its own factory (same engine settings and users), with SASL EXTERNAL if certificates are asked.
+     * With {@code --amqp-on-amqps-port} TLS sits in a detector: a connection that starts with a TLS handshake goes
+     * through TLS to the AMQP factory, any other straight to the same factory (same limits, same counters), where
+     * EXTERNAL is never offered, since there is no certificate.
+     */
+    private ServerConnector amqpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
+                                           HashLoginService logins) throws GatewayOptions.UsageException {
+        SslContextFactory.Server tls = tls("--amqps-port");
+        AmqpConnectionFactory factory = amqpFactory("amqps", httpConfig, engineConfig, logins);
+        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
         SslConnectionFactory ssl = new SslConnectionFactory(tls, factory.getProtocol());
+        if (options.amqpOnAmqpsPort()) {
+            DetectorConnectionFactory detector = new DetectorConnectionFactory(ssl);
+            return connector("amqps", options.amqpsPort(), proxied(detector, detector, factory));
+        }
         return connector("amqps", options.amqpsPort(), proxied(ssl, ssl, factory));
     }
 
@@ -494,11 +542,13 @@ public final class Gateway {
             LOG.info("AMQP 1.0 on amqp://{}:{} ({})", options.bind(), amqp.getLocalPort(), sasl);
         }
         if (amqps != null) {
-            LOG.info("AMQP 1.0 over TLS on amqps://{}:{} ({}{})", options.bind(), amqps.getLocalPort(), sasl,
-                    "none".equals(options.tlsClientAuth()) ? "" : ", SASL EXTERNAL for client certificates");
+            LOG.info("AMQP 1.0 over TLS on amqps://{}:{} ({}{}){}", options.bind(), amqps.getLocalPort(), sasl,
+                    "none".equals(options.tlsClientAuth()) ? "" : ", SASL EXTERNAL for client certificates",
+                    options.amqpOnAmqpsPort() ? ", and clear-text AMQP 1.0 on the same port" : "");
         }
         if (http != null) {
-            LOG.info("HTTP/1.1 and h2c on http://{}:{} ({})", options.bind(), http.getLocalPort(), httpAuth);
+            LOG.info("HTTP/1.1 and h2c on http://{}:{} ({}){}", options.bind(), http.getLocalPort(), httpAuth,
+                    options.amqpOnHttpPort() ? ", and AMQP 1.0 on the same port (" + sasl + ")" : "");
         }
         if (https != null) {
             LOG.info("HTTP/1.1 over TLS on https://{}:{} ({})", options.bind(), https.getLocalPort(), httpAuth);

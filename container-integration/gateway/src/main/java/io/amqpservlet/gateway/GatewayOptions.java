@@ -59,6 +59,10 @@ public final class GatewayOptions {
     int amqpsPort = -1;
     // HTTPS (HTTP/1.1 over TLS, the same key store): off unless --https-port is given.
     int httpsPort = -1;
+    /** The HTTP port also takes AMQP: a connection that starts with "AMQP" is AMQP, any other HTTP. */
+    boolean amqpOnHttpPort;
+    /** The AMQPS port also takes clear-text AMQP: one that starts with a TLS handshake is AMQPS, any other AMQP. */
+    boolean amqpOnAmqpsPort;
     String tlsKeyStore;
     String tlsKeyStorePassword;
     String tlsTrustStore;
@@ -79,7 +83,7 @@ public final class GatewayOptions {
     int maxHandshakesPerAddress = AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS;
     int maxFailedLoginsPerAddress = AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS;
     long failedLoginsWindowMillis = AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS;
-    /** Whether every AMQP port reads a PROXY protocol header (a load balancer's) before AMQP or TLS. */
+    /** Whether every port that takes AMQP reads a PROXY protocol header (a load balancer's) before AMQP or TLS. */
     boolean proxyProtocol;
     long maxBufferedBytes = AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES;
     long closeTimeoutMillis = AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS;
@@ -323,6 +327,12 @@ public final class GatewayOptions {
             case "https-port":
                 httpsPort = port(name, value);
                 break;
+            case "amqp-on-http-port":
+                amqpOnHttpPort = bool(name, value);
+                break;
+            case "amqp-on-amqps-port":
+                amqpOnAmqpsPort = bool(name, value);
+                break;
             case "tls-keystore":
                 tlsKeyStore = value;
                 break;
@@ -546,7 +556,7 @@ public final class GatewayOptions {
         return failedLoginsWindowMillis;
     }
 
-    /** {@return whether every AMQP port reads a PROXY protocol header (v1 or v2) before AMQP or TLS} */
+    /** {@return whether every port that takes AMQP reads a PROXY protocol header (v1 or v2) before AMQP or TLS} */
     public boolean proxyProtocol() {
         return proxyProtocol;
     }
@@ -594,6 +604,16 @@ public final class GatewayOptions {
     /** The HTTPS (HTTP/1.1 over TLS) port; 0 for an ephemeral one, -1 (the default) for none. */
     public int httpsPort() {
         return httpsPort;
+    }
+
+    /** {@return whether the HTTP port also takes AMQP (connections that start with the AMQP protocol header)} */
+    public boolean amqpOnHttpPort() {
+        return amqpOnHttpPort;
+    }
+
+    /** {@return whether the AMQPS port also takes clear-text AMQP (connections that start with no TLS handshake)} */
+    public boolean amqpOnAmqpsPort() {
+        return amqpOnAmqpsPort;
     }
 
     /** The PKCS12 (or JKS) key store with the server's key and certificate for AMQPS, or null. */

@@ -605,6 +605,11 @@ class GatewayConfigurationsTest {
                 "--attach-min-reconnect-delay", "500", "--attach-max-reconnect-delay", "100"},
             {"--amqp-port", "-1", "--http-port", "-1", "--attach", "amqp://127.0.0.1:1/orders",
                 "--attach-sasl-external"},
+            // Options for one port that is off, and clear-text clients on a port that needs certificates.
+            {"--amqp-port", "0", "--http-port", "-1", "--amqp-on-http-port"},
+            {"--amqp-port", "0", "--http-port", "-1", "--amqp-on-amqps-port"},
+            {"--amqp-port", "-1", "--http-port", "-1", "--amqps-port", "0", "--tls-keystore", "server.p12",
+                "--tls-client-auth", "need", "--amqp-on-amqps-port"},
         };
         for (String[] args : commandLines) {
             java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
