@@ -80,6 +80,8 @@ public final class Gateway {
     /** With {@code --metrics-port}: the port that serves {@code /metrics} only. */
     private final ServerConnector metricsPort;
     private final List<AmqpBrokerAttachment> attachments = new ArrayList<>();
+    /** The TLS configurations watched for renewed stores ({@code --tls-reload-interval}), one per port or attachment. */
+    private final List<TlsReload> tlsReloads = new ArrayList<>();
     /**
      * The factories of the ports that take AMQP by port name ({@code amqp}, {@code http} with
      * {@code --amqp-on-http-port}, {@code amqps}): what the operator paths report.
@@ -201,7 +203,8 @@ public final class Gateway {
      * The operator paths that are on, in front of {@code app}, or {@code app} itself when none is: {@code --stats}
      * (the counters), {@code --metrics} (Prometheus text; on its own port with {@code --metrics-port}),
      * {@code --bench-floor} (the benchmark's floor, loopback clients only). With users they need the same
-     * credentials as the servlets: BASIC over HTTP, the SASL login over AMQP.
+     * credentials as the servlets: BASIC over HTTP, the SASL login over AMQP; the health paths ({@code --health})
+     * need none.
      */
     private Handler operatorSurface(Handler app, HashLoginService logins, HttpConfiguration httpConfig) {
         List<Handler> endpoints = new ArrayList<>();
@@ -222,7 +225,17 @@ public final class Gateway {
             endpoints.add(new FloorHandler(http != null ? http : amqp, httpConfig));
             paths.add(FloorHandler.PATH);
         }
-        if (endpoints.isEmpty()) {
+        HealthHandler health = null;
+        if (options.health()) {
+            List<Connector> ports = new ArrayList<>();
+            for (Connector port : new Connector[] {amqp, http, amqps, https, metricsPort}) {
+                if (port != null) {
+                    ports.add(port);
+                }
+            }
+            health = new HealthHandler(server, ports, attachments);
+        }
+        if (endpoints.isEmpty() && health == null) {
             return app;
         }
         Handler surface = new Handler.Sequence(endpoints);
@@ -235,7 +248,7 @@ public final class Gateway {
             security.setHandler(surface);
             surface = security;
         }
-        return new OperatorHandler(app, surface, paths, metricsPort, GatewayMetrics.PATH);
+        return new OperatorHandler(app, surface, health, paths, metricsPort, GatewayMetrics.PATH);
     }
 
     /**
@@ -351,6 +364,11 @@ public final class Gateway {
                 tls.setKeyStorePassword(options.attachKeyStorePassword());
             }
             attachment.setSslContextFactory(tls);
+            watch(new TlsReload("--attach", tls, server.getScheduler(),
+                    Math.max(1, options.tlsReloadIntervalMillis()))
+                    .keyStore("--attach-keystore", options.attachKeyStore(), options.attachKeyStorePassword())
+                    .trustStore("--attach-truststore", options.attachTrustStore(),
+                            options.attachTrustStorePassword()));
         }
         if (options.attachSaslExternal()) {
             if (!attachment.isTls() || options.attachKeyStore() == null) {
@@ -375,6 +393,11 @@ public final class Gateway {
     /** The attachments to brokers ({@code --attach}), in the order given. */
     public List<AmqpBrokerAttachment> attachments() {
         return List.copyOf(attachments);
+    }
+
+    /** The TLS configurations watched for renewed stores, in the order the ports and attachments were made. */
+    List<TlsReload> tlsReloads() {
+        return List.copyOf(tlsReloads);
     }
 
     /**
@@ -475,6 +498,17 @@ public final class Gateway {
                 new SslConnectionFactory(tls("--https-port"), http11.getProtocol()), http11);
     }
 
+    /**
+     * With {@code --tls-reload-interval} above 0: {@code reload} watches its stores while the server runs (a bean of
+     * it), and a store renewed on disk is used for new connections without a restart.
+     */
+    private void watch(TlsReload reload) {
+        if (options.tlsReloadIntervalMillis() > 0 && reload.watchesAny()) {
+            tlsReloads.add(reload);
+            server.addBean(reload);
+        }
+    }
+
     /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */
     private SslContextFactory.Server tls(String forOption) throws GatewayOptions.UsageException {
         if (options.tlsKeyStore() == null) {
@@ -487,6 +521,9 @@ public final class Gateway {
             tls.setTrustStorePath(options.tlsTrustStore());
             tls.setTrustStorePassword(options.tlsTrustStorePassword());
         }
+        watch(new TlsReload(forOption, tls, server.getScheduler(), Math.max(1, options.tlsReloadIntervalMillis()))
+                .keyStore("--tls-keystore", options.tlsKeyStore(), options.tlsKeyStorePassword())
+                .trustStore("--tls-truststore", options.tlsTrustStore(), options.tlsTrustStorePassword()));
         tls.setWantClientAuth("want".equals(options.tlsClientAuth()));
         tls.setNeedClientAuth("need".equals(options.tlsClientAuth()));
         return tls;

@@ -47,6 +47,8 @@ public final class GatewayOptions {
 
     /** The default --accept-backlog. */
     static final int DEFAULT_ACCEPT_BACKLOG = 1024;
+    /** How often the TLS stores are looked at for a change by default: a minute. */
+    static final long DEFAULT_TLS_RELOAD_INTERVAL_MILLIS = 60_000;
 
     int amqpPort = 5672;
     int httpPort = 8080;
@@ -68,6 +70,8 @@ public final class GatewayOptions {
     String tlsTrustStore;
     String tlsTrustStorePassword;
     String tlsClientAuth = "none";
+    /** How often the TLS stores are looked at for a change; 0 for never. */
+    long tlsReloadIntervalMillis = DEFAULT_TLS_RELOAD_INTERVAL_MILLIS;
     /** Jars and directories the --servlet classes (and a war's parent class loader) load from. */
     final List<String> classpath = new ArrayList<>();
     /**
@@ -127,6 +131,8 @@ public final class GatewayOptions {
     String requestLog;
     /** The benchmark's floor endpoint (loopback peers only); never on unless asked for. */
     boolean benchFloor;
+    /** The health paths for probes (liveness and readiness), without credentials. */
+    boolean health;
 
     /**
      * Parses the command line (picocli, {@link GatewayCommand}): options apply in the order given.
@@ -344,6 +350,12 @@ public final class GatewayOptions {
                 break;
             case "tls-truststore-password":
                 tlsTrustStorePassword = value;
+                break;
+            case "tls-reload-interval":
+                tlsReloadIntervalMillis = nonNegative(name, value, "milliseconds (0: never)");
+                break;
+            case "health":
+                health = bool(name, value);
                 break;
             case "tls-client-auth":
                 if (!"none".equals(value) && !"want".equals(value) && !"need".equals(value)) {
@@ -609,6 +621,16 @@ public final class GatewayOptions {
     /** {@return whether the HTTP port also takes AMQP (connections that start with the AMQP protocol header)} */
     public boolean amqpOnHttpPort() {
         return amqpOnHttpPort;
+    }
+
+    /** {@return how often the TLS key and trust stores are looked at for a change, in milliseconds; 0 for never} */
+    public long tlsReloadIntervalMillis() {
+        return tlsReloadIntervalMillis;
+    }
+
+    /** {@return whether the health paths are served} */
+    public boolean health() {
+        return health;
     }
 
     /** {@return whether the AMQPS port also takes clear-text AMQP (connections that start with no TLS handshake)} */

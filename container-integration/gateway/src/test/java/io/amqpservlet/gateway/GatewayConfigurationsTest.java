@@ -626,7 +626,8 @@ class GatewayConfigurationsTest {
     @Test
     void theOperatorOptionsAreOffUnlessGivenOnTheCommandLineOrInAConfigFile() throws Exception {
         GatewayOptions defaults = GatewayOptions.parse(new String[0]);
-        assertTrue(!defaults.stats() && !defaults.metrics() && !defaults.benchFloor());
+        assertTrue(!defaults.stats() && !defaults.metrics() && !defaults.benchFloor() && !defaults.health());
+        assertEquals(60_000, defaults.tlsReloadIntervalMillis());
         assertEquals(-1, defaults.metricsPort());
         assertEquals(null, defaults.requestLog());
 
@@ -636,15 +637,19 @@ class GatewayConfigurationsTest {
 
         Path config = dir.resolve("ops.properties");
         Files.writeString(config, "stats=true\nmetrics=true\nrequest-log=/var/log/gw/yyyy_mm_dd.log\n"
-                + "bench-floor=true\n");
+                + "bench-floor=true\nhealth=true\ntls-reload-interval=0\n");
         GatewayOptions o = GatewayOptions.parse(new String[] {"--config", config.toString()});
-        assertTrue(o.stats() && o.metrics() && o.benchFloor());
+        assertTrue(o.stats() && o.metrics() && o.benchFloor() && o.health());
+        assertEquals(0, o.tlsReloadIntervalMillis());
         assertEquals(-1, o.metricsPort(), "metrics on the HTTP ports");
         assertEquals("/var/log/gw/yyyy_mm_dd.log", o.requestLog());
 
         GatewayOptions.UsageException bad = assertThrows(GatewayOptions.UsageException.class,
                 () -> GatewayOptions.parse(new String[] {"--metrics-port", "x"}));
         assertTrue(bad.getMessage().contains("--metrics-port"), bad.getMessage());
+        GatewayOptions.UsageException negative = assertThrows(GatewayOptions.UsageException.class,
+                () -> GatewayOptions.parse(new String[] {"--tls-reload-interval", "-1"}));
+        assertTrue(negative.getMessage().contains("--tls-reload-interval"), negative.getMessage());
     }
 
     @Test

@@ -1,0 +1,139 @@
+package io.amqpservlet.gateway;
+
+import io.amqpservlet.jetty.AmqpBrokerAttachment;
+import io.amqpservlet.jetty.EmbeddedArtemis;
+import io.amqpservlet.jetty.TestCertificates;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --tls-reload-interval}: the AMQPS port's key store renewed in place, the way a Kubernetes secret is (the
+ * path is a symbolic link through {@code ..data}, which the renewal points at a new directory), is served without a
+ * restart; a renewal that is not a usable key store is refused and the certificate in use stays; an attachment's
+ * trust store renewed in place lets it connect to a real Artemis broker it could not trust before. The project's own
+ * request client checks which certificate the port serves: with {@code --cacert} holding one server certificate,
+ * it connects (exit 0) only when the port serves that one, and otherwise exits 60 (not trusted).
+ */
+@Timeout(120)
+class GatewayTlsReloadTest {
+    private static final int WAIT_SECONDS = 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aKeyStoreRenewedInPlaceIsServedWithoutARestartAndAnUnusableOneIsRefused() throws Exception {
+        TestCertificates first = TestCertificates.create(Files.createDirectories(dir.resolve("first")));
+        TestCertificates second = TestCertificates.create(Files.createDirectories(dir.resolve("second")));
+        Path secret = Files.createDirectories(dir.resolve("secret"));
+        renew(secret, "..2026_11_28_1", Files.readAllBytes(first.serverKeyStore));
+        Files.createSymbolicLink(secret.resolve("keystore.p12"), Path.of("..data", "keystore.p12"));
+
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                "--amqps-port", "0", "--tls-keystore", secret.resolve("keystore.p12").toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD, "--tls-reload-interval", "100"}));
+        g.start();
+        try {
+            String url = "amqps://localhost:" + g.amqpsPort() + "/whoami";
+            String firstCertificate = dir.resolve("first").resolve("server.crt").toString();
+            String secondCertificate = dir.resolve("second").resolve("server.crt").toString();
+            assertEquals(0, Cli.request("--cacert", firstCertificate, url).exit, "the first certificate is served");
+            assertEquals(60, Cli.request("--cacert", secondCertificate, url).exit);
+
+            renew(secret, "..2026_11_28_2", Files.readAllBytes(second.serverKeyStore));
+            await(() -> Cli.request("--cacert", secondCertificate, url).exit == 0, "the renewed certificate served");
+            Cli renewed = Cli.request("--cacert", secondCertificate, url);
+            assertEquals("anonymous", renewed.text(), renewed.toString());
+            assertEquals(60, Cli.request("--cacert", firstCertificate, url).exit, "the first one no more");
+            TlsReload reload = g.tlsReloads().get(0);
+            assertEquals(1, reload.reloads());
+
+            // Half a key store (a renewal written in place and read too early): refused, the renewed one stays.
+            byte[] store = Files.readAllBytes(first.serverKeyStore);
+            renew(secret, "..2026_11_28_3", java.util.Arrays.copyOf(store, store.length / 2));
+            await(() -> reload.refusals() == 1, "the broken key store refused");
+            assertEquals(0, Cli.request("--cacert", secondCertificate, url).exit, "still the renewed certificate");
+            assertEquals(1, reload.reloads());
+
+            // A good one again after it.
+            renew(secret, "..2026_11_28_4", Files.readAllBytes(first.serverKeyStore));
+            await(() -> Cli.request("--cacert", firstCertificate, url).exit == 0, "the next renewal served");
+            assertEquals(2, reload.reloads());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void anAttachmentTakesARenewedTrustStoreAtItsNextConnect() throws Exception {
+        // The broker's certificate is one the gateway's trust store does not hold yet: the attachment cannot
+        // connect until the trust store is renewed in place, and then connects without a restart.
+        TestCertificates broker = TestCertificates.create(Files.createDirectories(dir.resolve("broker")));
+        TestCertificates other = TestCertificates.create(Files.createDirectories(dir.resolve("other")));
+        Path trust = dir.resolve("trust.p12");
+        Files.copy(other.clientTrustStore, trust);
+        try (EmbeddedArtemis artemis = EmbeddedArtemis.startWithTls(broker.serverKeyStore, "orders")) {
+            Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                    "--attach", "amqps://127.0.0.1:" + artemis.tlsPort() + "/orders",
+                    "--attach-truststore", trust.toString(), "--attach-truststore-password", TestCertificates.PASSWORD,
+                    "--attach-min-reconnect-delay", "50", "--attach-max-reconnect-delay", "200",
+                    "--tls-reload-interval", "100"}));
+            g.start();
+            try {
+                AmqpBrokerAttachment attachment = g.attachments().get(0);
+                await(() -> attachment.getFailures() >= 2, "failed twice against an untrusted broker");
+                assertTrue(!attachment.isAttached());
+
+                Path renewed = dir.resolve("trust.p12.new");
+                Files.copy(broker.clientTrustStore, renewed);
+                Files.move(renewed, trust, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                await(attachment::isAttached, "attached with the renewed trust store");
+                assertEquals(1, g.tlsReloads().get(0).reloads());
+            } finally {
+                g.stop();
+            }
+        }
+    }
+
+    @Test
+    void zeroTurnsReloadingOffAndAPortWithoutTlsWatchesNothing() throws Exception {
+        TestCertificates certificates = TestCertificates.create(dir);
+        Gateway off = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                "--amqps-port", "0", "--tls-keystore", certificates.serverKeyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD, "--tls-reload-interval", "0"}));
+        assertTrue(off.tlsReloads().isEmpty());
+        Gateway plain = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "-1"}));
+        assertTrue(plain.tlsReloads().isEmpty());
+    }
+
+    /**
+     * Renews the secret as Kubernetes does: the new content in a directory of its own, then the {@code ..data}
+     * link pointed at it in one rename.
+     */
+    private static void renew(Path secret, String generation, byte[] keyStore) throws Exception {
+        Path dir = Files.createDirectories(secret.resolve(generation));
+        Files.write(dir.resolve("keystore.p12"), keyStore);
+        Path link = secret.resolve("..data_tmp");
+        Files.createSymbolicLink(link, Path.of(generation));
+        Files.move(link, secret.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within " + WAIT_SECONDS + " s: " + what);
+            Thread.sleep(50);
+        }
+    }
+}
