@@ -162,6 +162,19 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * What the requests whose bodies stream in (several transfer frames) reserve now while they arrive: what each
+     * one's session window may still bring once the budget is used up, together at most
+     * {@link #getMaxBufferedBytes()}; a streamed request that finds no room is released.
+     *
+     * @return the bytes reserved now, 0 when no streamed request is arriving
+     */
+    @ManagedAttribute("Bytes streamed requests being received reserve now for their session windows (at most the "
+            + "byte budget)")
+    public long getStreamWindowBytesReserved() {
+        return budget.streamReserved();
+    }
+
+    /**
      * The most bytes ever buffered at once across all connections (a statistic).
      *
      * @return the highest count of buffered bytes since this budget was made

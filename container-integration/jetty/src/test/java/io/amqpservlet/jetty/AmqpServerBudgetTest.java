@@ -244,6 +244,65 @@ class AmqpServerBudgetTest {
         awaitBufferedZero();
     }
 
+    @Test
+    void theSessionsOfOneConnectionCannotTakeTheServerPastTwiceItsBudget() throws Exception {
+        // Each session's window lets its frames in whether or not the budget has room: without a reservation of what
+        // the windows may still bring, one connection's sessions could each buffer a window's worth (half a window
+        // and the unread threshold, measured) however small the budget.
+        start();
+        long budget = 4L * 1024 * 1024;
+        factory.setMaxBufferedBytes(budget);
+        int sessions = 24;
+        int length = 4 * 1024 * 1024;
+        Connection c = connect();
+        List<StreamSender> senders = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {
+            StreamSender sender = c.openStreamSender("/unread"); // a session of its own each
+            sender.openFuture().get(10, TimeUnit.SECONDS);
+            senders.add(sender);
+        }
+        List<CompletableFuture<String>> outcomes = new ArrayList<>();
+        for (StreamSender sender : senders) {
+            outcomes.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    StreamSenderMessage message = sender.beginMessage();
+                    message.subject("POST");
+                    byte[] block = new byte[FRAME];
+                    try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
+                        for (int at = 0; at < length; at += block.length) {
+                            out.write(block);
+                        }
+                    }
+                    StreamTracker tracker = message.tracker();
+                    tracker.awaitSettlement(60, TimeUnit.SECONDS);
+                    return tracker.remoteState().getType().name().toLowerCase();
+                } catch (Exception e) {
+                    return "failed: " + e;
+                }
+            }));
+        }
+        long perStream = (long) WINDOW_FRAMES * FRAME;
+        Eventually.within(20, () -> factory.getRequestsReleased() >= sessions - budget / perStream,
+                () -> "released " + factory.getRequestsReleased() + " of " + sessions + ", buffered "
+                        + factory.getServerBudget().getBufferedBytes() + " bytes with a budget of " + budget);
+        assertEquals(budget, factory.getServerBudget().getStreamWindowBytesReserved(), "one window each, within it");
+        answerUnread.countDown(); // the admitted requests are answered: the rest of their bodies is dropped
+        int released = 0;
+        for (CompletableFuture<String> f : outcomes) {
+            String outcome = f.get(60, TimeUnit.SECONDS);
+            assertTrue(outcome.equals("accepted") || outcome.equals("released"), outcome);
+            released += outcome.equals("released") ? 1 : 0;
+        }
+        assertEquals(sessions - budget / perStream, released, "a reservation of one window each, within the budget");
+        long seen = factory.getServerBudget().getMaxBufferedBytesSeen();
+        // Twice the budget, and a frame being read with the engine's working buffers.
+        long bound = 2 * budget + FRAME + io.amqpservlet.connector.engine.Engine.SCRATCH_BYTES;
+        assertTrue(seen <= bound, "buffered " + seen + " bytes at most, bound " + bound);
+        c.close();
+        awaitBufferedZero();
+        assertEquals(0, factory.getServerBudget().getStreamWindowBytesReserved());
+    }
+
     private void awaitBufferedAtLeast(long bytes) throws Exception {
         Eventually.within(20, () -> factory.getServerBudget().getBufferedBytes() >= bytes,
                 () -> "the uploads never filled their holds: " + factory.getServerBudget().getBufferedBytes());

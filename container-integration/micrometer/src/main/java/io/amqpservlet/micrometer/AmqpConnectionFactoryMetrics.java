@@ -130,6 +130,10 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
         bytes(registry, connector, "amqp.servlet.budget.partial.frames", budget,
                 AmqpServerBudget::getPartialFrameBytesReserved,
                 "Bytes partial frames admitted to grow reserve now, of half the byte budget");
+        bytes(registry, connector, "amqp.servlet.budget.stream.windows", budget,
+                AmqpServerBudget::getStreamWindowBytesReserved,
+                "Bytes streamed requests being received reserve now for their session windows, at most the "
+                        + "byte budget");
     }
 
 

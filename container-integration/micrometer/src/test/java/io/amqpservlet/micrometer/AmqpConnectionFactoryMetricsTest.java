@@ -145,7 +145,8 @@ class AmqpConnectionFactoryMetricsTest {
                 "amqp.servlet.budget.free GAUGE",
                 "amqp.servlet.budget.max GAUGE",
                 "amqp.servlet.budget.peak GAUGE",
-                "amqp.servlet.budget.partial.frames GAUGE")), ids);
+                "amqp.servlet.budget.partial.frames GAUGE",
+                "amqp.servlet.budget.stream.windows GAUGE")), ids);
         for (String bytes : List.of("used", "free", "max", "peak", "partial.frames")) {
             assertEquals("bytes", registry.get("amqp.servlet.budget." + bytes).gauge().getId().getBaseUnit());
         }

@@ -61,6 +61,8 @@ public final class BudgetShare {
     private long requestBytes;
     private long outputBytes;
     private long partialFrameBytes;
+    /** What this connection's streamed requests reserved ({@link #admitStream}) and have not given back. */
+    private long streamBytes;
     /** What this connection's admitted partial frame reserved ({@link #admitPartialFrame}), 0 when none. */
     private long admittedFrameBytes;
     private long maxOutputBytes;
@@ -196,6 +198,33 @@ public final class BudgetShare {
         }
     }
 
+    /**
+     * Whether a request whose body streams in may be served: admission reserves {@code bytes} (what its session's
+     * window may still bring) within the byte budget's size ({@link ServerBudget#admitStream});
+     * when there is no room, the request is released. Given back by {@link #streamDone}, or when the connection
+     * closes.
+     */
+    public boolean admitStream(long bytes) {
+        synchronized (this) {
+            if (closed || !budget.admitStream(bytes)) {
+                return false;
+            }
+            streamBytes += bytes;
+            return true;
+        }
+    }
+
+    /** A streamed request admitted with {@code bytes} has all arrived, or will not be read further. */
+    public void streamDone(long bytes) {
+        synchronized (this) {
+            if (closed) {
+                return; // given back at the close
+            }
+            streamBytes -= bytes;
+        }
+        budget.releaseStream(bytes);
+    }
+
     /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
     public synchronized long maxOutputBytes() {
         return maxOutputBytes;
@@ -209,9 +238,11 @@ public final class BudgetShare {
             }
             closed = true;
             budget.add(-(requestBytes + outputBytes + partialFrameBytes));
+            budget.releaseStream(streamBytes);
             requestBytes = 0;
             outputBytes = 0;
             partialFrameBytes = 0;
+            streamBytes = 0;
         }
         partialFrameDone();
         budget.close(this);

@@ -90,6 +90,8 @@ public final class ServerBudget {
     private final ConcurrentLinkedQueue<Runnable> waitingForRoom = new ConcurrentLinkedQueue<>();
     /** What the frames admitted to grow have reserved ({@link #admitPartialFrame}). */
     private final AtomicLong partialFrameReserved = new AtomicLong();
+    /** What the session windows of streamed requests being received may still bring, reserved ({@link #admitStream}). */
+    private final AtomicLong streamReserved = new AtomicLong();
     /** Connections waiting to be admitted to grow a partial frame. */
     private final ConcurrentLinkedQueue<Runnable> waitingForFrameRoom = new ConcurrentLinkedQueue<>();
 
@@ -475,6 +477,38 @@ public final class ServerBudget {
         if (reserved == 0 || reserved + bytes <= maxBufferedBytes / 2) {
             releasePartialFrame(0); // given back between the caller's attempt and the offer
         }
+    }
+
+    /**
+     * Admits a request whose body streams in (several transfer frames): reserves {@code bytes}, what its session's
+     * incoming window may still bring whether or not the budget has room (a window granted cannot be taken back), if
+     * the reservations together stay within the byte budget's size, or no other stream holds one. The budget stops
+     * windows from being reopened once it is used up, but the windows already open still let their frames in:
+     * reserving them is what bounds the bytes buffered to twice the budget.
+     *
+     * @return whether admitted; if not, the request is released (the client may send it again)
+     */
+    boolean admitStream(long bytes) {
+        long cap = maxBufferedBytes;
+        while (true) {
+            long reserved = streamReserved.get();
+            if (reserved > 0 && reserved + bytes > cap) {
+                return false;
+            }
+            if (streamReserved.compareAndSet(reserved, reserved + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back a reservation {@link #admitStream} made. */
+    void releaseStream(long bytes) {
+        streamReserved.addAndGet(-bytes);
+    }
+
+    /** {@return the bytes streamed requests being received have reserved for their session windows now} */
+    public long streamReserved() {
+        return streamReserved.get();
     }
 
     /** {@return the bytes partial frames admitted to grow have reserved now} */

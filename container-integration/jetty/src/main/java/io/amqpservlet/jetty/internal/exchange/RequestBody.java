@@ -2,6 +2,7 @@ package io.amqpservlet.jetty.internal.exchange;
 
 import io.amqpservlet.jetty.AmqpServerBudget;
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.connector.engine.Session;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.Content;
@@ -24,7 +25,10 @@ import java.util.ArrayDeque;
  * window ({@code sessionIncomingWindowFrames × maxFrameSizeBytes}) plus {@value #HOLD_BYTES} per streamed request.
  * Link credit could not do this: it counts deliveries, and a delivery that has begun may send all its frames. The
  * queued bytes count against the factory's {@link AmqpServerBudget}; while it is used up, the window is held as
- * soon as any byte waits, and not let go until the budget has room again ({@code ServerBudget.whenRoom}).
+ * soon as any byte waits, and not let go until the budget has room again ({@code ServerBudget.whenRoom}). What the
+ * window still lets in once the budget is used up cannot be refused, so a streamed request is served only once it
+ * has reserved that much ({@link #admitStream()}: the session window, at most the largest message), the reservations
+ * together within the budget's size, until its last frame arrives or the rest of it is dropped.
  *
  * <p>Threads: {@link #offer}, {@link #end}, {@link #fail}, {@link #discard} and {@link #resumeOnEngine} run on the
  * connection's engine thread (which alone touches the session); {@link #read} and {@link #demand} on Jetty's. The
@@ -46,6 +50,8 @@ public final class RequestBody {
     private boolean held;
     private boolean resumeAsked;
     private HttpChannel demander;
+    /** What {@link #admitStream()} reserved and has not given back (engine thread). */
+    private long reserved;
 
     RequestBody(ExchangeDispatcher dispatcher, BudgetShare budget, Session session) {
         this.dispatcher = dispatcher;
@@ -55,6 +61,33 @@ public final class RequestBody {
     }
 
     // ------------------------------------------------------------------------------------------ engine thread
+
+    /**
+     * Reserves what the session's incoming window may bring whatever the byte budget says: the window's frames at
+     * the largest frame size, at most the largest message. {@return false when the budget has no room for it: the
+     * request is then released, not served}
+     */
+    boolean admitStream() {
+        EngineConfig config = session.engine().config();
+        long bytes = (long) config.sessionIncomingWindowFrames() * config.maxFrameSizeBytes();
+        if (config.maxMessageSizeBytes() > 0) {
+            bytes = Math.min(bytes, config.maxMessageSizeBytes());
+        }
+        if (!budget.admitStream(bytes)) {
+            return false;
+        }
+        reserved = bytes;
+        return true;
+    }
+
+    /** Nothing more of the message will be kept: its reservation goes back. */
+    private void streamDone() {
+        long r = reserved;
+        if (r > 0) {
+            reserved = 0;
+            budget.streamDone(r);
+        }
+    }
 
     /** Adds body bytes (copied: they are the engine's input buffer); holds the window when too much waits. */
     void offer(byte[] bytes, int offset, int length) {
@@ -90,6 +123,7 @@ public final class RequestBody {
 
     /** The message ended: after the queued chunks, the reader sees the end of the body. */
     void end() {
+        streamDone();
         HttpChannel wake;
         synchronized (this) {
             ended = true;
@@ -101,6 +135,7 @@ public final class RequestBody {
 
     /** The message will not be complete (aborted, its link ended, malformed): the reader sees {@code cause}. */
     void fail(Throwable cause) {
+        streamDone();
         HttpChannel wake;
         synchronized (this) {
             if (failure == null) {
@@ -116,6 +151,7 @@ public final class RequestBody {
 
     /** The exchange ended: the rest of the message is read and dropped, and the window no longer waits for it. */
     void discard() {
+        streamDone();
         synchronized (this) {
             discarding = true;
             releaseQueued();

@@ -24,7 +24,8 @@ import java.util.Arrays;
  * bounds them. The header sections are bounded by {@link #MAX_HEAD_BYTES}.
  *
  * <p>Once its header sections are in, the request is admitted or not by the same {@link RequestAdmission} as a whole
- * message, before any servlet sees it: released at once while the server is stopping or over its byte budget, or
+ * message, before any servlet sees it: released at once while the server is stopping or over its byte budget, when
+ * the budget has no room to reserve what its session window may still bring ({@link RequestBody#admitStream()}), or
  * when the client's reply link backs up (the engine drops its remaining frames, AMQP 1.0 §2.6.12); answered without
  * a servlet when it is no HTTP request or has expired. The request delivery is settled only once the whole message
  * has arrived: an answer that comes earlier (the servlet's, or one made without it) is parked here ({@link #park})
@@ -153,7 +154,11 @@ final class StreamedRequest implements SectionScanner.Listener {
             declaredLength = e.request.request().getContentLength();
         }
         Engine engine = link.session().engine();
-        switch (handler.admission.admit(e, handler, engine)) {
+        RequestAdmission.Verdict verdict = handler.admission.admit(e, handler, engine);
+        if (verdict == RequestAdmission.Verdict.SERVE && !e.streamedBody.admitStream()) {
+            verdict = RequestAdmission.Verdict.RELEASE; // no room for what its window may still bring
+        }
+        switch (verdict) {
             case SERVE:
                 dispatcher.dispatch(e);
                 break;
