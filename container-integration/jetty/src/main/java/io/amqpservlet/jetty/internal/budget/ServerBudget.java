@@ -439,13 +439,17 @@ public final class ServerBudget {
      * @return whether admitted; if not, {@link #whenFrameRoom} says when to try again
      */
     boolean admitPartialFrame(long bytes) {
-        long cap = maxBufferedBytes / 2;
+        return reserve(partialFrameReserved, bytes, maxBufferedBytes / 2);
+    }
+
+    /** Adds {@code bytes} to {@code pool} if it stays within {@code cap}, or the pool holds nothing (one goes through). */
+    private static boolean reserve(AtomicLong pool, long bytes, long cap) {
         while (true) {
-            long reserved = partialFrameReserved.get();
+            long reserved = pool.get();
             if (reserved > 0 && reserved + bytes > cap) {
                 return false;
             }
-            if (partialFrameReserved.compareAndSet(reserved, reserved + bytes)) {
+            if (pool.compareAndSet(reserved, reserved + bytes)) {
                 return true;
             }
         }
@@ -489,16 +493,7 @@ public final class ServerBudget {
      * @return whether admitted; if not, the request is released (the client may send it again)
      */
     boolean admitStream(long bytes) {
-        long cap = maxBufferedBytes;
-        while (true) {
-            long reserved = streamReserved.get();
-            if (reserved > 0 && reserved + bytes > cap) {
-                return false;
-            }
-            if (streamReserved.compareAndSet(reserved, reserved + bytes)) {
-                return true;
-            }
-        }
+        return reserve(streamReserved, bytes, maxBufferedBytes);
     }
 
     /** Gives back a reservation {@link #admitStream} made. */
