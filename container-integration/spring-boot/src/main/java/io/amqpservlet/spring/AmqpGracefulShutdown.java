@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code server.shutdown=graceful} for AMQP: the listener stops accepting, every AMQP connection takes its clients'
  * credit back, releases what still arrives, lets the requests in flight be answered and settled, and closes
- * (docs/jetty.md, "Graceful stop"); the attachment stops taking the broker's requests the same way.
+ * (docs/jetty.md, "Graceful stop"); every broker attachment, the named ones too, stops taking the broker's requests
+ * the same way.
  *
  * <p>It runs in the phase just before Boot's own graceful shutdown of the web server, which shuts every connector
  * down in turn and waits for each to have no connection left: an AMQP connection, which keeps its socket open
@@ -59,10 +60,18 @@ public final class AmqpGracefulShutdown implements SmartLifecycle {
         }
         AmqpBrokerAttachment attachment = connectors.getAttachment();
         if (attachment != null) {
-            done.add(attachment.shutdown());
-            done.add(attachment.getConnectionFactory().getConnections().shutdown());
+            shutDown(attachment, done);
+        }
+        for (AmqpBrokerAttachment named : connectors.getAttachments().values()) {
+            shutDown(named, done);
         }
         return CompletableFuture.allOf(done.toArray(new CompletableFuture[0]));
+    }
+
+    /** No further connection to the broker, and its connection stops as a listener's connections do. */
+    private static void shutDown(AmqpBrokerAttachment attachment, List<CompletableFuture<Void>> done) {
+        done.add(attachment.shutdown());
+        done.add(attachment.getConnectionFactory().getConnections().shutdown());
     }
 
     @Override

@@ -17,9 +17,10 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ConfigurationCondition;
 
 /**
- * Adds the AMQP listener ({@code amqp.servlet.port}) and a broker attachment ({@code amqp.servlet.attach.uri}) to
- * Boot's embedded Jetty, so the application's controllers, filters and security serve AMQP request/response clients
- * as they serve HTTP ones (docs/spring-boot.md). Without either property it adds nothing.
+ * Adds the AMQP listener ({@code amqp.servlet.port}) and broker attachments ({@code amqp.servlet.attach.uri},
+ * {@code amqp.servlet.attachments.<name>.uri}) to Boot's embedded Jetty, so the application's controllers, filters
+ * and security serve AMQP request/response clients as they serve HTTP ones (docs/spring-boot.md). Without any of
+ * these properties it adds nothing.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -51,7 +52,7 @@ public final class AmqpServletAutoConfiguration {
         return new AmqpListenerPort(connectors);
     }
 
-    /** {@code amqp.servlet.port} or {@code amqp.servlet.attach.uri} is set. */
+    /** {@code amqp.servlet.port}, {@code amqp.servlet.attach.uri} or an {@code amqp.servlet.attachments} entry is set. */
     static final class PortOrAttachment extends AnyNestedCondition {
         PortOrAttachment() {
             super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
@@ -63,6 +64,10 @@ public final class AmqpServletAutoConfiguration {
 
         @ConditionalOnProperty("amqp.servlet.attach.uri")
         static final class Attachment {
+        }
+
+        @Conditional(NamedAttachmentsCondition.class)
+        static final class NamedAttachments {
         }
     }
 }

@@ -25,21 +25,28 @@ import org.springframework.boot.ssl.SslOptions;
 import org.springframework.util.unit.DataSize;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The AMQP connectors the starter adds to Boot's embedded Jetty, made from {@link AmqpServletProperties} when Boot
- * builds its server (a {@link JettyServerCustomizer}): the listener ({@code amqp.servlet.port}) and the broker
- * attachment ({@code amqp.servlet.attach.uri}). The meters, the health indicator and the graceful shutdown find them
- * here once the server exists.
+ * builds its server (a {@link JettyServerCustomizer}): the listener ({@code amqp.servlet.port}), the broker
+ * attachment ({@code amqp.servlet.attach.uri}) and the named ones ({@code amqp.servlet.attachments.<name>.uri}). The
+ * meters, the health indicators and the graceful shutdown find them here once the server exists.
  */
 public final class AmqpServletConnectors implements JettyServerCustomizer {
     /** The name of the listener connector (Jetty's connector name, the meters' {@code connector.name} tag). */
     public static final String LISTENER_NAME = "amqp";
     /** The name of the attachment connector (its meters' {@code connector.name} tag). */
     public static final String ATTACHMENT_NAME = "amqp-attach";
+    /** What an attachment's name may be: it becomes part of a connector name, a health path and a meter tag. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
     private final AmqpServletProperties properties;
     private final Function<String, SslBundle> sslBundles;
@@ -47,6 +54,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
     private volatile ServerConnector listener;
     private volatile AmqpConnectionFactory listenerFactory;
     private volatile AmqpBrokerAttachment attachment;
+    private volatile Map<String, AmqpBrokerAttachment> attachments = Map.of();
+    private volatile boolean made;
 
     /**
      * Connectors made from {@code properties}.
@@ -54,12 +63,36 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
      * @param properties the {@code amqp.servlet} settings
      * @param sslBundles Boot's SSL bundles by name (for {@code amqp.servlet.ssl.bundle} and the attachment's)
      * @param plainAuthenticator gives the SASL PLAIN authenticator when the server is made, or null for none
+     * @throws IllegalArgumentException when an {@code amqp.servlet.attachments} entry has no uri or a name that is
+     *                                  not letters, digits, '-' and '_'
      */
     public AmqpServletConnectors(AmqpServletProperties properties, Function<String, SslBundle> sslBundles,
                                  Supplier<PlainAuthenticator> plainAuthenticator) {
+        for (Map.Entry<String, AmqpServletProperties.Attach> named : properties.getAttachments().entrySet()) {
+            // Checked here, when the application starts, rather than when Boot makes its server.
+            if (!NAME.matcher(named.getKey()).matches()) {
+                throw new IllegalArgumentException("amqp.servlet.attachments: the name '" + named.getKey()
+                        + "' is not letters, digits, '-' and '_' (it names a connector, a health component and meters)");
+            }
+            String uri = named.getValue().getUri();
+            if (uri == null || uri.isBlank()) {
+                throw new IllegalArgumentException("amqp.servlet.attachments." + named.getKey() + ".uri is not set");
+            }
+        }
         this.properties = properties;
         this.sslBundles = sslBundles;
         this.plainAuthenticator = plainAuthenticator;
+    }
+
+    /**
+     * The connector name of the attachment {@code name} of {@code amqp.servlet.attachments}: its meters'
+     * {@code connector.name} tag.
+     *
+     * @param name the attachment's name in {@code amqp.servlet.attachments}
+     * @return {@code amqp-attach-} and the name
+     */
+    public static String attachmentName(String name) {
+        return ATTACHMENT_NAME + "-" + name;
     }
 
     /** Names Boot's {@link SslBundles} as the source of bundles. */
@@ -74,18 +107,24 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
 
     @Override
     public void customize(Server server) {
-        if (listener != null || attachment != null) {
+        if (made) {
             // A second server of the same context (a management server on its own port) serves HTTP only.
             return;
         }
+        made = true;
         HttpConfiguration http = httpConfigurationOf(server);
         authenticateAmqpRequests(server);
         if (properties.getPort() != null) {
             addListener(server, http);
         }
         if (properties.getAttach().getUri() != null) {
-            addAttachment(server, http);
+            attachment = addAttachment(server, http, ATTACHMENT_NAME, properties.getAttach());
         }
+        Map<String, AmqpBrokerAttachment> named = new LinkedHashMap<>();
+        for (Map.Entry<String, AmqpServletProperties.Attach> e : properties.getAttachments().entrySet()) {
+            named.put(e.getKey(), addAttachment(server, http, attachmentName(e.getKey()), e.getValue()));
+        }
+        attachments = Collections.unmodifiableMap(named);
     }
 
     /**
@@ -140,15 +179,15 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         listener = connector;
     }
 
-    private void addAttachment(Server server, HttpConfiguration http) {
-        AmqpServletProperties.Attach settings = properties.getAttach();
+    private AmqpBrokerAttachment addAttachment(Server server, HttpConfiguration http, String name,
+                                               AmqpServletProperties.Attach settings) {
         // A factory of its own: the attachment's connection counts into it, not into the listener's budget.
         AmqpConnectionFactory factory = newFactory(new HttpConfiguration(http));
         if (settings.getRequestTimeout() != null) {
             factory.setRequestTimeout(settings.getRequestTimeout().toMillis());
         }
         AmqpBrokerAttachment a = new AmqpBrokerAttachment(server, factory);
-        a.setName(ATTACHMENT_NAME);
+        a.setName(name);
         a.setUri(settings.getUri());
         a.setCredit(settings.getCredit());
         a.setRequestUser(settings.getRequestUser());
@@ -164,7 +203,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
             a.setSslContextFactory(tls);
         }
         server.addConnector(a);
-        attachment = a;
+        return a;
     }
 
     /** A factory with the engine, serving and connection settings every AMQP connection here shares. */
@@ -276,6 +315,26 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
      */
     public AmqpBrokerAttachment getAttachment() {
         return attachment;
+    }
+
+    /**
+     * The attachments of {@code amqp.servlet.attachments}, once Boot made its server.
+     *
+     * @return each attachment by its name there (in the order the properties gave them); empty when none is set or
+     *         the server is not made yet
+     */
+    public Map<String, AmqpBrokerAttachment> getAttachments() {
+        return attachments;
+    }
+
+    /**
+     * The names {@code amqp.servlet.attachments} gives, known before the server is made (the health contributors
+     * are made from them).
+     *
+     * @return the attachments' names, in the order the properties gave them
+     */
+    public Set<String> getAttachmentNames() {
+        return Collections.unmodifiableSet(properties.getAttachments().keySet());
     }
 
     /** The listener's port bound now, or -1 when there is none or it is not open. */

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The settings of the AMQP connector the starter adds to Boot's embedded Jetty, under {@code amqp.servlet}: every
  * setting of {@code AmqpConnectionFactory} and {@code AmqpBrokerAttachment} (docs/spring-boot.md has the table).
- * Setting {@code amqp.servlet.port} adds the listener, setting {@code amqp.servlet.attach.uri} a broker attachment.
+ * Setting {@code amqp.servlet.port} adds the listener, setting {@code amqp.servlet.attach.uri} a broker attachment,
+ * and each {@code amqp.servlet.attachments.<name>.uri} one more.
  *
  * <p>The defaults are the connector library's own (AmqpServletPropertiesTest checks they stay so); they are written
  * out here so that the configuration metadata, and so an IDE, shows them.
@@ -81,6 +82,13 @@ public class AmqpServletProperties {
     private final Ssl ssl = new Ssl();
 
     private final Attach attach = new Attach();
+
+    /**
+     * Broker attachments by name, besides or instead of amqp.servlet.attach: each takes every setting the single one
+     * has (uri required), with the same defaults. A name is letters, digits, '-' and '_'; its attachment's connector
+     * is amqp-attach-{name}, its health amqpAttachments/{name}.
+     */
+    private Map<String, Attach> attachments = new LinkedHashMap<>();
 
     public String getHost() {
         return host;
@@ -200,6 +208,14 @@ public class AmqpServletProperties {
 
     public Attach getAttach() {
         return attach;
+    }
+
+    public Map<String, Attach> getAttachments() {
+        return attachments;
+    }
+
+    public void setAttachments(Map<String, Attach> attachments) {
+        this.attachments = attachments;
     }
 
     /** What one peer, and all of them together, may take of the server (docs/jetty.md, "Server-wide limits"). */
@@ -599,11 +615,15 @@ public class AmqpServletProperties {
         NEED
     }
 
-    /** Attach mode: the application consumes a broker's request queue (docs/attach.md). */
+    /**
+     * Attach mode: the application consumes a broker's request queue (docs/attach.md). The settings of
+     * {@code amqp.servlet.attach} and of each {@code amqp.servlet.attachments.<name>}.
+     */
     public static class Attach {
         /**
          * The brokers and queue: amqp[s]://[user:password@]host[:port][,host[:port]...]/queue. The hosts are a
-         * failover list; user and password select SASL PLAIN, else ANONYMOUS. No attachment when unset.
+         * failover list; user and password select SASL PLAIN, else ANONYMOUS. Under amqp.servlet.attach: no attachment
+         * when unset; under amqp.servlet.attachments.{name}: required.
          */
         private String uri;
 

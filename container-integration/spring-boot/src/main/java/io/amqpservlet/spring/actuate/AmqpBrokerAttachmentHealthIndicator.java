@@ -5,26 +5,40 @@ import io.amqpservlet.spring.AmqpServletConnectors;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
+import java.util.function.Supplier;
+
 /**
- * The health of the broker attachment: up while it is attached (connected to a broker, every request link attached),
+ * The health of a broker attachment (that of {@code amqp.servlet.attach}, or one of {@code amqp.servlet.attachments}):
+ * up while it is attached (connected to a broker, every request link attached),
  * down otherwise: connecting, backing off after a failure, or stopped. The details say where it is: state, broker,
  * failures since last attached, the reconnect delay, connections made, requests in flight and credit.
  */
 public final class AmqpBrokerAttachmentHealthIndicator implements HealthIndicator {
-    private final AmqpServletConnectors connectors;
+    /** The attachment, read at each health check: it exists once Boot made its server. */
+    private final Supplier<AmqpBrokerAttachment> attachment;
 
     /**
-     * The health of {@code connectors}' attachment.
+     * The health of {@code connectors}' attachment of {@code amqp.servlet.attach}.
      *
      * @param connectors the AMQP connectors of Boot's server
      */
     public AmqpBrokerAttachmentHealthIndicator(AmqpServletConnectors connectors) {
-        this.connectors = connectors;
+        this.attachment = connectors::getAttachment;
+    }
+
+    /**
+     * The health of {@code connectors}' attachment {@code name} of {@code amqp.servlet.attachments}.
+     *
+     * @param connectors the AMQP connectors of Boot's server
+     * @param name       the attachment's name there
+     */
+    public AmqpBrokerAttachmentHealthIndicator(AmqpServletConnectors connectors, String name) {
+        this.attachment = () -> connectors.getAttachments().get(name);
     }
 
     @Override
     public Health health() {
-        AmqpBrokerAttachment a = connectors.getAttachment();
+        AmqpBrokerAttachment a = attachment.get();
         if (a == null) {
             return Health.unknown().withDetail("state", "not made yet").build();
         }

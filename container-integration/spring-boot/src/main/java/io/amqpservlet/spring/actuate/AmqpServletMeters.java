@@ -12,9 +12,11 @@ import org.springframework.context.ApplicationListener;
 /**
  * The AMQP connectors' meters in Boot's registry, bound by amqp-servlet-micrometer under the names the gateway
  * serves too ({@code amqp.servlet.*}, docs/jetty.md "Micrometer meters"): the listener's
- * ({@link AmqpConnectionFactoryMetrics}) and the broker attachment's ({@link AmqpBrokerAttachmentMetrics}), each
- * tagged {@code connector.name} with its connector's name ({@code amqp}, {@code amqp-attach}), as the {@code jetty.*}
- * meters Boot binds for every connector are.
+ * ({@link AmqpConnectionFactoryMetrics}) and each broker attachment's ({@link AmqpBrokerAttachmentMetrics}), each
+ * tagged {@code connector.name} with its connector's name ({@code amqp}, {@code amqp-attach}, and
+ * {@code amqp-attach-<name>} for each of {@code amqp.servlet.attachments}), as the {@code jetty.*} meters Boot binds
+ * for every connector are. One tag tells them apart, so every attachment's meters have the same tag keys, which a
+ * Prometheus registry requires of meters of one name.
  *
  * <p>Bound once the application has started, as Boot binds its Jetty meters: the connectors exist from then on.
  */
@@ -42,6 +44,9 @@ public final class AmqpServletMeters implements ApplicationListener<ApplicationS
         AmqpBrokerAttachment attachment = connectors.getAttachment();
         if (attachment != null) {
             new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
+        }
+        for (AmqpBrokerAttachment named : connectors.getAttachments().values()) {
+            new AmqpBrokerAttachmentMetrics(named).bindTo(registry);
         }
     }
 }
