@@ -39,14 +39,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code orders} of one embedded ActiveMQ Artemis, {@code amqp.servlet.attachments.billing} the queue {@code billing}
  * of another, and the single form {@code amqp.servlet.attach} the queue {@code legacy} of the first, side by side.
  * Each has its own settings (its request user, billing its credit), its own health component and its own meters; a
- * broker stopped takes down only the attachment that consumes it.
+ * broker stopped takes down only the attachment that consumes it, and a health group of another stays up.
  */
 @DirtiesContext // its attachments would go on trying the stopped brokers while other classes run
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"amqp.servlet.attach.request-user=legacy-gateway",
                 "amqp.servlet.attachments.orders.request-user=orders-gateway",
                 "amqp.servlet.attachments.billing.request-user=billing-gateway",
-                "amqp.servlet.attachments.billing.credit=3"})
+                "amqp.servlet.attachments.billing.credit=3",
+                "management.endpoint.health.group.orders-ready.include=amqpAttachments/orders"})
 class NamedAttachmentsTest {
     private static EmbeddedArtemis first;
     private static EmbeddedArtemis second;
@@ -179,6 +180,9 @@ class NamedAttachmentsTest {
             assertTrue(all.startsWith("503 ") && all.contains("\"status\":\"DOWN\""), all);
             String single = health("amqpAttachment");
             assertTrue(single.startsWith("200 ") && single.contains("\"status\":\"UP\""), single);
+            String group = health("orders-ready");
+            assertTrue(group.startsWith("200 ") && group.contains("\"status\":\"UP\"")
+                    && group.contains("\"orders\":{") && !group.contains("billing"), group);
             assertEquals(0, meter("amqp.servlet.attach.state", "amqp-attach-billing").tag("state", "ATTACHED")
                     .gauge().value());
             assertEquals(1, meter("amqp.servlet.attach.state", "amqp-attach-orders").tag("state", "ATTACHED")
