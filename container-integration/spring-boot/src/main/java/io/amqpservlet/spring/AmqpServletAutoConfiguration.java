@@ -52,7 +52,9 @@ public final class AmqpServletAutoConfiguration {
         return new AmqpListenerPort(connectors);
     }
 
-    /** {@code amqp.servlet.port}, {@code amqp.servlet.attach.uri} or an {@code amqp.servlet.attachments} entry is set. */
+    /**
+     * {@code amqp.servlet.port}, {@code amqp.servlet.attach.uri} or an {@code amqp.servlet.attachments} entry is set.
+     */
     static final class PortOrAttachment extends AnyNestedCondition {
         PortOrAttachment() {
             super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);

@@ -72,7 +72,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
             // Checked here, when the application starts, rather than when Boot makes its server.
             if (!NAME.matcher(named.getKey()).matches()) {
                 throw new IllegalArgumentException("amqp.servlet.attachments: the name '" + named.getKey()
-                        + "' is not letters, digits, '-' and '_' (it names a connector, a health component and meters)");
+                        + "' is not letters, digits, '-' and '_' (it names a connector, a health component and "
+                        + "meters)");
             }
             String uri = named.getValue().getUri();
             if (uri == null || uri.isBlank()) {
