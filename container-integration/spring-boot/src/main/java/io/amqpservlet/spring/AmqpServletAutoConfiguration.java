@@ -38,6 +38,12 @@ public final class AmqpServletAutoConfiguration {
                                                 ObjectProvider<PlainAuthenticator> plainAuthenticator) {
         return new AmqpServletConnectors(properties,
                 name -> AmqpServletConnectors.bundlesOf(sslBundles.getIfAvailable()).apply(name),
+                (name, action) -> {
+                    SslBundles bundles = sslBundles.getIfAvailable();
+                    if (bundles != null) {
+                        bundles.addBundleUpdateHandler(name, action); // Boot reloads it with reload-on-update
+                    }
+                },
                 plainAuthenticator::getIfUnique);
     }
 

@@ -19,6 +19,8 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.springframework.boot.jetty.JettyServerCustomizer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
@@ -31,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -41,6 +45,7 @@ import java.util.function.Supplier;
  * meters, the health indicators and the graceful shutdown find them here once the server exists.
  */
 public final class AmqpServletConnectors implements JettyServerCustomizer {
+    private static final Logger LOG = LoggerFactory.getLogger(AmqpServletConnectors.class);
     /** The name of the listener connector (Jetty's connector name, the meters' {@code connector.name} tag). */
     public static final String LISTENER_NAME = "amqp";
     /** The name of the attachment connector (its meters' {@code connector.name} tag). */
@@ -50,6 +55,8 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
 
     private final AmqpServletProperties properties;
     private final Function<String, SslBundle> sslBundles;
+    /** Registers what to do when Boot reloads a bundle ({@code reload-on-update}): a bundle's name and the action. */
+    private final BiConsumer<String, Consumer<SslBundle>> bundleUpdates;
     private final Supplier<PlainAuthenticator> plainAuthenticator;
     private volatile ServerConnector listener;
     private volatile AmqpConnectionFactory listenerFactory;
@@ -68,6 +75,24 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
      */
     public AmqpServletConnectors(AmqpServletProperties properties, Function<String, SslBundle> sslBundles,
                                  Supplier<PlainAuthenticator> plainAuthenticator) {
+        this(properties, sslBundles, (name, action) -> { }, plainAuthenticator);
+    }
+
+    /**
+     * Connectors made from {@code properties} whose TLS follows the SSL bundles Boot reloads.
+     *
+     * @param properties the {@code amqp.servlet} settings
+     * @param sslBundles Boot's SSL bundles by name (for {@code amqp.servlet.ssl.bundle} and the attachments')
+     * @param bundleUpdates registers an action for when Boot reloads the bundle of a name (its key or trust store
+     *                      changed on disk, with the bundle's {@code reload-on-update}): {@code SslBundles}'
+     *                      {@code addBundleUpdateHandler}
+     * @param plainAuthenticator gives the SASL PLAIN authenticator when the server is made, or null for none
+     * @throws IllegalArgumentException when an {@code amqp.servlet.attachments} entry has no uri or a name that is
+     *                                  not letters, digits, '-' and '_'
+     */
+    public AmqpServletConnectors(AmqpServletProperties properties, Function<String, SslBundle> sslBundles,
+                                 BiConsumer<String, Consumer<SslBundle>> bundleUpdates,
+                                 Supplier<PlainAuthenticator> plainAuthenticator) {
         for (Map.Entry<String, AmqpServletProperties.Attach> named : properties.getAttachments().entrySet()) {
             // Checked here, when the application starts, rather than when Boot makes its server.
             if (!NAME.matcher(named.getKey()).matches()) {
@@ -82,6 +107,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         }
         this.properties = properties;
         this.sslBundles = sslBundles;
+        this.bundleUpdates = bundleUpdates;
         this.plainAuthenticator = plainAuthenticator;
     }
 
@@ -167,7 +193,9 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
                 // AMQPS requests are secure as HTTPS ones are: https scheme, the TLS attributes.
                 factory.getHttpConfiguration().addCustomizer(new SecureRequestCustomizer());
             }
-            chain.add(new SslConnectionFactory(serverTls(sslBundles.apply(bundle)), AmqpConnectionFactory.PROTOCOL));
+            SslContextFactory.Server tls = serverTls(sslBundles.apply(bundle));
+            followUpdates(bundle, tls, "the AMQP listener");
+            chain.add(new SslConnectionFactory(tls, AmqpConnectionFactory.PROTOCOL));
         }
         chain.add(factory);
         ServerConnector connector = new ServerConnector(server, properties.getAcceptors(), properties.getSelectors(),
@@ -201,6 +229,7 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         if (settings.getSslBundle() != null) {
             SslContextFactory.Client tls = new SslContextFactory.Client();
             configure(tls, sslBundles.apply(settings.getSslBundle()));
+            followUpdates(settings.getSslBundle(), tls, "the broker attachment " + name);
             a.setSslContextFactory(tls);
         }
         server.addConnector(a);
@@ -275,6 +304,21 @@ public final class AmqpServletConnectors implements JettyServerCustomizer {
         tls.setWantClientAuth(auth != AmqpServletProperties.ClientAuth.NONE);
         tls.setNeedClientAuth(auth == AmqpServletProperties.ClientAuth.NEED);
         return tls;
+    }
+
+    /**
+     * When Boot reloads the bundle {@code bundle}, {@code tls} takes its new key and trust material: the connections
+     * made from then on use them, those open keep theirs. A reload that fails leaves a WARN line.
+     */
+    private void followUpdates(String bundle, SslContextFactory tls, String what) {
+        bundleUpdates.accept(bundle, updated -> {
+            try {
+                tls.reload(f -> configure(f, updated));
+                LOG.info("TLS of {} reloaded from SSL bundle '{}'", what, bundle);
+            } catch (Exception e) {
+                LOG.warn("TLS of {} not reloaded from SSL bundle '{}': {}", what, bundle, e.toString());
+            }
+        });
     }
 
     /** The bundle's key and trust material as an SSLContext made by Boot, and its protocol and cipher options. */
