@@ -370,6 +370,21 @@ public final class Engine {
         return lifecycle.remoteMaxFrameSize();
     }
 
+    /** Whether this engine waits for the peer to speak first. */
+    boolean acceptor() {
+        return acceptor;
+    }
+
+    /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
+    void openSent() {
+        dispatcher.useNegotiatedLimit();
+    }
+
+    /** The peer's open arrived: nothing of the header exchange and SASL is needed any more. */
+    void handshakeDone() {
+        handshake = null;
+    }
+
     // ------------------------------------------------------------------------------------------ input
 
     /**
@@ -593,20 +608,6 @@ public final class Engine {
         if (tracer != null) {
             tracer.heartbeat(false);
         }
-    }
-
-    boolean acceptor() {
-        return acceptor;
-    }
-
-    /** Our open is out: from now on frames are limited to our max-frame-size, no longer to 512 bytes. */
-    void openSent() {
-        dispatcher.useNegotiatedLimit();
-    }
-
-    /** The peer's open arrived: nothing of the header exchange and SASL is needed any more. */
-    void handshakeDone() {
-        handshake = null;
     }
 
     // ------------------------------------------------------------------------------------------ close
