@@ -175,6 +175,17 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * Streamed requests released because their source address's streams held half of what the byte budget lets them
+     * reserve (while the per-address limits are on): one machine's uploads cannot take every reservation.
+     *
+     * @return how many since the start
+     */
+    @ManagedAttribute("Streamed requests released because their source address held half the stream reservations")
+    public long getStreamsRefusedPerAddress() {
+        return budget.streamsRefusedPerAddress();
+    }
+
+    /**
      * The most bytes ever buffered at once across all connections (a statistic).
      *
      * @return the highest count of buffered bytes since this budget was made

@@ -185,6 +185,9 @@ class AmqpServerBudgetTest {
         long perUpload = RequestBody.HOLD_BYTES + (long) WINDOW_FRAMES * FRAME;
         long budget = uploads * perUpload + 2L * 1024 * 1024;
         factory.setMaxBufferedBytes(budget);
+        // Every upload comes from 127.0.0.1: the per-address share of the streams' reservations is not under test.
+        factory.setMaxConnectionsPerAddress(0);
+        factory.setMaxHandshakesPerAddress(0);
         int length = 24 * 1024 * 1024;
         List<CompletableFuture<String>> unread = new ArrayList<>();
         for (int i = 0; i < uploads; i++) {
@@ -252,6 +255,8 @@ class AmqpServerBudgetTest {
         start();
         long budget = 4L * 1024 * 1024;
         factory.setMaxBufferedBytes(budget);
+        factory.setMaxConnectionsPerAddress(0); // the per-address share is the next test's
+        factory.setMaxHandshakesPerAddress(0);
         int sessions = 24;
         int length = 4 * 1024 * 1024;
         Connection c = connect();
@@ -301,6 +306,53 @@ class AmqpServerBudgetTest {
         c.close();
         awaitBufferedZero();
         assertEquals(0, factory.getServerBudget().getStreamWindowBytesReserved());
+    }
+
+    @Test
+    void oneSourceAddressReservesAtMostHalfOfWhatTheStreamsMay() throws Exception {
+        start();
+        long budget = 4L * 1024 * 1024;
+        factory.setMaxBufferedBytes(budget); // the per-address limits on, as by default
+        int sessions = 8;
+        Connection c = connect();
+        List<CompletableFuture<String>> outcomes = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {
+            StreamSender sender = c.openStreamSender("/unread");
+            sender.openFuture().get(10, TimeUnit.SECONDS);
+            outcomes.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    StreamSenderMessage message = sender.beginMessage();
+                    message.subject("POST");
+                    // Larger than what arrives before the servlet would have to read: the stream stays open.
+                    int length = 4 * 1024 * 1024;
+                    byte[] block = new byte[FRAME];
+                    try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
+                        for (int at = 0; at < length; at += block.length) {
+                            out.write(block);
+                        }
+                    }
+                    StreamTracker tracker = message.tracker();
+                    tracker.awaitSettlement(60, TimeUnit.SECONDS);
+                    return tracker.remoteState().getType().name().toLowerCase();
+                } catch (Exception e) {
+                    return "failed: " + e;
+                }
+            }));
+        }
+        long perStream = (long) WINDOW_FRAMES * FRAME;
+        long admitted = budget / 2 / perStream; // 127.0.0.1's half of the reservations
+        Eventually.within(20, () -> factory.getRequestsReleased() == sessions - admitted,
+                () -> "released " + factory.getRequestsReleased() + " of " + sessions);
+        assertEquals(admitted * perStream, factory.getServerBudget().getStreamWindowBytesReserved());
+        assertEquals(sessions - admitted, factory.getServerBudget().getStreamsRefusedPerAddress());
+        answerUnread.countDown();
+        for (CompletableFuture<String> f : outcomes) {
+            String outcome = f.get(60, TimeUnit.SECONDS);
+            assertTrue(outcome.equals("accepted") || outcome.equals("released"), outcome);
+        }
+        c.close();
+        Eventually.until(() -> factory.getServerBudget().getStreamWindowBytesReserved() == 0,
+                () -> "still reserved: " + factory.getServerBudget().getStreamWindowBytesReserved());
     }
 
     private void awaitBufferedAtLeast(long bytes) throws Exception {

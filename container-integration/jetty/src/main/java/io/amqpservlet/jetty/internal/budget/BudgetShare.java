@@ -204,25 +204,22 @@ public final class BudgetShare {
      * when there is no room, the request is released. Given back by {@link #streamDone}, or when the connection
      * closes.
      */
-    public boolean admitStream(long bytes) {
-        synchronized (this) {
-            if (closed || !budget.admitStream(bytes)) {
-                return false;
-            }
-            streamBytes += bytes;
-            return true;
+    public synchronized boolean admitStream(long bytes) {
+        if (closed || !budget.admitStream(this, bytes)) {
+            return false;
         }
+        streamBytes += bytes;
+        return true;
     }
 
     /** A streamed request admitted with {@code bytes} has all arrived, or will not be read further. */
-    public void streamDone(long bytes) {
-        synchronized (this) {
-            if (closed) {
-                return; // given back at the close
-            }
-            streamBytes -= bytes;
+    public synchronized void streamDone(long bytes) {
+        if (closed) {
+            return; // given back at the close
         }
-        budget.releaseStream(bytes);
+        streamBytes -= bytes;
+        // Under this share's monitor, so that the close cannot give back the same bytes or forget the address first.
+        budget.releaseStream(this, bytes);
     }
 
     /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
@@ -238,7 +235,7 @@ public final class BudgetShare {
             }
             closed = true;
             budget.add(-(requestBytes + outputBytes + partialFrameBytes));
-            budget.releaseStream(streamBytes);
+            budget.releaseStream(this, streamBytes);
             requestBytes = 0;
             outputBytes = 0;
             partialFrameBytes = 0;

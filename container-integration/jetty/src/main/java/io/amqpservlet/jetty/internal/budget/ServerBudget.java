@@ -92,6 +92,7 @@ public final class ServerBudget {
     private final AtomicLong partialFrameReserved = new AtomicLong();
     /** What the session windows of streamed requests being received may still bring, reserved ({@link #admitStream}). */
     private final AtomicLong streamReserved = new AtomicLong();
+    private final AtomicLong streamsRefusedPerAddress = new AtomicLong();
     /** Connections waiting to be admitted to grow a partial frame. */
     private final ConcurrentLinkedQueue<Runnable> waitingForFrameRoom = new ConcurrentLinkedQueue<>();
 
@@ -484,21 +485,49 @@ public final class ServerBudget {
     }
 
     /**
-     * Admits a request whose body streams in (several transfer frames): reserves {@code bytes}, what its session's
-     * incoming window may still bring whether or not the budget has room (a window granted cannot be taken back), if
-     * the reservations together stay within the byte budget's size, or no other stream holds one. The budget stops
-     * windows from being reopened once it is used up, but the windows already open still let their frames in:
-     * reserving them is what bounds the bytes buffered to twice the budget.
+     * Admits a request of {@code share}'s connection whose body streams in (several transfer frames): reserves
+     * {@code bytes}, what its session's incoming window may still bring whether or not the budget has room (a window
+     * granted cannot be taken back), if the reservations together stay within the byte budget's size, or no other
+     * stream holds one. The budget stops windows from being reopened once it is used up, but the windows already open
+     * still let their frames in: reserving them is what bounds the bytes buffered to twice the budget. While the
+     * per-address limits are on (the connection has a source address record), one address's streams reserve at
+     * most half of it, so that one machine's uploads cannot take every reservation.
      *
      * @return whether admitted; if not, the request is released (the client may send it again)
      */
-    boolean admitStream(long bytes) {
-        return reserve(streamReserved, bytes, maxBufferedBytes);
+    boolean admitStream(BudgetShare share, long bytes) {
+        try (AutoLock l = lock.lock()) {
+            SourceAddress source = share.source;
+            if (source != null && source.streamBytes > 0 && source.streamBytes + bytes > maxBufferedBytes / 2) {
+                streamsRefusedPerAddress.incrementAndGet();
+                return false;
+            }
+            if (!reserve(streamReserved, bytes, maxBufferedBytes)) {
+                return false;
+            }
+            if (source != null) {
+                source.streamBytes += bytes;
+            }
+            return true;
+        }
     }
 
-    /** Gives back a reservation {@link #admitStream} made. */
-    void releaseStream(long bytes) {
+    /** Gives back a reservation {@link #admitStream} made for {@code share}'s connection. */
+    void releaseStream(BudgetShare share, long bytes) {
+        if (bytes == 0) {
+            return;
+        }
         streamReserved.addAndGet(-bytes);
+        try (AutoLock l = lock.lock()) {
+            if (share.source != null) {
+                share.source.streamBytes -= bytes;
+            }
+        }
+    }
+
+    /** {@return the streamed requests released because their source address held half the reservations} */
+    public long streamsRefusedPerAddress() {
+        return streamsRefusedPerAddress.get();
     }
 
     /** {@return the bytes streamed requests being received have reserved for their session windows now} */

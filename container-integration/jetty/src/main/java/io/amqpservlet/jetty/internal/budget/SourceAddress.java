@@ -20,6 +20,8 @@ final class SourceAddress {
     private boolean ipv6;
     int connections;
     int handshakes;
+    /** What the streamed requests of its connections reserve now ({@link ServerBudget#admitStream}). */
+    long streamBytes;
     HandshakeQueue.Handshake oldestHandshake;
     HandshakeQueue.Handshake newestHandshake;
     /** In {@link FailedLogins}' table (a record of its own, guarded by its lock): when its bucket is whole again. */
