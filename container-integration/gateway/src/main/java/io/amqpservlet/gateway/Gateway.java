@@ -48,12 +48,14 @@ import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The standalone gateway: one Jetty {@link Server} serving the same servlets over AMQP 1.0 (an
@@ -186,7 +188,13 @@ public final class Gateway {
             requireUsers(context, logins);
         }
         Handler app = new SaslPrincipalHandler(context);
-        metrics = options.metrics() ? new GatewayMetrics(server, threads, listeners, attachments) : null;
+        Map<String, Supplier<X509Certificate>> certificates = new LinkedHashMap<>();
+        for (TlsReload reload : tlsReloads) {
+            if (reload.hasKeyStore()) {
+                certificates.put(reload.name(), reload::servedCertificate);
+            }
+        }
+        metrics = options.metrics() ? new GatewayMetrics(server, threads, listeners, attachments, certificates) : null;
         if (metrics != null) {
             app = metrics.timed(app);
         }
@@ -365,7 +373,7 @@ public final class Gateway {
             }
             attachment.setSslContextFactory(tls);
             watch(new TlsReload("--attach", tls, server.getScheduler(),
-                    Math.max(1, options.tlsReloadIntervalMillis()))
+                    options.tlsReloadIntervalMillis())
                     .keyStore("--attach-keystore", options.attachKeyStore(), options.attachKeyStorePassword())
                     .trustStore("--attach-truststore", options.attachTrustStore(),
                             options.attachTrustStorePassword()));
@@ -499,11 +507,12 @@ public final class Gateway {
     }
 
     /**
-     * With {@code --tls-reload-interval} above 0: {@code reload} watches its stores while the server runs (a bean of
-     * it), and a store renewed on disk is used for new connections without a restart.
+     * {@code reload} knows the certificate served (logged at start, and a meter with {@code --metrics}) and, with
+     * {@code --tls-reload-interval} above 0, watches its stores while the server runs (a bean of it), so that a store
+     * renewed on disk is used for new connections without a restart.
      */
     private void watch(TlsReload reload) {
-        if (options.tlsReloadIntervalMillis() > 0 && reload.watchesAny()) {
+        if (reload.watchesAny()) {
             tlsReloads.add(reload);
             server.addBean(reload);
         }
@@ -521,7 +530,7 @@ public final class Gateway {
             tls.setTrustStorePath(options.tlsTrustStore());
             tls.setTrustStorePassword(options.tlsTrustStorePassword());
         }
-        watch(new TlsReload(forOption, tls, server.getScheduler(), Math.max(1, options.tlsReloadIntervalMillis()))
+        watch(new TlsReload(forOption, tls, server.getScheduler(), options.tlsReloadIntervalMillis())
                 .keyStore("--tls-keystore", options.tlsKeyStore(), options.tlsKeyStorePassword())
                 .trustStore("--tls-truststore", options.tlsTrustStore(), options.tlsTrustStorePassword()));
         tls.setWantClientAuth("want".equals(options.tlsClientAuth()));

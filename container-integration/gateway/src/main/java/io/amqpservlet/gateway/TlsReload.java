@@ -63,6 +63,8 @@ final class TlsReload extends AbstractLifeCycle {
     private final List<Store> stores = new ArrayList<>();
     private volatile Scheduler.Task task;
     private volatile long reloads;
+    /** The certificate of the key store's key in use, or null (no key store, or it did not load). */
+    private volatile X509Certificate served;
     private volatile long refusals;
 
     /**
@@ -71,11 +73,11 @@ final class TlsReload extends AbstractLifeCycle {
      * @param name           what the configuration serves, for the log ({@code --amqps-port}, {@code --attach})
      * @param tls            the configuration to reload
      * @param scheduler      runs the checks
-     * @param intervalMillis how often to look, in milliseconds (positive)
+     * @param intervalMillis how often to look, in milliseconds; 0 for never (the certificate served is still known)
      */
     TlsReload(String name, SslContextFactory tls, Scheduler scheduler, long intervalMillis) {
-        if (intervalMillis <= 0) {
-            throw new IllegalArgumentException("interval must be positive: " + intervalMillis);
+        if (intervalMillis < 0) {
+            throw new IllegalArgumentException("interval must not be negative: " + intervalMillis);
         }
         this.name = name;
         this.tls = tls;
@@ -102,6 +104,16 @@ final class TlsReload extends AbstractLifeCycle {
         return this;
     }
 
+    /** Whether it has a key store: a certificate it serves (or presents, for an attachment). */
+    boolean hasKeyStore() {
+        return stores.stream().anyMatch(s -> s.keys);
+    }
+
+    /** Whether it looks at its stores again and again ({@code --tls-reload-interval} above 0). */
+    boolean checks() {
+        return intervalMillis > 0;
+    }
+
     /** Whether there is a store to watch: a configuration of the JVM's trust alone has none. */
     boolean watchesAny() {
         return !stores.isEmpty();
@@ -117,12 +129,36 @@ final class TlsReload extends AbstractLifeCycle {
         return refusals;
     }
 
+    /** {@return what the configuration serves, for the log and the metrics' labels} */
+    String name() {
+        return name;
+    }
+
+    /** {@return the certificate of the key in use, or null when there is no key store (a client's trust alone)} */
+    X509Certificate servedCertificate() {
+        return served;
+    }
+
     @Override
     protected void doStart() throws Exception {
         for (Store s : stores) {
-            s.digest = digest(s); // what the configuration loaded at its start
+            byte[] bytes = read(s);
+            s.digest = bytes == null ? null : sha256(bytes); // what the configuration loaded at its start
+            if (s.keys && bytes != null) {
+                try {
+                    served = firstKeyCertificate(load(s, bytes), s.password);
+                } catch (IOException | GeneralSecurityException e) {
+                    served = null; // the TLS configuration itself reports a store it cannot use
+                }
+            }
         }
-        schedule();
+        if (served != null) {
+            LOG.info("TLS for {} serves {} (valid until {})", name, served.getSubjectX500Principal().getName(),
+                    served.getNotAfter().toInstant());
+        }
+        if (intervalMillis > 0) {
+            schedule();
+        }
         super.doStart();
     }
 
@@ -159,7 +195,7 @@ final class TlsReload extends AbstractLifeCycle {
     void checkOnce() {
         boolean changed = false;
         String refused = null;
-        X509Certificate served = null;
+        X509Certificate served = null; // the key store's certificate, when it changed
         for (Store s : stores) {
             byte[] bytes;
             try {
@@ -175,8 +211,7 @@ final class TlsReload extends AbstractLifeCycle {
             s.digest = d;
             changed = true;
             try {
-                KeyStore ks = KeyStore.getInstance(s.type);
-                ks.load(new ByteArrayInputStream(bytes), s.password);
+                KeyStore ks = load(s, bytes);
                 if (s.keys) {
                     served = firstKeyCertificate(ks, s.password);
                     if (served == null) {
@@ -209,6 +244,7 @@ final class TlsReload extends AbstractLifeCycle {
         }
         reloads++;
         if (served != null) {
+            this.served = served;
             LOG.info("TLS for {} reloaded: serving {} (valid until {})", name,
                     served.getSubjectX500Principal().getName(), served.getNotAfter().toInstant());
         } else {
@@ -233,12 +269,18 @@ final class TlsReload extends AbstractLifeCycle {
         return null;
     }
 
-    private static byte[] digest(Store s) {
+    private static byte[] read(Store s) {
         try {
-            return sha256(Files.readAllBytes(s.path));
+            return Files.readAllBytes(s.path);
         } catch (IOException e) {
             return null;
         }
+    }
+
+    private static KeyStore load(Store s, byte[] bytes) throws IOException, GeneralSecurityException {
+        KeyStore ks = KeyStore.getInstance(s.type);
+        ks.load(new ByteArrayInputStream(bytes), s.password);
+        return ks;
     }
 
     private static byte[] sha256(byte[] bytes) {

@@ -7,11 +7,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,14 +112,31 @@ class GatewayTlsReloadTest {
     }
 
     @Test
-    void zeroTurnsReloadingOffAndAPortWithoutTlsWatchesNothing() throws Exception {
+    void zeroTurnsReloadingOffButTheCertificateServedIsStillAMeter() throws Exception {
         TestCertificates certificates = TestCertificates.create(dir);
         Gateway off = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
                 "--amqps-port", "0", "--tls-keystore", certificates.serverKeyStore.toString(),
-                "--tls-keystore-password", TestCertificates.PASSWORD, "--tls-reload-interval", "0"}));
-        assertTrue(off.tlsReloads().isEmpty());
+                "--tls-keystore-password", TestCertificates.PASSWORD, "--tls-reload-interval", "0",
+                "--metrics-port", "0"}));
+        off.start();
+        try {
+            TlsReload reload = off.tlsReloads().get(0);
+            assertTrue(!reload.checks(), "never looks again");
+            assertEquals("CN=localhost", reload.servedCertificate().getSubjectX500Principal().getName());
+            // keytool -validity 2: the certificate expires in two days, less the seconds the test has taken.
+            HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + off.metricsPort() + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher m = Pattern.compile("(?m)^amqp_servlet_tls_certificate_expiry_seconds\\{tls=\"--amqps-port\"\\} "
+                    + "(\\S+)$").matcher(scrape.body());
+            assertTrue(m.find(), scrape.body());
+            double seconds = Double.parseDouble(m.group(1));
+            assertTrue(seconds > 2 * 86_400 - 600 && seconds <= 2 * 86_400, "expires in " + seconds + " s");
+        } finally {
+            off.stop();
+        }
         Gateway plain = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "0", "--http-port", "-1"}));
-        assertTrue(plain.tlsReloads().isEmpty());
+        assertTrue(plain.tlsReloads().isEmpty(), "no TLS, nothing to know");
     }
 
     /**

@@ -4,6 +4,7 @@ import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpConnectionFactory;
 import io.amqpservlet.micrometer.AmqpBrokerAttachmentMetrics;
 import io.amqpservlet.micrometer.AmqpConnectionFactoryMetrics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -32,8 +33,10 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * With {@code --metrics}: one Prometheus registry (Micrometer) with
@@ -58,6 +61,7 @@ public final class GatewayMetrics implements AutoCloseable {
     /** Prometheus' text exposition format, version 0.0.4, which {@link PrometheusMeterRegistry#scrape()} writes. */
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final String REQUESTS = "jetty.server.requests";
+    private static final String CERTIFICATE_EXPIRY = "amqp.servlet.tls.certificate.expiry";
     private static final Tag AMQP = Tag.of("protocol", "amqp");
     private static final Tag HTTP = Tag.of("protocol", "http");
 
@@ -72,9 +76,12 @@ public final class GatewayMetrics implements AutoCloseable {
      * @param threads     its thread pool
      * @param listeners   the AMQP ports' factories by port name (the name of the port's connector)
      * @param attachments the broker attachments
+     * @param certificates the certificate each TLS configuration with a key serves now (null while none), by what it
+     *                     serves ({@code --amqps-port}, {@code --https-port}, {@code --attach})
      */
     public GatewayMetrics(Server server, ThreadPool threads, Map<String, AmqpConnectionFactory> listeners,
-                          List<AmqpBrokerAttachment> attachments) {
+                          List<AmqpBrokerAttachment> attachments,
+                          Map<String, Supplier<X509Certificate>> certificates) {
         // Before any meter: the request timer is made with the first request, and gets its histogram from here.
         registry.config().meterFilter(new MeterFilter() {
             @Override
@@ -100,6 +107,19 @@ public final class GatewayMetrics implements AutoCloseable {
         for (AmqpBrokerAttachment attachment : attachments) {
             new AmqpBrokerAttachmentMetrics(attachment).bindTo(registry);
         }
+        for (Map.Entry<String, Supplier<X509Certificate>> tls : certificates.entrySet()) {
+            Supplier<X509Certificate> served = tls.getValue();
+            // A supplier the gauge holds (a gauge of an object holds it weakly, and nothing else holds this one).
+            Gauge.builder(CERTIFICATE_EXPIRY, () -> secondsLeft(served.get()))
+                    .description("Seconds until the certificate this TLS configuration serves expires (negative once "
+                            + "it has)")
+                    .baseUnit("seconds").tag("tls", tls.getKey()).register(registry);
+        }
+    }
+
+    private static double secondsLeft(X509Certificate certificate) {
+        return certificate == null ? Double.NaN
+                : (certificate.getNotAfter().getTime() - System.currentTimeMillis()) / 1000.0;
     }
 
     /**
