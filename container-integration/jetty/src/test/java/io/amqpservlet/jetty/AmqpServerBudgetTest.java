@@ -2,6 +2,7 @@ package io.amqpservlet.jetty;
 
 import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -69,6 +70,18 @@ class AmqpServerBudgetTest {
         }
     }
 
+    /** Holds every request (asynchronous, no thread kept) until the test lets them go, then answers 204. */
+    final class Holds extends HttpServlet {
+        @Override
+        protected void doPost(HttpServletRequest request, HttpServletResponse response) {
+            AsyncContext async = request.startAsync();
+            async.setTimeout(0);
+            held.add(async);
+        }
+    }
+
+    private final java.util.Queue<AsyncContext> held = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     /** Reads its whole body and answers how many bytes it read. */
     static final class Reads extends HttpServlet {
         @Override
@@ -92,6 +105,9 @@ class AmqpServerBudgetTest {
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(new NeverReads()), "/unread");
         context.addServlet(new ServletHolder(new Reads()), "/read");
+        ServletHolder holds = new ServletHolder(new Holds());
+        holds.setAsyncSupported(true);
+        context.addServlet(holds, "/hold");
         server.setHandler(context);
         server.start();
         client = Client.create();
@@ -353,6 +369,63 @@ class AmqpServerBudgetTest {
         c.close();
         Eventually.until(() -> factory.getServerBudget().getStreamWindowBytesReserved() == 0,
                 () -> "still reserved: " + factory.getServerBudget().getStreamWindowBytesReserved());
+    }
+
+    @Test
+    void wholeRequestsAServletHoldsCountInTheBudgetAndThoseBeyondItAreReleased() throws Exception {
+        // Bodies that came in one frame each, held by an asynchronous servlet (no thread kept): without counting them
+        // one connection held 63 MiB of them while the budget counted nothing.
+        start();
+        long budget = 2L * 1024 * 1024;
+        factory.setMaxBufferedBytes(budget);
+        int messages = 100;
+        int length = 60_000;
+        try (Connection c = connect()) {
+            org.apache.qpid.protonj2.client.Sender sender = c.openSender("/hold");
+            for (int i = 0; i < messages; i++) {
+                sender.send(Message.create(new byte[length]).subject("POST"));
+            }
+            // A request is admitted while the budget has room: the one that reaches it is the last. (A frame still
+            // arriving counts too while it does, so one or two fewer may be admitted.)
+            long admitted = (budget + length - 1) / length;
+            Eventually.within(20, () -> held.size() + factory.getRequestsReleased() == messages,
+                    () -> held.size() + " held, " + factory.getRequestsReleased() + " released of " + messages);
+            int served = held.size();
+            assertTrue(served >= admitted - 2 && served <= admitted, served + " served, " + admitted + " fit");
+            Eventually.until(() -> factory.getServerBudget().getBufferedBytes() == (long) served * length,
+                    () -> "buffered " + factory.getServerBudget().getBufferedBytes() + ", held " + served * length);
+            AsyncContext async;
+            while ((async = held.poll()) != null) {
+                ((HttpServletResponse) async.getResponse()).setStatus(204);
+                async.complete();
+            }
+            awaitBufferedZero();
+        }
+    }
+
+    @Test
+    void aBodyKeptWholeCountsWhileItArrivesAndOneOverTheBudgetIsReleased() throws Exception {
+        // An amqp-value body is kept whole until its last frame (it is not streamed): its bytes count as they come,
+        // so one larger than the budget is released rather than kept uncounted.
+        start();
+        factory.setMaxBufferedBytes(1024 * 1024);
+        try (Connection c = connect()) {
+            Receiver replies = c.openDynamicReceiver();
+            org.apache.qpid.protonj2.client.Sender sender = c.openSender("/read");
+            org.apache.qpid.protonj2.client.Tracker large = sender.send(Message.create("a".repeat(3 * 1024 * 1024))
+                    .subject("POST").replyTo(replies.address()));
+            large.awaitSettlement(30, TimeUnit.SECONDS);
+            assertEquals(DeliveryState.Type.RELEASED, large.remoteState().getType());
+            awaitBufferedZero();
+            org.apache.qpid.protonj2.client.Tracker small = sender.send(Message.create("a".repeat(200_000))
+                    .subject("POST").replyTo(replies.address()));
+            small.awaitSettlement(30, TimeUnit.SECONDS);
+            assertEquals(DeliveryState.Type.ACCEPTED, small.remoteState().getType());
+            Delivery response = replies.receive(30, TimeUnit.SECONDS);
+            assertNotNull(response);
+            assertEquals("200", response.message().subject());
+            awaitBufferedZero();
+        }
     }
 
     private void awaitBufferedAtLeast(long bytes) throws Exception {

@@ -299,9 +299,27 @@ public abstract class ServingHandler implements EngineHandler {
         }
     }
 
-    /** An admitted request goes to Jetty (an attachment may hold it back first: {@link AttachedHandler}). */
+    /**
+     * An admitted request goes to Jetty (an attachment may hold it back first: {@link AttachedHandler}). Its body,
+     * which came whole, counts in the byte budget until the exchange is complete ({@link #bodyDone}), as a streamed
+     * body counts until it is read: a servlet that holds many requests (asynchronous, or slow) holds their bodies.
+     */
     void serveAdmitted(Engine engine, Exchange exchange) {
+        int bytes = exchange.request.body().length;
+        if (bytes > 0) {
+            budget.addRequestBytes(bytes);
+            exchange.countedBodyBytes = bytes;
+        }
         dispatcher().dispatch(exchange);
+    }
+
+    /** Engine thread: the exchange is complete; the whole body it counted goes back to the byte budget. */
+    final void bodyDone(Exchange exchange) {
+        int bytes = exchange.countedBodyBytes;
+        if (bytes > 0) {
+            exchange.countedBodyBytes = 0;
+            budget.addRequestBytes(-bytes);
+        }
     }
 
     /** An exchange for the request of {@code delivery}: one kept for reuse, or a new one. */

@@ -44,6 +44,8 @@ final class StreamedRequest implements SectionScanner.Listener {
     private Phase phase = Phase.HEAD;
     private byte[] buffer = new byte[256];
     private int buffered;
+    /** What {@link #buffer} counts in the byte budget now: the bytes kept of the head, or of a body kept whole. */
+    private int counted;
     private Exchange exchange;
     private Exchange parked;
     private String rejectAtEnd;
@@ -66,8 +68,9 @@ final class StreamedRequest implements SectionScanner.Listener {
 
     /** The payload of one transfer frame; {@code last} for the message's final frame. */
     void chunk(byte[] payload, int offset, int length, boolean last) {
-        if (phase == Phase.HEAD && !handler.admission.takesRequests()) {
-            // Shutdown or overload, before anything of the message is kept: released as a whole message is.
+        if ((phase == Phase.HEAD || phase == Phase.WHOLE) && !handler.admission.takesRequests()) {
+            // Shutdown or overload while the head, or a body kept whole, arrives: what was kept is dropped, and the
+            // request released as a whole message is.
             settleNow();
             handler.release(link.session().engine(), delivery);
             return;
@@ -102,6 +105,17 @@ final class StreamedRequest implements SectionScanner.Listener {
         }
         System.arraycopy(payload, offset, buffer, buffered, length);
         buffered += length;
+        counted += length;
+        handler.budget.addRequestBytes(length); // kept in memory until served or dropped, as a body waiting is
+    }
+
+    /** The kept bytes are no longer held here (copied into a request, or dropped): the budget gets them back. */
+    private void dropKept() {
+        buffer = null;
+        if (counted > 0) {
+            handler.budget.addRequestBytes(-counted);
+            counted = 0;
+        }
     }
 
     @Override
@@ -149,7 +163,7 @@ final class StreamedRequest implements SectionScanner.Listener {
             return;
         }
         exchange = e;
-        buffer = null; // the head was copied into the request's fields
+        dropKept(); // the head was copied into the request's fields
         if (e.request.request() != null) {
             declaredLength = e.request.request().getContentLength();
         }
@@ -189,7 +203,7 @@ final class StreamedRequest implements SectionScanner.Listener {
     private void settleNow() {
         link.attachment(null);
         phase = Phase.DISCARD;
-        buffer = null;
+        dropKept();
     }
 
     private void malformed(String reason) {
@@ -205,7 +219,7 @@ final class StreamedRequest implements SectionScanner.Listener {
 
     private void discard(String rejectReason) {
         phase = Phase.DISCARD;
-        buffer = null;
+        dropKept();
         if (rejectReason != null) {
             rejectAtEnd = rejectReason;
         }
@@ -217,8 +231,11 @@ final class StreamedRequest implements SectionScanner.Listener {
         switch (phase) {
             case HEAD:
             case WHOLE:
-                // No data section: served whole, as a message that fits in one frame is.
-                handler.serveWhole(link, delivery, buffer, buffered);
+                // No data section: served whole, as a message that fits in one frame is (its body counted again
+                // once it goes to a servlet, so the kept bytes are given back first).
+                byte[] whole = buffer;
+                dropKept();
+                handler.serveWhole(link, delivery, whole, buffered);
                 return;
             case STREAM:
                 if (declaredLength >= 0 && streamedBytes != declaredLength) {
@@ -261,6 +278,7 @@ final class StreamedRequest implements SectionScanner.Listener {
      */
     void abandoned(String why, boolean aborted) {
         link.attachment(null);
+        dropKept();
         if (exchange != null) {
             exchange.requestAborted = aborted;
             exchange.streamedBody.fail(new EofException(why));
