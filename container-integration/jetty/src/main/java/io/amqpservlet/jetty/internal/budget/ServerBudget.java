@@ -16,15 +16,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * view of it that users configure and read), so that many peers together cannot take the server past its heap, and
  * one source address cannot take what everyone shares: open connections and connections still in their handshake
  * (before the peer's open), server-wide and per source address, and bytes buffered across all connections (request
- * bodies received and not yet read by their servlets, response bytes encoded or queued and not yet written).
+ * bodies received and not yet read by their servlets, or held with their requests, response bytes encoded or queued
+ * and not yet written, frames that have not all arrived).
  *
  * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits" and "Limits per
  * source address"): a connection over a connection limit is opened and at once closed with
  * {@code amqp:resource-limit-exceeded}, the description naming the limit; when a handshake limit is full, the oldest
  * handshake that has stalled (of the address, or server-wide) ends to make room ({@link HandshakeQueue}), and only
  * when none has is the newcomer closed before any AMQP frame; while the byte budget is used up, no credit is
- * granted, no session window is reopened and new requests are released. Counts are reserved and released by each
- * connection's {@link BudgetShare}, which gives everything back when the connection closes, whichever way.
+ * granted, no session window is reopened and new requests are released. Two reservations bound what arrives anyway:
+ * frames that have not all arrived grow only once admitted ({@link #admitPartialFrame}), and a streamed request is
+ * served only once it has reserved what its session window may still bring ({@link #admitStream}), half of it at most
+ * per source address. Counts are reserved and released by each connection's {@link BudgetShare}, which gives
+ * everything back when the connection closes, whichever way.
  *
  * <p>Each source address also has an allowance of failed SASL logins ({@link FailedLogins}, a table of its own):
  * a login past it is refused before its credentials are looked at, counted as a refusal by
@@ -34,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * addresses as there are connections counted (each limited), and forgets an address with its last connection.
  *
  * <p>Thread-safe: the connection counts, the table and the handshake queue are guarded by one lock (taken once per
- * accept, open and close); bytes are atomic. Limits are read on every check and may be changed while the server
+ * accept, open and close, and once per streamed request); bytes are atomic. Limits are read on every check and may be changed while the server
  * runs; a connection accepted while both per-address limits were 0 is not counted per address.
  */
 public final class ServerBudget {
