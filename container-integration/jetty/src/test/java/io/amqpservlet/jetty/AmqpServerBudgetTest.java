@@ -284,23 +284,7 @@ class AmqpServerBudgetTest {
         }
         List<CompletableFuture<String>> outcomes = new ArrayList<>();
         for (StreamSender sender : senders) {
-            outcomes.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    StreamSenderMessage message = sender.beginMessage();
-                    message.subject("POST");
-                    byte[] block = new byte[FRAME];
-                    try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
-                        for (int at = 0; at < length; at += block.length) {
-                            out.write(block);
-                        }
-                    }
-                    StreamTracker tracker = message.tracker();
-                    tracker.awaitSettlement(60, TimeUnit.SECONDS);
-                    return tracker.remoteState().getType().name().toLowerCase();
-                } catch (Exception e) {
-                    return "failed: " + e;
-                }
-            }));
+            outcomes.add(streamPost(sender, length));
         }
         long perStream = (long) WINDOW_FRAMES * FRAME;
         Eventually.within(20, () -> factory.getRequestsReleased() >= sessions - budget / perStream,
@@ -335,25 +319,8 @@ class AmqpServerBudgetTest {
         for (int i = 0; i < sessions; i++) {
             StreamSender sender = c.openStreamSender("/unread");
             sender.openFuture().get(10, TimeUnit.SECONDS);
-            outcomes.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    StreamSenderMessage message = sender.beginMessage();
-                    message.subject("POST");
-                    // Larger than what arrives before the servlet would have to read: the stream stays open.
-                    int length = 4 * 1024 * 1024;
-                    byte[] block = new byte[FRAME];
-                    try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
-                        for (int at = 0; at < length; at += block.length) {
-                            out.write(block);
-                        }
-                    }
-                    StreamTracker tracker = message.tracker();
-                    tracker.awaitSettlement(60, TimeUnit.SECONDS);
-                    return tracker.remoteState().getType().name().toLowerCase();
-                } catch (Exception e) {
-                    return "failed: " + e;
-                }
-            }));
+            // Larger than what arrives before the servlet would have to read: the stream stays open.
+            outcomes.add(streamPost(sender, 4 * 1024 * 1024));
         }
         long perStream = (long) WINDOW_FRAMES * FRAME;
         long admitted = budget / 2 / perStream; // 127.0.0.1's half of the reservations
@@ -426,6 +393,27 @@ class AmqpServerBudgetTest {
             assertEquals("200", response.message().subject());
             awaitBufferedZero();
         }
+    }
+
+    /** Streams a POST of {@code length} bytes on {@code sender}: its outcome ({@code accepted}, {@code released}). */
+    private static CompletableFuture<String> streamPost(StreamSender sender, int length) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                StreamSenderMessage message = sender.beginMessage();
+                message.subject("POST");
+                byte[] block = new byte[FRAME];
+                try (OutputStream out = message.body(new OutputStreamOptions().bodyLength(length))) {
+                    for (int at = 0; at < length; at += block.length) {
+                        out.write(block);
+                    }
+                }
+                StreamTracker tracker = message.tracker();
+                tracker.awaitSettlement(60, TimeUnit.SECONDS);
+                return tracker.remoteState().getType().name().toLowerCase();
+            } catch (Exception e) {
+                return "failed: " + e;
+            }
+        });
     }
 
     private void awaitBufferedAtLeast(long bytes) throws Exception {
