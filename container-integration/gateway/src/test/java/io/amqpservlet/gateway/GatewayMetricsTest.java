@@ -44,7 +44,7 @@ class GatewayMetricsTest {
             "amqp_servlet_handshakes_evicted_total", "amqp_servlet_source_addresses",
             "amqp_servlet_budget_used_bytes", "amqp_servlet_budget_free_bytes", "amqp_servlet_budget_max_bytes",
             "amqp_servlet_budget_peak_bytes", "amqp_servlet_budget_partial_frames_bytes",
-            "amqp_servlet_budget_stream_windows_bytes");
+            "amqp_servlet_budget_stream_windows_bytes", "amqp_servlet_budget_address_share_reached_total");
 
     /** A sample: the metric's name, its labels and its value. */
     record Sample(String name, Map<String, String> labels, double value) {

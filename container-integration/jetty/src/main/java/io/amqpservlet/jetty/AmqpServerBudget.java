@@ -162,6 +162,18 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * Times a partial frame waited in its socket because its source address's frames held their share of the room
+     * (half of what partial frames may reserve, while the per-address limits are on), though the server had room: one
+     * machine's connections cannot take it all. A frame counts once each time it starts waiting.
+     *
+     * @return how many since the start
+     */
+    @ManagedAttribute("Times a partial frame waited because its source address held its share of the room")
+    public long getPartialFramesHeldPerAddress() {
+        return budget.framesHeldPerAddress();
+    }
+
+    /**
      * What the requests whose bodies stream in (several transfer frames) reserve now while they arrive: what each
      * one's session window may still bring once the budget is used up, together at most
      * {@link #getMaxBufferedBytes()}; a streamed request that finds no room is released.

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * budget, a whole frame and the engine's working buffers per frame): a real Jetty server and raw sockets that each
  * send the first half of a 60,000-byte frame and stop. Once such a frame has waited a second without a byte, only its
  * bytes are held (the engine's working buffers go back to their pool), so the budget then counts exactly what the
- * peer sent.
+ * peer sent. One source address takes at most half of the room partial frames have.
  */
 @Timeout(60)
 class PartialFrameBudgetTest {
@@ -65,7 +65,12 @@ class PartialFrameBudgetTest {
 
     /** An open connection with a session, that has sent the first {@code bytes} of a frame of 60,000. */
     private RawAmqpPeer halfFrame(int bytes) throws IOException {
-        RawAmqpPeer peer = new RawAmqpPeer(port);
+        return halfFrame(null, bytes);
+    }
+
+    /** {@link #halfFrame(int)} from {@code localAddress} (a loopback address such as 127.0.0.2), or any. */
+    private RawAmqpPeer halfFrame(String localAddress, int bytes) throws IOException {
+        RawAmqpPeer peer = new RawAmqpPeer(localAddress, port);
         peers.add(peer);
         peer.writeHeader(ProtocolHeader.AMQP);
         peer.writeFrame(0, new Open().containerId("half-frame-" + peers.size()));
@@ -103,6 +108,9 @@ class PartialFrameBudgetTest {
         // Room for two partial frames: each reserves a whole frame and the engine's working buffers.
         long reservation = new EngineConfig().maxFrameSizeBytes() + Engine.SCRATCH_BYTES;
         budget.setMaxBufferedBytes(2 * 2 * reservation);
+        // About the server's room: every peer here comes from 127.0.0.1, whose own share is another test's.
+        budget.setMaxConnectionsPerAddress(0);
+        budget.setMaxHandshakesPerAddress(0);
         RawAmqpPeer first = halfFrame(HALF);
         awaitBuffered(HALF, "the first frame admitted, read and parked");
         halfFrame(HALF);
@@ -122,6 +130,41 @@ class PartialFrameBudgetTest {
         budget.setMaxBufferedBytes(100 * reservation); // raised while frames wait: they are admitted at once
         awaitBuffered(3L * HALF, "the fourth frame read whole once the budget was raised");
         assertEquals(3 * reservation, budget.getPartialFrameBytesReserved());
+
+        for (RawAmqpPeer peer : peers) {
+            peer.close();
+        }
+        awaitBuffered(0, "every connection closed");
+        Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0,
+                () -> "closed connections still reserve " + budget.getPartialFrameBytesReserved());
+    }
+
+    @Test
+    void oneSourceAddressTakesAtMostHalfOfTheRoomAndTheOthersFramesGrowBeside() throws Exception {
+        // Room for four partial frames, two of them per source address.
+        long reservation = new EngineConfig().maxFrameSizeBytes() + Engine.SCRATCH_BYTES;
+        budget.setMaxBufferedBytes(2 * 4 * reservation);
+        RawAmqpPeer first = halfFrame("127.0.0.1", HALF);
+        awaitBuffered(HALF, "the first frame of 127.0.0.1, admitted");
+        halfFrame("127.0.0.1", HALF);
+        awaitBuffered(2L * HALF, "its second");
+
+        halfFrame("127.0.0.1", HALF);
+        awaitThirdHolds(2L * HALF, "127.0.0.1's third frame, held back by its address's share");
+        assertEquals(1, budget.getPartialFramesHeldPerAddress());
+        long third = budget.getBufferedBytes() - 2L * HALF;
+
+        // The server has room for two more, and another address takes it while 127.0.0.1's third waits.
+        halfFrame("127.0.0.2", HALF);
+        awaitBuffered(3L * HALF + third, "the frame of 127.0.0.2, admitted beside them");
+        halfFrame("127.0.0.2", HALF);
+        awaitBuffered(4L * HALF + third, "127.0.0.2's second");
+        assertEquals(4 * reservation, budget.getPartialFrameBytesReserved());
+
+        first.close();
+        // 127.0.0.1 gives a reservation back: its own waiting frame is admitted and read whole.
+        awaitBuffered(4L * HALF, "127.0.0.1's third frame read whole once its address had room, the first gone");
+        assertEquals(4 * reservation, budget.getPartialFrameBytesReserved());
 
         for (RawAmqpPeer peer : peers) {
             peer.close();

@@ -48,6 +48,8 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
             + " close, a session's end, a link's detach or refusal) and condition";
     private static final String HANDSHAKES_EVICTED_DESCRIPTION = "Stalled handshakes ended to make room for a new"
             + " connection, by the handshake limit that was full";
+    private static final String ADDRESS_SHARE_DESCRIPTION = "Times one source address's share of a byte-budget "
+            + "reservation held its connection back: a partial frame waited, or a streamed request was released";
 
     private final AmqpConnectionFactory factory;
     private final String connectorName;
@@ -111,6 +113,14 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .tags(connector).tag("limit", "maxHandshakesPerAddress")
                 .description(HANDSHAKES_EVICTED_DESCRIPTION).register(registry);
         // Made as each scope and condition is first sent, not one for each of AMQP's conditions up front.
+        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
+                        AmqpServerBudget::getPartialFramesHeldPerAddress)
+                .tags(connector).tag("reservation", "partialFrames")
+                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
+        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
+                        AmqpServerBudget::getStreamsRefusedPerAddress)
+                .tags(connector).tag("reservation", "streams")
+                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
         factory.watchErrorsSent((scope, condition) -> FunctionCounter.builder("amqp.servlet.errors.sent", factory,
                         f -> f.getErrorsSent(scope, condition))
                 .tags(connector).tag("scope", scope).tag("condition", condition)

@@ -146,7 +146,9 @@ class AmqpConnectionFactoryMetricsTest {
                 "amqp.servlet.budget.max GAUGE",
                 "amqp.servlet.budget.peak GAUGE",
                 "amqp.servlet.budget.partial.frames GAUGE",
-                "amqp.servlet.budget.stream.windows GAUGE")), ids);
+                "amqp.servlet.budget.stream.windows GAUGE",
+                "amqp.servlet.budget.address.share.reached COUNTER reservation=partialFrames",
+                "amqp.servlet.budget.address.share.reached COUNTER reservation=streams")), ids);
         for (String bytes : List.of("used", "free", "max", "peak", "partial.frames")) {
             assertEquals("bytes", registry.get("amqp.servlet.budget." + bytes).gauge().getId().getBaseUnit());
         }

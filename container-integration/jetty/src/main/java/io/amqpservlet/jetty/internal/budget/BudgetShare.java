@@ -55,6 +55,8 @@ public final class BudgetShare {
     SourceAddress source;
     /** Its place in the handshake queue while {@link Counted#HANDSHAKE}: an idle open connection holds none. */
     HandshakeQueue.Handshake handshake;
+    /** The source address record its admitted partial frame counts in, or null. */
+    SourceAddress frameSource;
     /** The peer's address given at {@link #startHandshake}, or null: what its logins count against. */
     volatile InetAddress peer;
     // Guarded by this.
@@ -172,18 +174,27 @@ public final class BudgetShare {
     /**
      * Whether this connection's frame that has not all arrived may grow (be read further): it may once admitted,
      * until {@link #partialFrameDone()}. Admission reserves {@code bytes} (a whole frame and the engine's working
-     * buffers) of the half of the byte budget partial frames may take; when there is no room, the connection should
-     * ask again once {@link ServerBudget#whenFrameRoom} says some was given back.
+     * buffers) of the half of the byte budget partial frames may take, of which one source address takes at most
+     * half; when there is no room, the connection should ask again once {@link #whenFrameRoom} says some was given
+     * back.
      */
     public synchronized boolean admitPartialFrame(long bytes) {
         if (admittedFrameBytes > 0 || closed) {
             return true; // admitted already; or closed, and nothing is counted any more
         }
-        if (budget.admitPartialFrame(bytes)) {
+        if (budget.admitPartialFrame(this, bytes)) {
             admittedFrameBytes = bytes;
             return true;
         }
         return false;
+    }
+
+    /**
+     * Runs {@code task} (any thread, quickly: it should hand off) once {@link #admitPartialFrame} may admit a frame
+     * of {@code bytes}, or now if it may already.
+     */
+    public void whenFrameRoom(Runnable task, long bytes) {
+        budget.whenFrameRoom(this, task, bytes);
     }
 
     /** The connection holds no partial frame now: an admission it had is given back. */
@@ -194,7 +205,7 @@ public final class BudgetShare {
             admittedFrameBytes = 0;
         }
         if (bytes > 0) {
-            budget.releasePartialFrame(bytes);
+            budget.releasePartialFrame(this, bytes);
         }
     }
 

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * when none has is the newcomer closed before any AMQP frame; while the byte budget is used up, no credit is
  * granted, no session window is reopened and new requests are released. Two reservations bound what arrives anyway:
  * frames that have not all arrived grow only once admitted ({@link #admitPartialFrame}), and a streamed request is
- * served only once it has reserved what its session window may still bring ({@link #admitStream}), half of it at most
- * per source address. Counts are reserved and released by each connection's {@link BudgetShare}, which gives
+ * served only once it has reserved what its session window may still bring ({@link #admitStream}); one source
+ * address takes at most half of either. Counts are reserved and released by each connection's {@link BudgetShare}, which gives
  * everything back when the connection closes, whichever way.
  *
  * <p>Each source address also has an allowance of failed SASL logins ({@link FailedLogins}, a table of its own):
@@ -37,8 +38,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Source addresses are kept in a table only while they have a connection counted, so it holds at most as many
  * addresses as there are connections counted (each limited), and forgets an address with its last connection.
  *
- * <p>Thread-safe: the connection counts, the table and the handshake queue are guarded by one lock (taken once per
- * accept, open and close, and once per streamed request); bytes are atomic. Limits are read on every check and may be changed while the server
+ * <p>Thread-safe: the connection counts, the table, the handshake queue and the reservations per address are guarded
+ * by one lock (taken once per accept, open and close, once per streamed request and twice per frame that takes more
+ * than one read); bytes are atomic. Limits are read on every check and may be changed while the server
  * runs; a connection accepted while both per-address limits were 0 is not counted per address.
  */
 public final class ServerBudget {
@@ -97,6 +99,7 @@ public final class ServerBudget {
     /** What the session windows of streamed requests being received may still bring, reserved ({@link #admitStream}). */
     private final AtomicLong streamReserved = new AtomicLong();
     private final AtomicLong streamsRefusedPerAddress = new AtomicLong();
+    private final AtomicLong framesHeldPerAddress = new AtomicLong();
     /** Connections waiting to be admitted to grow a partial frame. */
     private final ConcurrentLinkedQueue<Runnable> waitingForFrameRoom = new ConcurrentLinkedQueue<>();
 
@@ -439,12 +442,35 @@ public final class ServerBudget {
     /**
      * Admits one connection's frame that has not all arrived to grow: reserves {@code bytes} (a whole frame and the
      * engine's working buffers) of the half of the byte budget that partial frames may take, if there is room or no
-     * other connection holds a reservation (so a budget smaller than a frame still lets one through at a time).
+     * other connection holds a reservation (so a budget smaller than a frame still lets one through at a time). While
+     * the per-address limits are on (the connection has a source address record), one address's frames reserve at
+     * most half of that (a quarter of the budget), unless the address holds none: so that one machine's connections,
+     * each sending part of a large frame and then nothing, cannot take all the room and hold everyone else's large
+     * frames back until their deadline.
      *
      * @return whether admitted; if not, {@link #whenFrameRoom} says when to try again
      */
-    boolean admitPartialFrame(long bytes) {
-        return reserve(partialFrameReserved, bytes, maxBufferedBytes / 2);
+    boolean admitPartialFrame(BudgetShare share, long bytes) {
+        try (AutoLock l = lock.lock()) {
+            SourceAddress source = countedSource(share);
+            if (source != null && !source.hasFrameRoom(bytes, maxBufferedBytes / 4)) {
+                return false;
+            }
+            if (!reserve(partialFrameReserved, bytes, maxBufferedBytes / 2)) {
+                return false;
+            }
+            if (source != null) {
+                source.frameBytes += bytes;
+                share.frameSource = source;
+            }
+            return true;
+        }
+    }
+
+    /** Under the lock: {@code share}'s source address record while it counts as a connection, else null. */
+    private static SourceAddress countedSource(BudgetShare share) {
+        return share.counted == BudgetShare.Counted.HANDSHAKE || share.counted == BudgetShare.Counted.OPEN
+                ? share.source : null;
     }
 
     /** Adds {@code bytes} to {@code pool} if it stays within {@code cap}, or the pool holds nothing (one goes through). */
@@ -460,9 +486,29 @@ public final class ServerBudget {
         }
     }
 
-    /** Gives back a reservation {@link #admitPartialFrame} made, and wakes as many waiting connections as it frees. */
-    void releasePartialFrame(long bytes) {
+    /**
+     * Gives back a reservation {@link #admitPartialFrame} made for {@code share}'s connection, and wakes as many
+     * waiting connections as it frees: first those of its source address that waited for their address's share,
+     * then those that waited for the server's room.
+     */
+    void releasePartialFrame(BudgetShare share, long bytes) {
         long reserved = partialFrameReserved.addAndGet(-bytes);
+        if (share != null) {
+            Runnable[] woken = null;
+            try (AutoLock l = lock.lock()) {
+                SourceAddress source = share.frameSource;
+                if (source != null) {
+                    share.frameSource = null;
+                    source.frameBytes -= bytes;
+                    woken = source.takeFrameWaiters(bytes, maxBufferedBytes / 4);
+                }
+            }
+            if (woken != null) {
+                for (Runnable task : woken) {
+                    task.run();
+                }
+            }
+        }
         if (waitingForFrameRoom.isEmpty()) {
             return;
         }
@@ -477,15 +523,40 @@ public final class ServerBudget {
     }
 
     /**
-     * Runs {@code task} (any thread, quickly: it should hand off) once a reservation of partial-frame room has been
-     * given back, or now if there is room for {@code bytes} already.
+     * Runs {@code task} (any thread, quickly: it should hand off) once there may be room for {@code share}'s
+     * connection's partial frame of {@code bytes}: when its source address gives back a reservation, if the address's
+     * share is what is full, else when any reservation is given back; or now if there is room already.
      */
-    public void whenFrameRoom(Runnable task, long bytes) {
+    public void whenFrameRoom(BudgetShare share, Runnable task, long bytes) {
+        try (AutoLock l = lock.lock()) {
+            SourceAddress source = countedSource(share);
+            if (source != null && !source.hasFrameRoom(bytes, maxBufferedBytes / 4)) {
+                source.waitForFrameRoom(task); // its address gives a reservation back under this lock
+                framesHeldPerAddress.incrementAndGet();
+                return;
+            }
+        }
         waitingForFrameRoom.offer(task);
         long reserved = partialFrameReserved.get();
         if (reserved == 0 || reserved + bytes <= maxBufferedBytes / 2) {
-            releasePartialFrame(0); // given back between the caller's attempt and the offer
+            releasePartialFrame(null, 0); // given back between the caller's attempt and the offer
         }
+    }
+
+    /** Under no lock: wakes every connection waiting for its address's share of partial-frame room. */
+    private void wakeFrameWaitersOfEveryAddress() {
+        ArrayList<Runnable> woken = new ArrayList<>();
+        try (AutoLock l = lock.lock()) {
+            for (SourceAddress source : sources.keySet()) {
+                source.takeAllFrameWaiters(woken);
+            }
+        }
+        woken.forEach(Runnable::run);
+    }
+
+    /** {@return the times a partial frame waited because its source address held its share of the room} */
+    public long framesHeldPerAddress() {
+        return framesHeldPerAddress.get();
     }
 
     /**
@@ -764,6 +835,7 @@ public final class ServerBudget {
         if (!isExhausted() && !waitingForRoom.isEmpty()) {
             wakeWaiting(); // raised while used up: the connections waiting for room go on now
         }
-        releasePartialFrame(0); // and those waiting to grow a frame, as far as the new half admits them
+        releasePartialFrame(null, 0); // and those waiting to grow a frame, as far as the new half admits them
+        wakeFrameWaitersOfEveryAddress(); // their addresses' share has changed too: each tries again
     }
 }

@@ -3,6 +3,8 @@ package io.amqpservlet.jetty.internal.budget;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * One source address and what it holds of its budget now: open connections, and handshakes with the oldest and
@@ -22,6 +24,10 @@ final class SourceAddress {
     int handshakes;
     /** What the streamed requests of its connections reserve now ({@link ServerBudget#admitStream}). */
     long streamBytes;
+    /** What the partial frames of its connections reserve now ({@link ServerBudget#admitPartialFrame}). */
+    long frameBytes;
+    /** Its connections whose partial frame waits for the address's share of the room; null when none ever has. */
+    private ArrayDeque<Runnable> frameWaiters;
     HandshakeQueue.Handshake oldestHandshake;
     HandshakeQueue.Handshake newestHandshake;
     /** In {@link FailedLogins}' table (a record of its own, guarded by its lock): when its bucket is whole again. */
@@ -105,5 +111,45 @@ final class SourceAddress {
         }
         return Long.toHexString(bits >>> 48) + ":" + Long.toHexString(bits >>> 32 & 0xFFFF) + ":"
                 + Long.toHexString(bits >>> 16 & 0xFFFF) + ":" + Long.toHexString(bits & 0xFFFF) + "::/64";
+    }
+
+    /** Whether a partial frame of {@code bytes} fits the address's share {@code cap} (always when it holds none). */
+    boolean hasFrameRoom(long bytes, long cap) {
+        return frameBytes == 0 || frameBytes + bytes <= cap;
+    }
+
+    /** {@code task} runs when this address next gives back a partial frame's reservation. */
+    void waitForFrameRoom(Runnable task) {
+        if (frameWaiters == null) {
+            frameWaiters = new ArrayDeque<>(4);
+        }
+        frameWaiters.add(task);
+    }
+
+    /**
+     * A reservation of {@code bytes} came back: the waiting connections the address's share {@code cap} now has
+     * room for, and one more (a woken connection may find its frame gone), to run once the lock is let go.
+     *
+     * @return the tasks, or null when none waits
+     */
+    Runnable[] takeFrameWaiters(long bytes, long cap) {
+        if (frameWaiters == null || frameWaiters.isEmpty()) {
+            return null;
+        }
+        long room = Math.max(0, cap - frameBytes);
+        long wakes = Math.min(frameWaiters.size(), 1 + room / Math.max(1, bytes));
+        Runnable[] tasks = new Runnable[(int) wakes];
+        for (int i = 0; i < tasks.length; i++) {
+            tasks[i] = frameWaiters.poll();
+        }
+        return tasks;
+    }
+
+    /** Every connection waiting for the address's share, into {@code tasks} (the budget's size changed). */
+    void takeAllFrameWaiters(List<Runnable> tasks) {
+        if (frameWaiters != null) {
+            tasks.addAll(frameWaiters);
+            frameWaiters.clear();
+        }
     }
 }

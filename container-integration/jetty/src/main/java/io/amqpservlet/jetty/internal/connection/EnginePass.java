@@ -407,7 +407,7 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
         engine.parkPartialFrame(); // it will not grow for a while: its bytes leave the working buffers at the pass end
         if (!waitingForFrameRoom) {
             waitingForFrameRoom = true;
-            budget.budget().whenFrameRoom(this, reservation);
+            budget.whenFrameRoom(this, reservation);
         }
         return true;
     }
