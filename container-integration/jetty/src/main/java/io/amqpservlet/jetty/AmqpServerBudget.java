@@ -174,6 +174,18 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * Requests released because the connections of their source address buffered half of
+     * {@link #getMaxBufferedBytes()} or more (while the per-address limits are on): one machine's requests held by
+     * servlets, or responses its clients do not take, cannot use the whole budget up for everyone.
+     *
+     * @return how many since the start
+     */
+    @ManagedAttribute("Requests released because their source address buffered half the byte budget")
+    public long getRequestsReleasedPerAddress() {
+        return budget.requestsReleasedPerAddress();
+    }
+
+    /**
      * What the requests whose bodies stream in (several transfer frames) reserve now while they arrive: what each
      * one's session window may still bring once the budget is used up, together at most
      * {@link #getMaxBufferedBytes()}; a streamed request that finds no room is released.

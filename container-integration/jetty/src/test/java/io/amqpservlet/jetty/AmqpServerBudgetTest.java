@@ -8,14 +8,18 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.qpid.protonj2.client.Client;
 import org.apache.qpid.protonj2.client.Connection;
+import org.apache.qpid.protonj2.client.ConnectionOptions;
 import org.apache.qpid.protonj2.client.Delivery;
 import org.apache.qpid.protonj2.client.DeliveryState;
 import org.apache.qpid.protonj2.client.Message;
 import org.apache.qpid.protonj2.client.OutputStreamOptions;
 import org.apache.qpid.protonj2.client.Receiver;
+import org.apache.qpid.protonj2.client.ReceiverOptions;
+import org.apache.qpid.protonj2.client.SenderOptions;
 import org.apache.qpid.protonj2.client.StreamSender;
 import org.apache.qpid.protonj2.client.StreamSenderMessage;
 import org.apache.qpid.protonj2.client.StreamTracker;
+import org.apache.qpid.protonj2.client.Tracker;
 import org.apache.qpid.protonj2.client.exceptions.ClientConnectionRemotelyClosedException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
@@ -94,6 +98,16 @@ class AmqpServerBudgetTest {
         }
     }
 
+    /** Answers a GET with as many zero bytes as its {@code bytes} parameter says. */
+    static final class Big extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            int n = Integer.parseInt(request.getParameter("bytes"));
+            response.setContentLength(n);
+            response.getOutputStream().write(new byte[n]);
+        }
+    }
+
     private void start() throws Exception {
         server = new Server();
         EngineConfig engine = new EngineConfig().anonymousAllowed(true).maxFrameSizeBytes(FRAME)
@@ -105,6 +119,7 @@ class AmqpServerBudgetTest {
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(new NeverReads()), "/unread");
         context.addServlet(new ServletHolder(new Reads()), "/read");
+        context.addServlet(new ServletHolder(new Big()), "/big");
         ServletHolder holds = new ServletHolder(new Holds());
         holds.setAsyncSupported(true);
         context.addServlet(holds, "/hold");
@@ -345,6 +360,8 @@ class AmqpServerBudgetTest {
         start();
         long budget = 2L * 1024 * 1024;
         factory.setMaxBufferedBytes(budget);
+        factory.setMaxConnectionsPerAddress(0); // the server-wide budget: one address has half of it otherwise
+        factory.setMaxHandshakesPerAddress(0);
         int messages = 100;
         int length = 60_000;
         try (Connection c = connect()) {
@@ -419,6 +436,70 @@ class AmqpServerBudgetTest {
     private void awaitBufferedAtLeast(long bytes) throws Exception {
         Eventually.within(20, () -> factory.getServerBudget().getBufferedBytes() >= bytes,
                 () -> "the uploads never filled their holds: " + factory.getServerBudget().getBufferedBytes());
+    }
+
+    @Test
+    void oneSourceAddressBuffersAtMostHalfTheBudgetAndAnotherIsServedBeside() throws Exception {
+        // Clients of 127.0.0.1 that grant their reply links no credit: their responses wait in the server. Without a
+        // share per address they used the whole budget up, and a client of 127.0.0.2 was refused credit.
+        start();
+        long budget = 16L * 1024 * 1024;
+        factory.setMaxBufferedBytes(budget);
+        int connections = 64;
+        int requests = 100;
+        int length = 30_000;
+        List<Connection> open = new ArrayList<>();
+        List<org.apache.qpid.protonj2.client.Sender> senders = new ArrayList<>();
+        List<String> replyTo = new ArrayList<>();
+        try {
+            for (int i = 0; i < connections; i++) {
+                Connection c = connect();
+                open.add(c);
+                Receiver replies = c.openDynamicReceiver(new ReceiverOptions().creditWindow(0));
+                replies.openFuture().get(10, TimeUnit.SECONDS);
+                org.apache.qpid.protonj2.client.Sender sender = c.openSender("/big?bytes=" + length);
+                sender.openFuture().get(10, TimeUnit.SECONDS);
+                senders.add(sender);
+                replyTo.add(replies.address());
+            }
+            int sent = 0;
+            for (int i = 0; i < connections; i++) {
+                for (int r = 0; r < requests; r++) {
+                    if (senders.get(i).trySend(Message.create().subject("GET").replyTo(replyTo.get(i))) == null) {
+                        break; // no credit left: the server stopped granting it
+                    }
+                    sent++;
+                }
+            }
+            long all = sent;
+            Eventually.within(30, () -> factory.getRequestsServed() + factory.getRequestsReleased() == all,
+                    () -> factory.getRequestsServed() + " served, " + factory.getRequestsReleased() + " released of "
+                            + all);
+            assertTrue(factory.getServerBudget().getRequestsReleasedPerAddress() > 0,
+                    "127.0.0.1's requests past its share were released: " + factory.getRequestsReleased()
+                            + " released, none for its address; buffered " + factory.getServerBudget()
+                            .getBufferedBytes());
+
+            // Meanwhile a client of 127.0.0.2 gets credit and its answer.
+            ConnectionOptions options = new ConnectionOptions();
+            options.transportOptions().localAddress("127.0.0.2");
+            try (Connection other = client.connect("127.0.0.1", connector.getLocalPort(), options)) {
+                Receiver replies = other.openDynamicReceiver();
+                org.apache.qpid.protonj2.client.Sender sender = other.openSender("/big?bytes=1000",
+                        new SenderOptions().sendTimeout(10_000));
+                Tracker request = sender.send(Message.create().subject("GET").replyTo(replies.address()));
+                Delivery answer = replies.receive(10, TimeUnit.SECONDS);
+                assertNotNull(answer, "no answer for 127.0.0.2 while 127.0.0.1 buffers "
+                        + factory.getServerBudget().getBufferedBytes() + " of " + budget);
+                assertEquals("200", answer.message().subject());
+                assertTrue(request.awaitSettlement(10, TimeUnit.SECONDS).remoteState().isAccepted());
+            }
+        } finally {
+            for (Connection c : open) {
+                c.close();
+            }
+        }
+        awaitBufferedZero();
     }
 
     private void awaitBufferedZero() throws Exception {

@@ -48,8 +48,8 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
             + " close, a session's end, a link's detach or refusal) and condition";
     private static final String HANDSHAKES_EVICTED_DESCRIPTION = "Stalled handshakes ended to make room for a new"
             + " connection, by the handshake limit that was full";
-    private static final String ADDRESS_SHARE_DESCRIPTION = "Times one source address's share of a byte-budget "
-            + "reservation held its connection back: a partial frame waited, or a streamed request was released";
+    private static final String ADDRESS_SHARE_DESCRIPTION = "Times one source address's share of the byte budget "
+            + "held its connection back: a request released, a partial frame waited, a streamed request released";
 
     private final AmqpConnectionFactory factory;
     private final String connectorName;
@@ -113,6 +113,10 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .tags(connector).tag("limit", "maxHandshakesPerAddress")
                 .description(HANDSHAKES_EVICTED_DESCRIPTION).register(registry);
         // Made as each scope and condition is first sent, not one for each of AMQP's conditions up front.
+        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
+                        AmqpServerBudget::getRequestsReleasedPerAddress)
+                .tags(connector).tag("reservation", "bytes")
+                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
         FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
                         AmqpServerBudget::getPartialFramesHeldPerAddress)
                 .tags(connector).tag("reservation", "partialFrames")

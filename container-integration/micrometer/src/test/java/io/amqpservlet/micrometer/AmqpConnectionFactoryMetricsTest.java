@@ -147,6 +147,7 @@ class AmqpConnectionFactoryMetricsTest {
                 "amqp.servlet.budget.peak GAUGE",
                 "amqp.servlet.budget.partial.frames GAUGE",
                 "amqp.servlet.budget.stream.windows GAUGE",
+                "amqp.servlet.budget.address.share.reached COUNTER reservation=bytes",
                 "amqp.servlet.budget.address.share.reached COUNTER reservation=partialFrames",
                 "amqp.servlet.budget.address.share.reached COUNTER reservation=streams")), ids);
         for (String bytes : List.of("used", "free", "max", "peak", "partial.frames")) {

@@ -51,8 +51,11 @@ public final class BudgetShare {
     Counted counted = Counted.NEW;
     /** The limit that ended this share's handshake, when it was evicted. */
     Limit evictedBy;
-    /** Its source address's record while counted, or null (no IP address, or no per-address limit then). */
-    SourceAddress source;
+    /**
+     * Its source address's record while counted, or null (no IP address, or no per-address limit then). Written
+     * under the budget's lock; volatile, as the byte counts read it under this share's monitor instead.
+     */
+    volatile SourceAddress source;
     /** Its place in the handshake queue while {@link Counted#HANDSHAKE}: an idle open connection holds none. */
     HandshakeQueue.Handshake handshake;
     /** The source address record its admitted partial frame counts in, or null. */
@@ -144,7 +147,7 @@ public final class BudgetShare {
             return; // given back already
         }
         requestBytes += delta;
-        budget.add(delta);
+        budget.add(source, delta);
     }
 
     /** The connection's output now: encoded and queued bytes not yet written. */
@@ -152,7 +155,7 @@ public final class BudgetShare {
         if (closed || bytes == outputBytes) {
             return;
         }
-        budget.add(bytes - outputBytes);
+        budget.add(source, bytes - outputBytes);
         outputBytes = bytes;
         if (bytes > maxOutputBytes) {
             maxOutputBytes = bytes;
@@ -167,7 +170,7 @@ public final class BudgetShare {
         if (closed || bytes == partialFrameBytes) {
             return;
         }
-        budget.add(bytes - partialFrameBytes);
+        budget.add(source, bytes - partialFrameBytes);
         partialFrameBytes = bytes;
     }
 
@@ -233,6 +236,43 @@ public final class BudgetShare {
         budget.releaseStream(this, bytes);
     }
 
+    /**
+     * Whether the byte budget is used up for this connection: server-wide, or by its source address, whose
+     * connections together may buffer half of it (while the per-address limits are on). Then it gets no credit, no
+     * session window is reopened and its new requests are released.
+     */
+    public boolean isExhausted() {
+        if (budget.isExhausted()) {
+            return true;
+        }
+        SourceAddress s = source;
+        return s != null && budget.holdsItsShare(s);
+    }
+
+    /**
+     * Whether a new request may be read: false while {@link #isExhausted()} (a request released because its
+     * address holds its share is counted).
+     */
+    public boolean takesRequests() {
+        if (budget.isExhausted()) {
+            return false;
+        }
+        SourceAddress s = source;
+        if (s != null && budget.holdsItsShare(s)) {
+            budget.releasedPerAddress();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Runs {@code task} once, when {@link #isExhausted()} may be false again (at once if it is now), on the thread
+     * that gave bytes back: the task should only hand work over.
+     */
+    public void whenRoom(Runnable task) {
+        budget.whenRoom(source, task);
+    }
+
     /** The most output bytes (encoded and queued, unwritten) this connection has held at once. */
     public synchronized long maxOutputBytes() {
         return maxOutputBytes;
@@ -245,7 +285,7 @@ public final class BudgetShare {
                 return;
             }
             closed = true;
-            budget.add(-(requestBytes + outputBytes + partialFrameBytes));
+            budget.add(source, -(requestBytes + outputBytes + partialFrameBytes));
             budget.releaseStream(this, streamBytes);
             requestBytes = 0;
             outputBytes = 0;

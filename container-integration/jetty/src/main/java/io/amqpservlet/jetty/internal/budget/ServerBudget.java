@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code amqp:resource-limit-exceeded}, the description naming the limit; when a handshake limit is full, the oldest
  * handshake that has stalled (of the address, or server-wide) ends to make room ({@link HandshakeQueue}), and only
  * when none has is the newcomer closed before any AMQP frame; while the byte budget is used up, no credit is
- * granted, no session window is reopened and new requests are released. Two reservations bound what arrives anyway:
+ * granted, no session window is reopened and new requests are released, and so for one source address's connections
+ * while they buffer half of it ({@link #holdsItsShare}). Two reservations bound what arrives anyway:
  * frames that have not all arrived grow only once admitted ({@link #admitPartialFrame}), and a streamed request is
  * served only once it has reserved what its session window may still bring ({@link #admitStream}); one source
  * address takes at most half of either. Counts are reserved and released by each connection's {@link BudgetShare}, which gives
@@ -100,6 +101,7 @@ public final class ServerBudget {
     private final AtomicLong streamReserved = new AtomicLong();
     private final AtomicLong streamsRefusedPerAddress = new AtomicLong();
     private final AtomicLong framesHeldPerAddress = new AtomicLong();
+    private final AtomicLong requestsReleasedPerAddress = new AtomicLong();
     /** Connections waiting to be admitted to grow a partial frame. */
     private final ConcurrentLinkedQueue<Runnable> waitingForFrameRoom = new ConcurrentLinkedQueue<>();
 
@@ -396,7 +398,17 @@ public final class ServerBudget {
      * Bytes already in memory are counted even past the budget (they cannot be un-received); what the budget
      * stops is more of them arriving: see {@link #isExhausted()}.
      */
-    void add(long deltaBytes) {
+    void add(SourceAddress source, long deltaBytes) {
+        if (source != null) {
+            long here = source.addBytes(deltaBytes);
+            if (deltaBytes < 0 && here < maxBufferedBytes / 2) {
+                source.wakeRoomWaiters();
+            }
+        }
+        add(deltaBytes);
+    }
+
+    private void add(long deltaBytes) {
         long now = bufferedBytes.addAndGet(deltaBytes);
         if (now < 0) {
             throw new IllegalStateException("server budget released more bytes than it held: " + now);
@@ -421,6 +433,38 @@ public final class ServerBudget {
         if (!isExhausted()) {
             wakeWaiting(); // room came back between the caller's check and the offer
         }
+    }
+
+    /**
+     * {@link #whenRoom}, for a connection of {@code source} (null: none counted): while the budget has room but the
+     * address holds its share, {@code task} runs when the address's connections give some back.
+     */
+    void whenRoom(SourceAddress source, Runnable task) {
+        if (source == null || isExhausted() || !holdsItsShare(source)) {
+            whenRoom(task);
+            return;
+        }
+        if (source.waitForRoom(task) && !holdsItsShare(source)) {
+            source.wakeRoomWaiters(); // given back between the check and the offer
+        }
+    }
+
+    /**
+     * Whether the connections of {@code source} buffer half the byte budget or more: then they get no credit, no
+     * session window is reopened for them and their new requests are released, while other addresses' go on.
+     */
+    boolean holdsItsShare(SourceAddress source) {
+        return source.bytes() >= maxBufferedBytes / 2;
+    }
+
+    /** Counts a request released because its source address held its share of the byte budget. */
+    void releasedPerAddress() {
+        requestsReleasedPerAddress.incrementAndGet();
+    }
+
+    /** {@return the requests released because their source address held half the byte budget} */
+    public long requestsReleasedPerAddress() {
+        return requestsReleasedPerAddress.get();
     }
 
     private void wakeWaiting() {
@@ -543,15 +587,20 @@ public final class ServerBudget {
         }
     }
 
-    /** Under no lock: wakes every connection waiting for its address's share of partial-frame room. */
-    private void wakeFrameWaitersOfEveryAddress() {
+    /** Under no lock: wakes every connection waiting for its address's share (the budget's size changed). */
+    private void wakeWaitersOfEveryAddress() {
+        ArrayList<SourceAddress> addresses;
         ArrayList<Runnable> woken = new ArrayList<>();
         try (AutoLock l = lock.lock()) {
-            for (SourceAddress source : sources.keySet()) {
+            addresses = new ArrayList<>(sources.keySet());
+            for (SourceAddress source : addresses) {
                 source.takeAllFrameWaiters(woken);
             }
         }
         woken.forEach(Runnable::run);
+        for (SourceAddress source : addresses) {
+            source.wakeRoomWaiters();
+        }
     }
 
     /** {@return the times a partial frame waited because its source address held its share of the room} */
@@ -836,6 +885,6 @@ public final class ServerBudget {
             wakeWaiting(); // raised while used up: the connections waiting for room go on now
         }
         releasePartialFrame(null, 0); // and those waiting to grow a frame, as far as the new half admits them
-        wakeFrameWaitersOfEveryAddress(); // their addresses' share has changed too: each tries again
+        wakeWaitersOfEveryAddress(); // their addresses' shares have changed too: each tries again
     }
 }

@@ -3,8 +3,11 @@ package io.amqpservlet.jetty.internal.budget;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * One source address and what it holds of its budget now: open connections, and handshakes with the oldest and
@@ -24,6 +27,23 @@ final class SourceAddress {
     int handshakes;
     /** What the streamed requests of its connections reserve now ({@link ServerBudget#admitStream}). */
     long streamBytes;
+    private static final VarHandle BYTES;
+
+    static {
+        try {
+            BYTES = MethodHandles.lookup().findVarHandle(SourceAddress.class, "bytes", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * The bytes its connections buffer now, of the byte budget (atomic, no lock: counted as the connections count
+     * theirs).
+     */
+    private volatile long bytes;
+    /** Its connections waiting for the address to give bytes back ({@link ServerBudget#holdsItsShare}); or null. */
+    private volatile ConcurrentLinkedQueue<Runnable> roomWaiters;
     /** What the partial frames of its connections reserve now ({@link ServerBudget#admitPartialFrame}). */
     long frameBytes;
     /** Its connections whose partial frame waits for the address's share of the room; null when none ever has. */
@@ -150,6 +170,44 @@ final class SourceAddress {
         if (frameWaiters != null) {
             tasks.addAll(frameWaiters);
             frameWaiters.clear();
+        }
+    }
+
+    /** Adds {@code delta} to the bytes its connections buffer; {@return the bytes they buffer now} */
+    long addBytes(long delta) {
+        return (long) BYTES.getAndAdd(this, delta) + delta;
+    }
+
+    /** {@return the bytes its connections buffer now} */
+    long bytes() {
+        return bytes;
+    }
+
+    /**
+     * {@code task} runs when its connections next give bytes back below the address's share.
+     *
+     * @return true (so a caller can check the share again after the offer)
+     */
+    boolean waitForRoom(Runnable task) {
+        ConcurrentLinkedQueue<Runnable> q = roomWaiters;
+        if (q == null) {
+            synchronized (this) {
+                q = roomWaiters;
+                if (q == null) {
+                    q = new ConcurrentLinkedQueue<>();
+                    roomWaiters = q;
+                }
+            }
+        }
+        return q.offer(task);
+    }
+
+    /** Runs every task waiting for the address to give bytes back. */
+    void wakeRoomWaiters() {
+        ConcurrentLinkedQueue<Runnable> q = roomWaiters;
+        Runnable task;
+        while (q != null && (task = q.poll()) != null) {
+            task.run();
         }
     }
 }

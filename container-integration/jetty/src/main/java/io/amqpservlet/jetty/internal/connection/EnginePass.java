@@ -360,9 +360,12 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
         return engine;
     }
 
-    /** While the server-wide byte budget is used up, no credit is granted; the budget says when it has room. */
+    /**
+     * While the byte budget is used up (server-wide, or by this connection's source address), no credit is granted;
+     * the budget says when it has room.
+     */
     private void followBudget(Engine engine) {
-        boolean exhausted = budget.budget().isExhausted();
+        boolean exhausted = budget.isExhausted();
         engine.pauseCredit(exhausted);
         if (exhausted && !waitingForRoom) {
             waitingForRoom = true;
@@ -374,7 +377,7 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
                 };
                 roomAgain = r;
             }
-            budget.budget().whenRoom(r);
+            budget.whenRoom(r);
         }
     }
 

@@ -52,7 +52,7 @@ final class RequestAdmission {
      * released before anything of it is mapped or kept.
      */
     boolean takesRequests() {
-        return !stopping && !budget.budget().isExhausted();
+        return !stopping && budget.takesRequests();
     }
 
     /** The verdict on a mapped request; {@code handler} says whether its reply link has room. */

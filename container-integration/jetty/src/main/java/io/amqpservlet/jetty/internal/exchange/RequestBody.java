@@ -108,7 +108,7 @@ public final class RequestBody {
             queuedBytes += length;
             dispatcher.bufferedRequestBytes(queuedBytes);
             // Also when the server-wide budget is used up: the peer may send what is left of the window, no more.
-            hold = !held && (queuedBytes >= HOLD_BYTES || budget.budget().isExhausted());
+            hold = !held && (queuedBytes >= HOLD_BYTES || budget.isExhausted());
             if (hold) {
                 held = true;
             }
@@ -169,9 +169,9 @@ public final class RequestBody {
             if (!held || queuedBytes > HOLD_BYTES / 2) {
                 return;
             }
-            if (budget.budget().isExhausted() && !discarding && failure == null) {
+            if (budget.isExhausted() && !discarding && failure == null) {
                 resumeAsked = true;
-                budget.budget().whenRoom(() -> dispatcher.execute(() -> dispatcher.inbox().resume(this)));
+                budget.whenRoom(() -> dispatcher.execute(() -> dispatcher.inbox().resume(this)));
                 return;
             }
         }

@@ -223,4 +223,78 @@ class ServerBudgetTest {
         assertEquals(0, budget.getSourceAddresses());
         assertEquals(1, budget.getConnections());
     }
+
+    @Test
+    void oneAddressBuffersHalfTheBudgetThenItsConnectionsWaitForItsOwnBytesWhileAnotherAddressGoesOn() {
+        budget.setMaxBufferedBytes(1000);
+        Peer first = handshakes("192.0.2.1", 1, 0).get(0);
+        Peer second = handshakes("192.0.2.1", 1, 0).get(0);
+        Peer other = handshakes("192.0.2.2", 1, 0).get(0);
+        first.share.outputBytes(300);
+        second.share.outputBytes(199);
+        assertFalse(second.share.isExhausted(), "499 of the address's 500");
+        second.share.outputBytes(200);
+        assertTrue(first.share.isExhausted() && second.share.isExhausted(), "500: the address's half");
+        assertFalse(budget.isExhausted(), "the server has room");
+        assertFalse(other.share.isExhausted());
+        assertTrue(other.share.takesRequests());
+        assertFalse(second.share.takesRequests());
+        assertEquals(1, budget.requestsReleasedPerAddress());
+
+        List<String> woken = new ArrayList<>();
+        second.share.whenRoom(() -> woken.add("second"));
+        other.share.outputBytes(400); // another address's bytes do not wake it
+        other.share.outputBytes(0);
+        assertEquals(List.of(), woken);
+        first.share.outputBytes(299);
+        assertEquals(List.of("second"), woken, "its address gave a byte back");
+        assertFalse(second.share.isExhausted());
+
+        other.share.outputBytes(10);
+        other.share.whenRoom(() -> woken.add("other, at once"));
+        assertEquals(List.of("second", "other, at once"), woken, "nothing used up: at once");
+
+        // Used up server-wide: the wait is the server's, whoever's bytes come back.
+        other.share.outputBytes(600);
+        assertTrue(budget.isExhausted());
+        first.share.whenRoom(() -> woken.add("first"));
+        other.share.outputBytes(100);
+        assertEquals(List.of("second", "other, at once", "first"), woken);
+
+        first.share.close();
+        second.share.close();
+        other.share.close();
+        assertEquals(0, budget.getBufferedBytes());
+    }
+
+    @Test
+    void aPartialFrameHeldBackByItsAddressWaitsForThatAddressAndIsWokenWhenTheBudgetGrows() {
+        budget.setMaxBufferedBytes(4000); // partial frames: 2,000; per address 1,000
+        Peer a1 = handshakes("192.0.2.1", 1, 0).get(0);
+        Peer a2 = handshakes("192.0.2.1", 1, 0).get(0);
+        Peer a3 = handshakes("192.0.2.1", 1, 0).get(0);
+        Peer b = handshakes("192.0.2.2", 1, 0).get(0);
+        assertTrue(a1.share.admitPartialFrame(500));
+        assertTrue(a2.share.admitPartialFrame(500));
+        assertFalse(a3.share.admitPartialFrame(500), "the address's 1,000 are taken");
+        List<String> woken = new ArrayList<>();
+        a3.share.whenFrameRoom(() -> woken.add("a3"), 500);
+        assertEquals(1, budget.framesHeldPerAddress());
+        assertTrue(b.share.admitPartialFrame(500), "another address has room beside them");
+        b.share.partialFrameDone();
+        assertEquals(List.of(), woken, "another address's frame does not wake it");
+        a1.share.partialFrameDone();
+        assertEquals(List.of("a3"), woken);
+        assertTrue(a3.share.admitPartialFrame(500));
+
+        assertFalse(a1.share.admitPartialFrame(500));
+        a1.share.whenFrameRoom(() -> woken.add("a1"), 500);
+        budget.setMaxBufferedBytes(8000);
+        assertEquals(List.of("a3", "a1"), woken, "the address's share grew with the budget");
+        assertTrue(a1.share.admitPartialFrame(500));
+        for (Peer p : List.of(a1, a2, a3, b)) {
+            p.share.close();
+        }
+        assertEquals(0, budget.partialFrameReserved());
+    }
 }
