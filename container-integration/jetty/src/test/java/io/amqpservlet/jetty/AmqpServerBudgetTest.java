@@ -1,5 +1,6 @@
 package io.amqpservlet.jetty;
 
+import io.amqpservlet.jetty.internal.budget.BudgetShare;
 import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
 import jakarta.servlet.AsyncContext;
@@ -370,14 +371,16 @@ class AmqpServerBudgetTest {
                 sender.send(Message.create(new byte[length]).subject("POST"));
             }
             // A request is admitted while the budget has room: the one that reaches it is the last. (A frame still
-            // arriving counts too while it does, so one or two fewer may be admitted.)
-            long admitted = (budget + length - 1) / length;
+            // arriving counts too while it does, so one or two fewer may be admitted.) Each counts its body and what
+            // it costs beside it.
+            long each = length + BudgetShare.EXCHANGE_BYTES;
+            long admitted = (budget + each - 1) / each;
             Eventually.within(20, () -> held.size() + factory.getRequestsReleased() == messages,
                     () -> held.size() + " held, " + factory.getRequestsReleased() + " released of " + messages);
             int served = held.size();
             assertTrue(served >= admitted - 2 && served <= admitted, served + " served, " + admitted + " fit");
-            Eventually.until(() -> factory.getServerBudget().getBufferedBytes() == (long) served * length,
-                    () -> "buffered " + factory.getServerBudget().getBufferedBytes() + ", held " + served * length);
+            Eventually.until(() -> factory.getServerBudget().getBufferedBytes() == served * each,
+                    () -> "buffered " + factory.getServerBudget().getBufferedBytes() + ", held " + served * each);
             AsyncContext async;
             while ((async = held.poll()) != null) {
                 ((HttpServletResponse) async.getResponse()).setStatus(204);

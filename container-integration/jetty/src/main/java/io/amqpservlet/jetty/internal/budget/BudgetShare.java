@@ -5,7 +5,7 @@ import java.net.InetAddress;
 /**
  * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
  * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
- * unwritten, a frame that has not all arrived). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
+ * unwritten, a frame that has not all arrived, requests being served). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
  * after that is given back at once, so nothing leaks and no counter goes negative.
  *
  * <p>What it is counted as ({@link Counted}), guarded by the budget's lock:
@@ -44,6 +44,15 @@ public final class BudgetShare {
         /** Any thread, no lock held: end the connection now, as a handshake timeout would. */
         void evicted();
     }
+
+    /**
+     * What a request being served costs in memory beside its body, counted in the byte budget from the moment it is
+     * handed to Jetty until its exchange is complete: the connector's exchange and Jetty's channel, request and
+     * response, with a servlet's asynchronous context (about 3.5 KB measured by {@code HeldRequestMemoryTest}, which
+     * checks this figure). So requests held by servlets, asynchronous or waiting for a thread, count even when their
+     * bodies are empty.
+     */
+    public static final int EXCHANGE_BYTES = 3 * 1024;
 
     private final ServerBudget budget;
     final Owner owner;

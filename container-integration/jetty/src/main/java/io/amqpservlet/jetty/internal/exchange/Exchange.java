@@ -76,8 +76,11 @@ public final class Exchange {
      * message is discarded as if never sent, so nothing answers it; a broker delivers it again.
      */
     boolean requestAborted;
-    /** The bytes of a whole request's body counted in the byte budget while it is served (engine thread). */
-    int countedBodyBytes;
+    /**
+     * What the request counts in the byte budget while it is served (engine thread): {@code BudgetShare.EXCHANGE_BYTES},
+     * and a whole request's body.
+     */
+    int countedBytes;
 
     /** {@code generation << STATE_BITS | state}: one word, so a hand-back checks both at once. */
     private final AtomicInteger lifecycle = new AtomicInteger();
@@ -106,7 +109,7 @@ public final class Exchange {
         responseTooLarge = false;
         settled = false;
         requestAborted = false;
-        countedBodyBytes = 0;
+        countedBytes = 0;
         owners.set(2);
         lifecycle.set(word(generation() + 1, ExchangeState.MAPPED));
     }

@@ -300,24 +300,28 @@ public abstract class ServingHandler implements EngineHandler {
     }
 
     /**
-     * An admitted request goes to Jetty (an attachment may hold it back first: {@link AttachedHandler}). Its body,
-     * which came whole, counts in the byte budget until the exchange is complete ({@link #bodyDone}), as a streamed
-     * body counts until it is read: a servlet that holds many requests (asynchronous, or slow) holds their bodies.
+     * Engine thread: hands an admitted request to Jetty (an attachment may hold it back first: {@link AttachedHandler}).
+     * What it costs beside its body ({@link BudgetShare#EXCHANGE_BYTES})
+     * and its body, which came whole, count in the byte budget until the exchange is complete ({@link #servedDone}),
+     * as a streamed body's unread bytes do: a servlet that holds requests (asynchronous, or slow) holds their bodies.
      */
     void serveAdmitted(Engine engine, Exchange exchange) {
-        int bytes = exchange.request.body().length;
-        if (bytes > 0) {
-            budget.addRequestBytes(bytes);
-            exchange.countedBodyBytes = bytes;
-        }
+        countServed(exchange, exchange.request.body().length);
         dispatcher().dispatch(exchange);
     }
 
-    /** Engine thread: the exchange is complete; the whole body it counted goes back to the byte budget. */
-    final void bodyDone(Exchange exchange) {
-        int bytes = exchange.countedBodyBytes;
+    /** Engine thread: {@code exchange}, with {@code bodyBytes} of whole body, counts in the byte budget now. */
+    final void countServed(Exchange exchange, int bodyBytes) {
+        int bytes = BudgetShare.EXCHANGE_BYTES + bodyBytes;
+        budget.addRequestBytes(bytes);
+        exchange.countedBytes = bytes;
+    }
+
+    /** Engine thread: the exchange is complete; what it counted goes back to the byte budget. */
+    final void servedDone(Exchange exchange) {
+        int bytes = exchange.countedBytes;
         if (bytes > 0) {
-            exchange.countedBodyBytes = 0;
+            exchange.countedBytes = 0;
             budget.addRequestBytes(-bytes);
         }
     }

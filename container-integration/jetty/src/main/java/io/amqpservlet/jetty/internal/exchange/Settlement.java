@@ -105,7 +105,7 @@ final class Settlement {
             settle(engine, exchange, request, transportClosing);
         } finally {
             // The reply link copied the response (sent or queued it), or it is not going anywhere.
-            handler.bodyDone(exchange);
+            handler.servedDone(exchange);
             ResponseEncoder encoder = exchange.encoder;
             exchange.encoder = null;
             exchange.response = null;

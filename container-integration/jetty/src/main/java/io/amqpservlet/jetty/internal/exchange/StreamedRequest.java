@@ -174,6 +174,7 @@ final class StreamedRequest implements SectionScanner.Listener {
         }
         switch (verdict) {
             case SERVE:
+                handler.countServed(e, 0); // its body counts as it arrives (RequestBody)
                 dispatcher.dispatch(e);
                 break;
             case RELEASE:
