@@ -23,8 +23,13 @@ public final class Delivery {
     private int messageFormat;
     private boolean remotelySettled;
     private boolean locallySettled;
-    private final DeliveryState remoteState = new DeliveryState();
-    private final DeliveryState localState = new DeliveryState();
+    /**
+     * The states, made when first asked for (and kept by the pooled delivery from then on): most deliveries never
+     * get one, and a state with its error and encoded fields is most of a delivery's memory, which a peer that never
+     * settles multiplies by the deliveries it leaves unsettled.
+     */
+    private DeliveryState remoteState;
+    private DeliveryState localState;
     private long sizeBytes;
     private boolean complete;
     private boolean aborted;
@@ -47,10 +52,10 @@ public final class Delivery {
         this.messageFormat = 0;
         this.remotelySettled = false;
         this.locallySettled = false;
-        if (!remoteState.isNull()) {
+        if (remoteState != null && !remoteState.isNull()) {
             remoteState.clear(); // most deliveries never get a state: skip the call
         }
-        if (!localState.isNull()) {
+        if (localState != null && !localState.isNull()) {
             localState.clear();
         }
         this.sizeBytes = 0;
@@ -135,12 +140,22 @@ public final class Delivery {
 
     /** {@return the state the peer last reported (none, received, or an outcome)} */
     public DeliveryState remoteState() {
-        return remoteState;
+        DeliveryState s = remoteState;
+        if (s == null) {
+            s = new DeliveryState();
+            remoteState = s;
+        }
+        return s;
     }
 
     /** {@return the state we last reported or will report} */
     public DeliveryState localState() {
-        return localState;
+        DeliveryState s = localState;
+        if (s == null) {
+            s = new DeliveryState();
+            localState = s;
+        }
+        return s;
     }
 
     /** {@return the message bytes seen so far, across all transfer frames} */
@@ -192,7 +207,7 @@ public final class Delivery {
     @Override
     public String toString() {
         return "Delivery[id=" + Integer.toUnsignedString(deliveryId) + ", link=" + (link() == null ? null : link.name())
-                + ", remote=" + remoteState.typeName() + (remotelySettled ? " settled" : "")
-                + ", local=" + localState.typeName() + (locallySettled ? " settled" : "") + "]";
+                + ", remote=" + remoteState().typeName() + (remotelySettled ? " settled" : "")
+                + ", local=" + localState().typeName() + (locallySettled ? " settled" : "") + "]";
     }
 }

@@ -745,6 +745,15 @@ public final class Engine {
      * While it is so, {@code send} and {@code beginMessage} return null for an unsettled message.
      */
     public boolean unsettledSentFull() {
+        return unsettledSent() >= config.maxUnsettledSentDeliveries();
+    }
+
+    /**
+     * {@return the messages this connection sent unsettled that the peer has not settled yet, on all sessions} Each
+     * is a delivery the engine keeps until then (to apply the peer's disposition to): what a peer that never settles
+     * makes the connection hold, up to {@link EngineConfig#maxUnsettledSentDeliveries()}. Walks the sessions.
+     */
+    public int unsettledSent() {
         int unsettled = 0;
         Session[] all = sessions.all();
         for (int i = 0; i < all.length; i++) {
@@ -753,7 +762,7 @@ public final class Engine {
                 unsettled += s.outgoing.size();
             }
         }
-        return unsettled >= config.maxUnsettledSentDeliveries();
+        return unsettled;
     }
 
     /**

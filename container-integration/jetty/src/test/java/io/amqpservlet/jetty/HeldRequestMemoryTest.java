@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.lang.management.ManagementFactory;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -112,13 +111,6 @@ class HeldRequestMemoryTest {
         return sender;
     }
 
-    private static long heapAfterGc() {
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
     @Test
     void theBudgetCountsWhatAHeldRequestCostsTheHeap() throws Exception {
         int warmUp = 200;
@@ -126,14 +118,14 @@ class HeldRequestMemoryTest {
         Sender sender = presettledSender();
         send(sender, warmUp); // the connection's buffers, the servlet's first use, Jetty's pools
         Eventually.until(() -> held.size() == warmUp, () -> "held " + held.size());
-        long heapBefore = heapAfterGc();
+        long heapBefore = IdleConnectionMemoryTest.heapUsedAfterGc();
         long countedBefore = factory.getServerBudget().getBufferedBytes();
         send(sender, n);
         Eventually.until(() -> held.size() == warmUp + n, () -> "held " + held.size() + " of " + (warmUp + n));
         Eventually.until(() -> factory.getServerBudget().getBufferedBytes() - countedBefore
                         == (long) n * (BODY + BudgetShare.EXCHANGE_BYTES),
                 () -> "counted " + (factory.getServerBudget().getBufferedBytes() - countedBefore));
-        double heapPerRequest = (double) (heapAfterGc() - heapBefore) / n;
+        double heapPerRequest = (double) (IdleConnectionMemoryTest.heapUsedAfterGc() - heapBefore) / n;
         double counted = BODY + BudgetShare.EXCHANGE_BYTES;
         System.out.printf("HeldRequestMemoryTest: a held request takes %.0f bytes of heap; the budget counts %.0f%n",
                 heapPerRequest, counted);

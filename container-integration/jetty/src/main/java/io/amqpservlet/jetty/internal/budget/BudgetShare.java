@@ -5,8 +5,9 @@ import java.net.InetAddress;
 /**
  * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
  * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
- * unwritten, a frame that has not all arrived, requests being served). {@link #close()} gives all of it back, once, whichever way the connection ended; anything counted
- * after that is given back at once, so nothing leaks and no counter goes negative.
+ * unwritten, a frame that has not all arrived, requests being served, deliveries kept unsettled). {@link #close()}
+ * gives all of it back, once, whichever way the connection ended; anything counted after that is given back at once,
+ * so nothing leaks and no counter goes negative.
  *
  * <p>What it is counted as ({@link Counted}), guarded by the budget's lock:
  * <pre>
@@ -22,9 +23,10 @@ import java.net.InetAddress;
  * answers our close, so a flood of refused connections is bounded by the handshake limits (and the oldest of them
  * goes first when those are full), not only by the close timeout.
  *
- * <p>Request bytes are added on the engine thread and taken away on servlet threads; output and partial-frame bytes
- * are set on the engine thread; close runs on Jetty's. A monitor guards the byte counts (uncontended in practice: one small
- * critical section per frame of a streamed body and per engine pass).
+ * <p>Request bytes are added on the engine thread and taken away on servlet threads; output, unsettled deliveries and
+ * partial-frame bytes are set on the engine thread; close runs on Jetty's. A monitor guards the byte counts
+ * (uncontended in practice: a small critical section per request served, per frame of a streamed body and per engine
+ * pass).
  */
 public final class BudgetShare {
     /** What a share is counted as; see the diagram above. */
@@ -54,6 +56,15 @@ public final class BudgetShare {
      */
     public static final int EXCHANGE_BYTES = 3 * 1024;
 
+    /**
+     * What a delivery the engine keeps unsettled costs in memory (a message received and not settled yet, or sent and
+     * not settled by the peer): its record with its tag and state, in the session's table; about 600 bytes measured
+     * by {@code UnsettledResponseMemoryTest}, which checks this figure. Counted as each engine pass ends, so a
+     * client that never settles its responses (up to {@code maxUnsettledSentDeliveries}, 16,384 per connection)
+     * uses the budget up rather than the heap.
+     */
+    public static final int DELIVERY_BYTES = 600;
+
     private final ServerBudget budget;
     final Owner owner;
     // Guarded by the budget's lock.
@@ -79,6 +90,8 @@ public final class BudgetShare {
     private long streamBytes;
     /** What this connection's admitted partial frame reserved ({@link #admitPartialFrame}), 0 when none. */
     private long admittedFrameBytes;
+    /** The unsettled deliveries the connection kept as its last pass ended. */
+    private int deliveries;
     private long maxOutputBytes;
     private boolean closed;
 
@@ -160,14 +173,23 @@ public final class BudgetShare {
     }
 
     /** The connection's output now: encoded and queued bytes not yet written. */
-    public synchronized void outputBytes(long bytes) {
-        if (closed || bytes == outputBytes) {
+    public void outputBytes(long bytes) {
+        passEnded(bytes, deliveries);
+    }
+
+    /**
+     * An engine pass ended: the connection's output now (encoded and queued bytes not yet written), and the
+     * deliveries it keeps unsettled ({@code deliveries}: received and sent), each counted as {@link #DELIVERY_BYTES}.
+     */
+    public synchronized void passEnded(long outputBytes, int deliveries) {
+        if (closed || outputBytes == this.outputBytes && deliveries == this.deliveries) {
             return;
         }
-        budget.add(source, bytes - outputBytes);
-        outputBytes = bytes;
-        if (bytes > maxOutputBytes) {
-            maxOutputBytes = bytes;
+        budget.add(source, outputBytes - this.outputBytes + (long) (deliveries - this.deliveries) * DELIVERY_BYTES);
+        this.outputBytes = outputBytes;
+        this.deliveries = deliveries;
+        if (outputBytes > maxOutputBytes) {
+            maxOutputBytes = outputBytes;
         }
     }
 
@@ -294,10 +316,12 @@ public final class BudgetShare {
                 return;
             }
             closed = true;
-            budget.add(source, -(requestBytes + outputBytes + partialFrameBytes));
+            budget.add(source, -(requestBytes + outputBytes + partialFrameBytes
+                    + (long) deliveries * DELIVERY_BYTES));
             budget.releaseStream(this, streamBytes);
             requestBytes = 0;
             outputBytes = 0;
+            deliveries = 0;
             partialFrameBytes = 0;
             streamBytes = 0;
         }
