@@ -1,22 +1,35 @@
 package io.amqpservlet.bench.gateway;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import io.amqpservlet.bench.ReportJson;
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
 import io.amqpservlet.connector.engine.EngineConfig;
+import io.amqpservlet.jetty.AmqpServerBudget;
+import org.apache.qpid.protonj2.client.DeliveryState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -25,8 +38,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * address"): the gateway jar in its own JVM with a 256 MiB heap and no limit options, flooded from 127.0.0.2 with
  * 10,000 idle connections, then 8,000 stalled handshakes (the SASL header, then nothing), then both at once, while a
  * client from 127.0.0.1 connects, sends a request and gets its response, again and again: every one of those within
- * a second, during each flood and after it. Last, what one address cannot do, seven together try: 3,584 connections
- * that each send most of a large frame and stop (see {@link #runHalfSentFrames}).
+ * a second, during each flood and after it. Then, what one address cannot do, seven together try: 3,584 connections
+ * that each send most of a large frame and stop (see {@link #runHalfSentFrames}). Last, requests with bodies from
+ * 127.0.0.2 that a servlet holds, whole ones ({@link #runHeldWholeBodies}) and streamed ones
+ * ({@link #runUnreadUploads}): the live heap stays bounded, what is past the address's share of the byte budget is
+ * released, and the probe is still served.
  *
  * <p>The flood keeps every socket the gateway keeps, so it needs as many file descriptors as it opens in its
  * largest run should the gateway keep them all; with a lower open-files limit it is scaled down to fit, and says so.
@@ -43,6 +59,18 @@ class OneAddressFloodIT {
     private static final String WARM_UP = "warm-up";
     /** Connections per address for the half-sent frames: each address's limit (maxConnectionsPerAddress). */
     private static final int HALF_FRAME_CONNECTIONS = 512;
+    /** How long {@code /slow} holds the requests of the body floods before it answers. */
+    private static final long HOLD_MILLIS = 10_000;
+    private static final int WHOLE_BODY_BYTES = 60_000;
+    private static final int UPLOAD_BYTES = 2 * 1024 * 1024;
+    /** What an upload buffers before its servlet has to read (docs/jetty.md, "Streaming"): 256 KiB. */
+    private static final long UNREAD_THRESHOLD_BYTES = 256 * 1024;
+    /**
+     * The live heap the gateway may have while a servlet holds one address's bodies: the byte budget (64 MiB), and
+     * 32 MiB for the gateway itself (about 12 MiB after the floods above), the connections and the requests held.
+     */
+    private static final long MAX_HEAP_WITH_BODIES = 96L * 1024 * 1024;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void aClientFromAnotherAddressIsServedWithinASecondWhileOneAddressFloodsTheGateway() throws Exception {
@@ -79,6 +107,10 @@ class OneAddressFloodIT {
             rows.add(run("8,000 stalled handshakes", 0, stalled, gateway, flood, prober));
             rows.add(run("both at once", idle, stalled, gateway, flood, prober));
             rows.add(runHalfSentFrames(gateway, prober));
+            List<String> bodyRows = new ArrayList<>();
+            warmUpBodies(gateway, prober);
+            bodyRows.add(runHeldWholeBodies(gateway, prober));
+            bodyRows.add(runUnreadUploads(gateway, prober));
             assertTrue(gateway.isAlive(), "the gateway ended (out of memory?): see " + work.resolve("gateway.log"));
             prober.stop();
             System.out.println();
@@ -87,6 +119,12 @@ class OneAddressFloodIT {
                     + "byte) | live heap after | probes from 127.0.0.1: n, slowest |");
             System.out.println("|---|---:|---:|---|---:|---:|---|");
             rows.forEach(System.out::println);
+            System.out.println();
+            System.out.println("| requests from " + FLOOD_ADDRESS + " to /slow | connections | sent | took | held by "
+                    + "the servlet / released / not sent (no credit) | live heap while held | answered later "
+                    + "(accepted) | probes from 127.0.0.1: n, slowest |");
+            System.out.println("|---|---:|---:|---:|---|---:|---:|---|");
+            bodyRows.forEach(System.out::println);
             System.out.println(prober.summary());
 
             List<String> slow = prober.failures();
@@ -105,6 +143,24 @@ class OneAddressFloodIT {
         try (SourceFlood other = new SourceFlood("127.0.0.3", gateway.amqpPort)) {
             other.flood(1_000, 1_000, 60_000);
             prober.probeNow(20);
+        }
+    }
+
+    /**
+     * The same for the body floods, before them (not before the floods above, whose live heap would then include the
+     * buffers the gateway pools for bodies): their client, protonj2, its Netty loaded and started in this JVM beside
+     * the probe (a cold start took the first probe beside it to 1.1 s on the 2-core machine), and the gateway's paths
+     * for whole and streamed bodies, from 127.0.0.3.
+     */
+    private static void warmUpBodies(GatewayProcess gateway, Prober prober) throws Exception {
+        prober.phase(WARM_UP);
+        try (BodyFlood bodies = new BodyFlood("127.0.0.3", gateway.amqpPort)) {
+            int sent = bodies.sendWhole("/echo", 4, 50, WHOLE_BODY_BYTES, 10_000);
+            bodies.startUploads("/echo", 2, 2, UPLOAD_BYTES);
+            awaitCondition(WARM_UP, 30_000, () -> bodies.wholeUnsettled() == 0 && bodies.uploadsGoing() == 0,
+                    () -> bodies.wholeUnsettled() + " of " + sent + " requests and " + bodies.uploadsGoing()
+                            + " uploads not settled");
+            prober.probeNow(3);
         }
     }
 
@@ -179,6 +235,133 @@ class OneAddressFloodIT {
             for (SourceFlood f : floods) {
                 f.close();
             }
+        }
+    }
+
+    /**
+     * Requests whose servlet holds them, with their bodies: from {@value #FLOOD_ADDRESS}, 32 connections each send
+     * up to 72 POSTs of 60,000 bytes (one transfer frame each) to {@code /slow}, which answers 10 s later without
+     * reading them (Servlet async, no thread kept), 132 MiB in all, twice the gateway's byte budget (64 MiB). Counted
+     * with their requests (docs/jetty.md, "Server-wide limits"), the bodies the servlet holds stay within the address's
+     * half of the budget ("Limits per source address"), the requests past it are released, the live heap stays
+     * bounded and everyone else still gets credit; held uncounted, all 2,304 are held (157 MiB of live heap).
+     */
+    private static String runHeldWholeBodies(GatewayProcess gateway, Prober prober) throws Exception {
+        String name = "60,000-byte bodies, 32 connections";
+        prober.phase(name);
+        try (BodyFlood flood = new BodyFlood(FLOOD_ADDRESS, gateway.amqpPort)) {
+            long t0 = System.nanoTime();
+            int sent = flood.sendWhole("/slow?ms=" + HOLD_MILLIS, 32, 72, WHOLE_BODY_BYTES, 5_000);
+            long floodMillis = (System.nanoTime() - t0) / 1_000_000;
+            // Every request sent is either released or with the servlet (not on its way any more).
+            awaitCondition(name, 20_000, () -> flood.wholeSettled(DeliveryState.Type.RELEASED)
+                    + requestsActive(gateway) == sent, () -> "released " + flood.wholeSettled(
+                    DeliveryState.Type.RELEASED) + " and held " + requestsActive(gateway) + " of " + sent);
+            int released = flood.wholeSettled(DeliveryState.Type.RELEASED);
+            int held = flood.wholeUnsettled();
+            prober.probeNow(3);
+            long heap = CapacityMain.liveHeapBytes(gateway.pid());
+            assertTrue(gateway.isAlive(), name + ": the gateway " + gateway.exitStatus());
+            assertEquals(held, requestsActive(gateway), name + ": the servlet answered before the heap was measured "
+                    + "(a machine this slow needs a longer hold)");
+            assertTrue(heap <= MAX_HEAP_WITH_BODIES, name + ": live heap " + heap / 1048576 + " MiB while the servlet "
+                    + "holds " + held + " requests, more than " + MAX_HEAP_WITH_BODIES / 1048576 + " MiB");
+            // Half the budget, and a body more per connection at most: connections on different threads may each
+            // find the address under its half at once.
+            assertTrue((long) held * WHOLE_BODY_BYTES <= AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES / 2
+                    + (long) flood.connectionCount() * WHOLE_BODY_BYTES, name + ": the servlet holds " + held
+                    + " bodies, more than half the byte budget (one address's share)");
+            assertTrue(released > 0, name + ": " + sent + " requests of " + WHOLE_BODY_BYTES + " bytes sent and none "
+                    + "released: the byte budget did not count the bodies held");
+            // The servlet answers: each held request is accepted (a one-way request's 200, docs/design.md §3).
+            awaitCondition(name, HOLD_MILLIS + 20_000, () -> flood.wholeUnsettled() == 0,
+                    () -> flood.wholeUnsettled() + " requests still unsettled");
+            int accepted = flood.wholeSettled(DeliveryState.Type.ACCEPTED);
+            assertEquals(held, accepted, name + ": the requests the servlet held, answered");
+            return String.format(Locale.ROOT,
+                    "| %s | %d | %,d (%.1f MiB) | %.1f s | %,d / %,d / %,d | %.1f MiB | %,d | %s |", name,
+                    flood.connectionCount(), sent, (double) sent * WHOLE_BODY_BYTES / 1048576, floodMillis / 1000.0,
+                    held, released, flood.notSent, heap / 1048576.0, accepted, prober.phaseSummary(name));
+        }
+    }
+
+    /**
+     * Uploads whose servlet does not read them: from {@value #FLOOD_ADDRESS}, 32 connections with eight sessions each
+     * stream a 2 MiB POST on each session (64 KiB transfer frames) to {@code /slow}, which answers 10 s later without
+     * reading. Each upload the gateway serves reserves what its session window may still bring (16 frames of 64 KiB),
+     * and one address at most half of the byte budget's size (docs/jetty.md, "Limits per source address"): 32 are
+     * served, each buffering the unread threshold and what was left of its window, the others released. Served all,
+     * the 256 buffered 121 MiB (152 MiB of live heap).
+     */
+    private static String runUnreadUploads(GatewayProcess gateway, Prober prober) throws Exception {
+        String name = "2 MiB uploads, 256 sessions";
+        prober.phase(name);
+        try (BodyFlood flood = new BodyFlood(FLOOD_ADDRESS, gateway.amqpPort)) {
+            long t0 = System.nanoTime();
+            flood.startUploads("/slow?ms=" + HOLD_MILLIS, 32, 8, UPLOAD_BYTES);
+            int uploads = flood.uploadCount();
+            // Every upload is either released or with the servlet, and those have sent what arrives unread (the
+            // unread threshold, 256 KiB, at least).
+            awaitCondition(name, 20_000, () -> flood.uploadsEnded("RELEASED") + requestsActive(gateway) == uploads
+                    && gatewayCount(gateway, "bufferedBytes") >= requestsActive(gateway) * UNREAD_THRESHOLD_BYTES,
+                    () -> "released " + flood.uploadsEnded("RELEASED") + " and served " + requestsActive(gateway)
+                            + " of " + uploads + ", buffering " + gatewayCount(gateway, "bufferedBytes") + " bytes");
+            long floodMillis = (System.nanoTime() - t0) / 1_000_000;
+            int released = flood.uploadsEnded("RELEASED");
+            int held = flood.uploadsGoing();
+            prober.probeNow(3);
+            long heap = CapacityMain.liveHeapBytes(gateway.pid());
+            assertTrue(gateway.isAlive(), name + ": the gateway " + gateway.exitStatus());
+            assertEquals(held, requestsActive(gateway), name + ": the servlet answered before the heap was measured "
+                    + "(a machine this slow needs a longer hold)");
+            assertTrue(heap <= MAX_HEAP_WITH_BODIES, name + ": live heap " + heap / 1048576 + " MiB while the servlet "
+                    + "holds " + held + " uploads, more than " + MAX_HEAP_WITH_BODIES / 1048576 + " MiB");
+            assertTrue(released > 0, name + ": " + uploads + " uploads and none released: nothing bounded what "
+                    + "their windows reserve");
+            // The servlet answers: the rest of each body is dropped as it arrives, and the upload is accepted.
+            awaitCondition(name, HOLD_MILLIS + 30_000, () -> flood.uploadsGoing() == 0,
+                    () -> flood.uploadsGoing() + " uploads still going");
+            int accepted = flood.uploadsEnded("ACCEPTED");
+            assertEquals(held, accepted, name + ": the uploads the servlet held, answered");
+            return String.format(Locale.ROOT,
+                    "| %s | %d | %,d (%.0f MiB) | %.1f s | %,d / %,d / - | %.1f MiB | %,d | %s |", name,
+                    flood.connectionCount(), uploads, (double) uploads * UPLOAD_BYTES / 1048576, floodMillis / 1000.0,
+                    held, released, heap / 1048576.0, accepted, prober.phaseSummary(name));
+        }
+    }
+
+    /** The gateway's requests being served now (its {@code --stats} counter {@code requestsActive}). */
+    private static long requestsActive(GatewayProcess gateway) {
+        return gatewayCount(gateway, "requestsActive");
+    }
+
+    /** One of the AMQP port's counters in the gateway's {@code --stats} (docs/gateway.md). */
+    private static long gatewayCount(GatewayProcess gateway, String counter) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.statsUrl()))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> stats = (Map<String, Object>) ReportJson.parse(r.body());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> port = (Map<String, Object>) ((Map<String, Object>) stats.get("amqp")).get("amqp");
+            return ((Number) port.get(counter)).longValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until {@code done} holds, checking every 20 ms; fails with {@code state} after {@code timeoutMillis}. */
+    private static void awaitCondition(String name, long timeoutMillis, BooleanSupplier done, Supplier<String> state)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail(name + ": not within " + timeoutMillis + " ms: " + state.get());
+            }
+            Thread.sleep(20);
         }
     }
 
