@@ -259,7 +259,6 @@ class OneAddressFloodIT {
                     DeliveryState.Type.RELEASED) + " and held " + requestsActive(gateway) + " of " + sent);
             int released = flood.wholeSettled(DeliveryState.Type.RELEASED);
             int held = flood.wholeUnsettled();
-            prober.probeNow(3);
             long heap = CapacityMain.liveHeapBytes(gateway.pid());
             assertTrue(gateway.isAlive(), name + ": the gateway " + gateway.exitStatus());
             assertEquals(held, requestsActive(gateway), name + ": the servlet answered before the heap was measured "
@@ -273,6 +272,7 @@ class OneAddressFloodIT {
                     + " bodies, more than half the byte budget (one address's share)");
             assertTrue(released > 0, name + ": " + sent + " requests of " + WHOLE_BODY_BYTES + " bytes sent and none "
                     + "released: the byte budget did not count the bodies held");
+            prober.probeNow(3); // while the servlet holds them (a probe that waits is a failure the prober keeps)
             // The servlet answers: each held request is accepted (a one-way request's 200, docs/design.md §3).
             awaitCondition(name, HOLD_MILLIS + 20_000, () -> flood.wholeUnsettled() == 0,
                     () -> flood.wholeUnsettled() + " requests still unsettled");
@@ -309,7 +309,6 @@ class OneAddressFloodIT {
             long floodMillis = (System.nanoTime() - t0) / 1_000_000;
             int released = flood.uploadsEnded("RELEASED");
             int held = flood.uploadsGoing();
-            prober.probeNow(3);
             long heap = CapacityMain.liveHeapBytes(gateway.pid());
             assertTrue(gateway.isAlive(), name + ": the gateway " + gateway.exitStatus());
             assertEquals(held, requestsActive(gateway), name + ": the servlet answered before the heap was measured "
@@ -318,6 +317,7 @@ class OneAddressFloodIT {
                     + "holds " + held + " uploads, more than " + MAX_HEAP_WITH_BODIES / 1048576 + " MiB");
             assertTrue(released > 0, name + ": " + uploads + " uploads and none released: nothing bounded what "
                     + "their windows reserve");
+            prober.probeNow(3);
             // The servlet answers: the rest of each body is dropped as it arrives, and the upload is accepted.
             awaitCondition(name, HOLD_MILLIS + 30_000, () -> flood.uploadsGoing() == 0,
                     () -> flood.uploadsGoing() + " uploads still going");
