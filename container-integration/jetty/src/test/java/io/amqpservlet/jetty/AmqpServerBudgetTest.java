@@ -393,6 +393,36 @@ class AmqpServerBudgetTest {
     }
 
     @Test
+    void requestsAServletHoldsAfterTheirClientLeftCountUntilTheyAreDone() throws Exception {
+        // Without it a client that closed its connections while a servlet held their requests got the budget back
+        // at once, and opened new ones: a few rounds took a 256 MiB gateway out of memory.
+        start();
+        int requests = 10;
+        int length = 60_000;
+        long each = length + BudgetShare.EXCHANGE_BYTES;
+        try (Connection c = connect()) {
+            org.apache.qpid.protonj2.client.Sender sender = c.openSender("/hold");
+            for (int i = 0; i < requests; i++) {
+                sender.send(Message.create(new byte[length]).subject("POST"));
+            }
+            Eventually.until(() -> held.size() == requests, () -> held.size() + " held");
+        }
+        awaitConnections(0);
+        Eventually.until(() -> factory.getServerBudget().getBufferedBytes() == requests * each,
+                () -> "the client left; counted " + factory.getServerBudget().getBufferedBytes() + ", held "
+                        + requests * each);
+        assertEquals(1, factory.getServerBudget().getSourceAddresses(),
+                "its address is remembered while its requests are held: they count in its share");
+        AsyncContext async;
+        while ((async = held.poll()) != null) {
+            async.complete();
+        }
+        awaitBufferedZero();
+        Eventually.until(() -> factory.getServerBudget().getSourceAddresses() == 0,
+                () -> factory.getServerBudget().getSourceAddresses() + " addresses remembered");
+    }
+
+    @Test
     void aBodyKeptWholeCountsWhileItArrivesAndOneOverTheBudgetIsReleased() throws Exception {
         // An amqp-value body is kept whole until its last frame (it is not streamed): its bytes count as they come,
         // so one larger than the budget is released rather than kept uncounted.

@@ -90,6 +90,10 @@ public final class BudgetShare {
     private long streamBytes;
     /** What this connection's admitted partial frame reserved ({@link #admitPartialFrame}), 0 when none. */
     private long admittedFrameBytes;
+    /** What its requests being served count ({@link #addServedBytes}); given back by their exchanges. */
+    private long servedBytes;
+    /** Its source address's record when it closed, which its requests still being served count in; or null. */
+    private SourceAddress closedSource;
     /** The unsettled deliveries the connection kept as its last pass ended. */
     private int deliveries;
     private long maxOutputBytes;
@@ -161,6 +165,25 @@ public final class BudgetShare {
     /** Why {@link #startHandshake} refused this connection (with {@code limit}) from {@code address}. */
     public String handshakeRefusal(Limit limit, InetAddress address) {
         return budget.describeHandshakeRefusal(limit, address);
+    }
+
+    /**
+     * What requests being served count ({@code delta > 0} when one is handed to Jetty: {@link #EXCHANGE_BYTES} and a
+     * whole body; {@code delta < 0} when its exchange is done). Unlike the other counts these outlive the connection:
+     * a servlet may hold its requests (and their bodies) after the client has gone, so they are given back by their
+     * exchanges, not by {@link #close()}; otherwise a client that closed its connections and opened new ones would
+     * have the servlet hold more than the budget.
+     */
+    public synchronized void addServedBytes(long delta) {
+        if (closed) {
+            if (delta < 0) {
+                servedBytes += delta;
+                budget.add(closedSource, delta);
+            }
+            return;
+        }
+        servedBytes += delta;
+        budget.add(source, delta);
     }
 
     /** Request body bytes received ({@code delta > 0}) or read or dropped ({@code delta < 0}). */
@@ -309,13 +332,17 @@ public final class BudgetShare {
         return maxOutputBytes;
     }
 
-    /** Gives back everything this connection counted; later counts are ignored. */
+    /**
+     * Gives back everything this connection counted but its requests still being served ({@link #addServedBytes});
+     * later counts are ignored.
+     */
     public void close() {
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            closedSource = source; // what its requests still being served count stays there until they are done
             budget.add(source, -(requestBytes + outputBytes + partialFrameBytes
                     + (long) deliveries * DELIVERY_BYTES));
             budget.releaseStream(this, streamBytes);

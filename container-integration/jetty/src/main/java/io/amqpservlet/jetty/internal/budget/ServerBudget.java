@@ -404,6 +404,14 @@ public final class ServerBudget {
             if (deltaBytes < 0 && here < maxBufferedBytes / 2) {
                 source.wakeRoomWaiters();
             }
+            if (here == 0 && source.connections == 0 && source.handshakes == 0) {
+                // The last bytes of an address with no connection left (requests a servlet held after its client
+                // closed): the table forgets it now. The close that took its last connection saw these bytes (it
+                // read them after counting the connection out; they are read after here), so one of the two does.
+                try (AutoLock l = lock.lock()) {
+                    forgetIfEmpty(source);
+                }
+            }
         }
         add(deltaBytes);
     }

@@ -23,8 +23,9 @@ final class SourceAddress {
     /** An IPv4 address in the low 32 bits, or the /64 of an IPv6 one. */
     private long bits;
     private boolean ipv6;
-    int connections;
-    int handshakes;
+    // Written under the budget's lock; volatile for ServerBudget.add, which reads them without it.
+    volatile int connections;
+    volatile int handshakes;
     /** What the streamed requests of its connections reserve now ({@link ServerBudget#admitStream}). */
     long streamBytes;
     private static final VarHandle BYTES;
@@ -108,9 +109,12 @@ final class SourceAddress {
         return b[10] == (byte) 0xFF && b[11] == (byte) 0xFF;
     }
 
-    /** Whether no connection of this address is counted any more: the table forgets it. */
+    /**
+     * Whether no connection of this address is counted any more, nor any byte (requests of closed connections that a
+     * servlet still holds): the table forgets it.
+     */
     boolean isEmpty() {
-        return connections == 0 && handshakes == 0;
+        return connections == 0 && handshakes == 0 && bytes == 0;
     }
 
     @Override

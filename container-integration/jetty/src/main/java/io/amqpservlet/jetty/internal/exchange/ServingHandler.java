@@ -313,7 +313,7 @@ public abstract class ServingHandler implements EngineHandler {
     /** Engine thread: {@code exchange}, with {@code bodyBytes} of whole body, counts in the byte budget now. */
     final void countServed(Exchange exchange, int bodyBytes) {
         int bytes = BudgetShare.EXCHANGE_BYTES + bodyBytes;
-        budget.addRequestBytes(bytes);
+        budget.addServedBytes(bytes);
         exchange.countedBytes = bytes;
     }
 
@@ -322,7 +322,7 @@ public abstract class ServingHandler implements EngineHandler {
         int bytes = exchange.countedBytes;
         if (bytes > 0) {
             exchange.countedBytes = 0;
-            budget.addRequestBytes(-bytes);
+            budget.addServedBytes(-bytes); // also after the connection closed: the servlet held it until now
         }
     }
 
