@@ -656,7 +656,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
 
     /**
      * The bytes all connections of this factory together may buffer (default 64 MiB): request bodies received and
-     * not yet read by their servlets, and responses encoded or queued and not yet written to the socket. While it
+     * not yet read by their servlets, responses encoded or queued and not yet written to the socket, frames that have
+     * not all arrived, and a fixed cost per request being served and per delivery kept unsettled. While it
      * is used up, no link credit is granted, no session window is reopened, and new requests are released (AMQP
      * {@code released}: the client may send them again), so the server degrades instead of running out of heap.
      * See docs/jetty.md, "Server-wide limits", for the heap a configuration needs.
@@ -920,7 +921,8 @@ public class AmqpConnectionFactory extends AbstractConnectionFactory
     }
 
     /**
-     * Bytes buffered now across this factory's connections (request bodies unread, responses unwritten).
+     * Bytes buffered now across this factory's connections (request bodies unread, responses unwritten, frames that
+     * have not all arrived, requests being served, deliveries kept unsettled).
      *
      * @return the bytes counted against {@link #getMaxBufferedBytes()}
      */

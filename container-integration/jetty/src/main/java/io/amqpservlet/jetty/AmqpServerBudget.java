@@ -14,7 +14,9 @@ import java.util.Map;
  * the server past its heap and one source address cannot take what everyone shares, and their counts now: open
  * connections and connections still in their handshake (before the peer's open), server-wide and per source address
  * (an IPv4 address, or an IPv6 /64), and bytes buffered across all connections (request bodies received and not yet
- * read by their servlets, response bytes encoded or queued and not yet written to the socket).
+ * read by their servlets, response bytes encoded or queued and not yet written to the socket, frames that have not all
+ * arrived, and a fixed cost per request being served and per delivery kept unsettled), half of them at most per
+ * source address.
  *
  * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits" and "Limits per
  * source address"): a connection over a connection limit is opened and at once closed with
@@ -130,12 +132,12 @@ public final class AmqpServerBudget {
 
     /**
      * Bytes buffered now across all connections (request bodies unread, responses unwritten, frames that have not all
-     * arrived).
+     * arrived, requests being served, deliveries kept unsettled).
      *
      * @return the bytes buffered now
      */
     @ManagedAttribute("Bytes buffered now across all connections (request bodies unread, responses unwritten, "
-            + "partial frames)")
+            + "partial frames, requests being served, unsettled deliveries)")
     public long getBufferedBytes() {
         return budget.getBufferedBytes();
     }
@@ -511,8 +513,9 @@ public final class AmqpServerBudget {
     }
 
     /**
-     * The bytes all connections together may buffer: request bodies received and not read by their servlets, and
-     * responses encoded or queued and not yet written to the socket.
+     * The bytes all connections together may buffer: request bodies received and not read by their servlets,
+     * responses encoded or queued and not yet written to the socket, frames that have not all arrived, and a fixed
+     * cost per request being served and per delivery kept unsettled; one source address's connections half of it.
      *
      * @param bytes the byte limit, at least 1
      * @throws IllegalArgumentException when {@code bytes} is less than 1

@@ -1,6 +1,7 @@
 package io.amqpservlet.jetty;
 
 import io.amqpservlet.jetty.internal.budget.BudgetShare;
+import io.amqpservlet.jetty.internal.budget.ServerBudget;
 import io.amqpservlet.jetty.internal.exchange.RequestBody;
 import io.amqpservlet.connector.engine.EngineConfig;
 import jakarta.servlet.AsyncContext;
@@ -24,6 +25,7 @@ import org.apache.qpid.protonj2.client.Tracker;
 import org.apache.qpid.protonj2.client.exceptions.ClientConnectionRemotelyClosedException;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.logging.JettyLevel;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -486,7 +488,7 @@ class AmqpServerBudgetTest {
         List<Connection> open = new ArrayList<>();
         List<org.apache.qpid.protonj2.client.Sender> senders = new ArrayList<>();
         List<String> replyTo = new ArrayList<>();
-        try {
+        try (LogCapture log = LogCapture.of(JettyLevel.INFO, ServerBudget.class.getName())) {
             for (int i = 0; i < connections; i++) {
                 Connection c = connect();
                 open.add(c);
@@ -510,6 +512,9 @@ class AmqpServerBudgetTest {
             Eventually.within(30, () -> factory.getRequestsServed() + factory.getRequestsReleased() == all,
                     () -> factory.getRequestsServed() + " served, " + factory.getRequestsReleased() + " released of "
                             + all);
+            String line = log.await("AMQP requests from 127.0.0.1 released: its connections buffer ");
+            assertTrue(line.contains("INFO") && line.contains("half the byte budget (maxBufferedBytes 16777216)"),
+                    line);
             assertTrue(factory.getServerBudget().getRequestsReleasedPerAddress() > 0,
                     "127.0.0.1's requests past its share were released: " + factory.getRequestsReleased()
                             + " released, none for its address; buffered " + factory.getServerBudget()

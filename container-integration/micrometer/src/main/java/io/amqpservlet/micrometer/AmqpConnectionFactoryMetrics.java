@@ -134,7 +134,8 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                 .register(registry);
 
         bytes(registry, connector, "amqp.servlet.budget.used", factory, AmqpConnectionFactory::getBufferedBytes,
-                "Bytes buffered now: request bodies unread, responses unwritten, partial frames");
+                "Bytes buffered now: request bodies unread, responses unwritten, partial frames, requests "
+                        + "being served, unsettled deliveries");
         bytes(registry, connector, "amqp.servlet.budget.free", factory, AmqpConnectionFactory::getFreeBytes,
                 "Bytes the byte budget has left before new requests are released");
         bytes(registry, connector, "amqp.servlet.budget.max", factory, AmqpConnectionFactory::getMaxBufferedBytes,

@@ -313,7 +313,7 @@ public final class BudgetShare {
         }
         SourceAddress s = source;
         if (s != null && budget.holdsItsShare(s)) {
-            budget.releasedPerAddress();
+            budget.releasedPerAddress(s);
             return false;
         }
         return true;

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * one source address cannot take what everyone shares: open connections and connections still in their handshake
  * (before the peer's open), server-wide and per source address, and bytes buffered across all connections (request
  * bodies received and not yet read by their servlets, or held with their requests, response bytes encoded or queued
- * and not yet written, frames that have not all arrived).
+ * and not yet written, frames that have not all arrived, a fixed cost per request being served and per delivery kept
+ * unsettled), server-wide and per source address.
  *
  * <p>When a limit is reached the server degrades the AMQP way (docs/jetty.md, "Server-wide limits" and "Limits per
  * source address"): a connection over a connection limit is opened and at once closed with
@@ -403,6 +404,9 @@ public final class ServerBudget {
             long here = source.addBytes(deltaBytes);
             if (deltaBytes < 0 && here < maxBufferedBytes / 2) {
                 source.wakeRoomWaiters();
+                if (source.atShare) {
+                    source.atShare = false;
+                }
             }
             if (here == 0 && source.connections == 0 && source.handshakes == 0) {
                 // The last bytes of an address with no connection left (requests a servlet held after its client
@@ -465,9 +469,21 @@ public final class ServerBudget {
         return source.bytes() >= maxBufferedBytes / 2;
     }
 
-    /** Counts a request released because its source address held its share of the byte budget. */
-    void releasedPerAddress() {
+    /**
+     * Counts a request released because {@code source} held its share of the byte budget; the first since the address
+     * reached its share is logged (one INFO line, within the factory's allowance of refusal lines).
+     */
+    void releasedPerAddress(SourceAddress source) {
         requestsReleasedPerAddress.incrementAndGet();
+        if (!source.atShare) {
+            source.atShare = true; // cleared when its bytes go back under half: logged once per time it reaches it
+            long leftOut = LOG.isInfoEnabled() ? peerLog.permit(PeerLog.Kind.REFUSAL) : -1;
+            if (leftOut >= 0) {
+                LOG.info("AMQP requests from {} released: its connections buffer {} bytes, half the byte budget "
+                        + "(maxBufferedBytes {}){}", source, source.bytes(), maxBufferedBytes,
+                        PeerLog.leftOut(leftOut));
+            }
+        }
     }
 
     /** {@return the requests released because their source address held half the byte budget} */
@@ -724,7 +740,8 @@ public final class ServerBudget {
     }
 
     /**
-     * Bytes buffered now across all connections (request bodies unread, responses unwritten).
+     * Bytes buffered now across all connections (request bodies unread, responses unwritten, frames that have not all
+     * arrived, requests being served, deliveries kept unsettled).
      *
      * @return the bytes buffered now
      */
@@ -878,8 +895,9 @@ public final class ServerBudget {
     }
 
     /**
-     * The bytes all connections together may buffer: request bodies received and not read by their servlets, and
-     * responses encoded or queued and not yet written to the socket.
+     * The bytes all connections together may buffer: request bodies received and not read by their servlets,
+     * responses encoded or queued and not yet written to the socket, frames that have not all arrived, and a fixed
+     * cost per request being served and per delivery kept unsettled; one source address's connections half of it.
      *
      * @param bytes the byte limit, at least 1
      * @throws IllegalArgumentException when {@code bytes} is less than 1

@@ -43,6 +43,8 @@ final class SourceAddress {
      * theirs).
      */
     private volatile long bytes;
+    /** Whether its connections reached half the byte budget and that was logged; cleared once they are under it. */
+    volatile boolean atShare;
     /** Its connections waiting for the address to give bytes back ({@link ServerBudget#holdsItsShare}); or null. */
     private volatile ConcurrentLinkedQueue<Runnable> roomWaiters;
     /** What the partial frames of its connections reserve now ({@link ServerBudget#admitPartialFrame}). */
