@@ -748,6 +748,23 @@ public final class Engine {
         return unsettledSent() >= config.maxUnsettledSentDeliveries();
     }
 
+    /** {@return the links this connection has now, on all its sessions (attached by either side, not yet ended)} */
+    public int linkCount() {
+        return linkCount;
+    }
+
+    /** {@return the sessions this connection has now (begun by either side and not yet ended)} Walks the sessions. */
+    public int sessionCount() {
+        int n = 0;
+        Session[] all = sessions.all();
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * {@return the messages this connection sent unsettled that the peer has not settled yet, on all sessions} Each
      * is a delivery the engine keeps until then (to apply the peer's disposition to): what a peer that never settles

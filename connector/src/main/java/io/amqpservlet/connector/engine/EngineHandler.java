@@ -114,6 +114,19 @@ public interface EngineHandler {
     }
 
     /**
+     * The peer attaches a new link on {@code session}, within the engine's own limits. Return null to go on, or why
+     * the session ends instead, with {@code amqp:resource-limit-exceeded}: an application that bounds the memory
+     * links take across connections says so here, before the link exists (a refused attach would still make one,
+     * kept until the peer's detach; ending the session frees its links).
+     *
+     * @param session the session the link would be attached on
+     * @return null to go on, or the description of the session's end
+     */
+    default String onLinkAttaching(Session session) {
+        return null;
+    }
+
+    /**
      * A link ended: by this side's detach or refusal, the peer's detach, or because its session or connection ended.
      *
      * @param link the link that ended

@@ -65,6 +65,11 @@ final class LinkLifecycle {
                     + engine.config.maxLinkBytesPerConnection());
             return;
         }
+        String tooMuch = engine.handler.onLinkAttaching(session);
+        if (tooMuch != null) {
+            session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, tooMuch);
+            return;
+        }
         int local = session.freeLocalHandle();
         if (local < 0) {
             session.sessionError(ErrorConditions.RESOURCE_LIMIT_EXCEEDED, "no handle free for another link");

@@ -631,7 +631,7 @@ public class AmqpBrokerAttachment extends AbstractConnector {
      */
     @ManagedAttribute("Bytes its connections buffer now: request bodies unread, responses unwritten")
     public long getBufferedBytes() {
-        return budget.getBufferedBytes();
+        return budget.getBufferedBytes() - budget.stateBytes(); // its one connection's sessions and links: no buffer
     }
 
     /**

@@ -143,6 +143,17 @@ public final class AmqpServerBudget {
     }
 
     /**
+     * The part of {@link #getBufferedBytes()} that the connections' protocol state counts: their sessions, links and
+     * the deliveries they keep unsettled, at a fixed cost each (docs/jetty.md, "Server-wide limits").
+     *
+     * @return the bytes counted for them now
+     */
+    @ManagedAttribute("Bytes the connections' sessions, links and unsettled deliveries count now")
+    public long getProtocolStateBytes() {
+        return budget.stateBytes();
+    }
+
+    /**
      * Bytes the byte budget has left before it is used up.
      *
      * @return {@link #getMaxBufferedBytes()} minus {@link #getBufferedBytes()}, 0 when used up

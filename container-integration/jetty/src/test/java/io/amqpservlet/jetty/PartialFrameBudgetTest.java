@@ -88,9 +88,14 @@ class PartialFrameBudgetTest {
         return peer;
     }
 
+    /** What the budget counts beside the connections' sessions (each peer here begins one). */
+    private long frameBytes() {
+        return budget.getBufferedBytes() - budget.getProtocolStateBytes();
+    }
+
     private void awaitBuffered(long bytes, String why) throws Exception {
-        Eventually.until(() -> budget.getBufferedBytes() == bytes,
-                () -> why + ": the budget counts " + budget.getBufferedBytes() + " bytes, not " + bytes);
+        Eventually.until(() -> frameBytes() == bytes,
+                () -> why + ": the budget counts " + frameBytes() + " bytes, not " + bytes);
     }
 
     @Test
@@ -135,6 +140,7 @@ class PartialFrameBudgetTest {
             peer.close();
         }
         awaitBuffered(0, "every connection closed");
+        assertEquals(0, budget.getBufferedBytes(), "their sessions too");
         Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0,
                 () -> "closed connections still reserve " + budget.getPartialFrameBytesReserved());
     }
@@ -152,7 +158,7 @@ class PartialFrameBudgetTest {
         halfFrame("127.0.0.1", HALF);
         awaitThirdHolds(2L * HALF, "127.0.0.1's third frame, held back by its address's share");
         assertEquals(1, budget.getPartialFramesHeldPerAddress());
-        long third = budget.getBufferedBytes() - 2L * HALF;
+        long third = frameBytes() - 2L * HALF;
 
         // The server has room for two more, and another address takes it while 127.0.0.1's third waits.
         halfFrame("127.0.0.2", HALF);
@@ -170,6 +176,7 @@ class PartialFrameBudgetTest {
             peer.close();
         }
         awaitBuffered(0, "every connection closed");
+        assertEquals(0, budget.getBufferedBytes(), "their sessions too");
         Eventually.until(() -> budget.getPartialFrameBytesReserved() == 0,
                 () -> "closed connections still reserve " + budget.getPartialFrameBytesReserved());
     }
@@ -197,8 +204,8 @@ class PartialFrameBudgetTest {
 
     private void awaitThirdHolds(long others, String why) throws Exception {
         Eventually.until(() -> {
-            long held = budget.getBufferedBytes() - others;
+            long held = frameBytes() - others;
             return held > 0 && held <= 8 * 1024; // at most one read's bytes, parked
-        }, () -> why + ": holds " + (budget.getBufferedBytes() - others) + " bytes");
+        }, () -> why + ": holds " + (frameBytes() - others) + " bytes");
     }
 }

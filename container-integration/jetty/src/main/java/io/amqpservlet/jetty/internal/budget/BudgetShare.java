@@ -5,7 +5,8 @@ import java.net.InetAddress;
 /**
  * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
  * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
- * unwritten, a frame that has not all arrived, requests being served, deliveries kept unsettled). {@link #close()}
+ * unwritten, a frame that has not all arrived, requests being served, sessions, links, deliveries kept unsettled).
+ * {@link #close()}
  * gives all of it back, once, whichever way the connection ended; anything counted after that is given back at once,
  * so nothing leaks and no counter goes negative.
  *
@@ -64,6 +65,26 @@ public final class BudgetShare {
      * uses the budget up rather than the heap.
      */
     public static final int DELIVERY_BYTES = 600;
+    /**
+     * What a link costs in memory (its record, its termini and its name, up to {@code maxLinkBytesPerConnection}
+     * per connection): about 730 bytes measured by {@code LinkMemoryTest}, which checks this figure. A connection
+     * may have 1,024 (about 750 KB), one address 512 connections; counted as each engine pass ends, and a link
+     * attached while the budget is used up ends its session instead.
+     */
+    public static final int LINK_BYTES = 768;
+    /**
+     * What a session costs in memory: about 360 bytes measured by {@code LinkMemoryTest}; a connection may have 256
+     * ({@code channelMax}). One begun while the budget is used up is refused.
+     */
+    public static final int SESSION_BYTES = 384;
+    /**
+     * Sessions a connection may have, and links, however used up the budget: what a client needs to make requests
+     * (a session, a sending link, a reply link, with room to spare), so that an overloaded server still lets a new
+     * client in to wait for credit, while a connection that piles sessions or links up past these stops there.
+     */
+    public static final int SESSIONS_ANYWAY = 2;
+    /** See {@link #SESSIONS_ANYWAY}. */
+    public static final int LINKS_ANYWAY = 8;
 
     private final ServerBudget budget;
     final Owner owner;
@@ -94,8 +115,8 @@ public final class BudgetShare {
     private long servedBytes;
     /** Its source address's record when it closed, which its requests still being served count in; or null. */
     private SourceAddress closedSource;
-    /** The unsettled deliveries the connection kept as its last pass ended. */
-    private int deliveries;
+    /** What its sessions, links and unsettled deliveries held as its last pass ended ({@link #stateBytes}). */
+    private long stateBytes;
     private long maxOutputBytes;
     private boolean closed;
 
@@ -197,20 +218,31 @@ public final class BudgetShare {
 
     /** The connection's output now: encoded and queued bytes not yet written. */
     public void outputBytes(long bytes) {
-        passEnded(bytes, deliveries);
+        passEnded(bytes, stateBytes);
     }
 
     /**
-     * An engine pass ended: the connection's output now (encoded and queued bytes not yet written), and the
-     * deliveries it keeps unsettled ({@code deliveries}: received and sent), each counted as {@link #DELIVERY_BYTES}.
+     * What a connection's protocol state holds in memory, as counted: its sessions, its links and the deliveries it
+     * keeps unsettled (received and sent).
      */
-    public synchronized void passEnded(long outputBytes, int deliveries) {
-        if (closed || outputBytes == this.outputBytes && deliveries == this.deliveries) {
+    public static long stateBytes(int sessions, int links, int deliveries) {
+        return (long) sessions * SESSION_BYTES + (long) links * LINK_BYTES + (long) deliveries * DELIVERY_BYTES;
+    }
+
+    /**
+     * An engine pass ended: the connection's output now (encoded and queued bytes not yet written), and what its
+     * protocol state holds ({@code stateBytes}: {@link #stateBytes}).
+     */
+    public synchronized void passEnded(long outputBytes, long stateBytes) {
+        if (closed || outputBytes == this.outputBytes && stateBytes == this.stateBytes) {
             return;
         }
-        budget.add(source, outputBytes - this.outputBytes + (long) (deliveries - this.deliveries) * DELIVERY_BYTES);
+        budget.add(source, outputBytes - this.outputBytes + stateBytes - this.stateBytes);
+        if (stateBytes != this.stateBytes) {
+            budget.addState(stateBytes - this.stateBytes);
+        }
         this.outputBytes = outputBytes;
-        this.deliveries = deliveries;
+        this.stateBytes = stateBytes;
         if (outputBytes > maxOutputBytes) {
             maxOutputBytes = outputBytes;
         }
@@ -304,6 +336,26 @@ public final class BudgetShare {
     }
 
     /**
+     * Whether the byte budget is used up for this connection once its protocol state is counted as
+     * {@code stateBytes} ({@link #stateBytes}) rather than as its last pass ended: a link or a session the peer
+     * begins in the middle of a pass (with many others in the same read) is judged on the count with those before it.
+     *
+     * @return null when not; else what is used up: {@code "server"}, or {@code "address"} for its source address's half
+     */
+    public String exhaustedWithState(long stateBytes) {
+        long extra;
+        synchronized (this) {
+            extra = closed ? 0 : stateBytes - this.stateBytes;
+        }
+        long max = budget.getMaxBufferedBytes();
+        if (budget.getBufferedBytes() + extra >= max) {
+            return "server";
+        }
+        SourceAddress s = source;
+        return s != null && s.bytes() + extra >= max / 2 ? "address" : null;
+    }
+
+    /**
      * Whether a new request may be read: false while {@link #isExhausted()} (a request released because its
      * address holds its share is counted).
      */
@@ -343,12 +395,12 @@ public final class BudgetShare {
             }
             closed = true;
             closedSource = source; // what its requests still being served count stays there until they are done
-            budget.add(source, -(requestBytes + outputBytes + partialFrameBytes
-                    + (long) deliveries * DELIVERY_BYTES));
+            budget.add(source, -(requestBytes + outputBytes + partialFrameBytes + stateBytes));
+            budget.addState(-stateBytes);
             budget.releaseStream(this, streamBytes);
             requestBytes = 0;
             outputBytes = 0;
-            deliveries = 0;
+            stateBytes = 0;
             partialFrameBytes = 0;
             streamBytes = 0;
         }

@@ -83,6 +83,8 @@ public final class ServerBudget {
     private volatile int sourceCount;
 
     private final AtomicLong bufferedBytes = new AtomicLong();
+    /** The part of {@link #bufferedBytes} that sessions, links and unsettled deliveries count. */
+    private final AtomicLong stateBytes = new AtomicLong();
     private final AtomicLong maxBufferedBytesSeen = new AtomicLong();
     private final AtomicLong refusedConnections = new AtomicLong();
     private final AtomicLongArray refusedBy = new AtomicLongArray(Limit.values().length);
@@ -434,6 +436,16 @@ public final class ServerBudget {
                 // another thread raised it meanwhile: try again with its value
             }
         }
+    }
+
+    /** Of the bytes counted, {@code deltaBytes} more (or fewer) are the connections' protocol state. */
+    void addState(long deltaBytes) {
+        stateBytes.addAndGet(deltaBytes);
+    }
+
+    /** {@return the bytes the connections' sessions, links and unsettled deliveries count now} */
+    public long stateBytes() {
+        return stateBytes.get();
     }
 
     /**

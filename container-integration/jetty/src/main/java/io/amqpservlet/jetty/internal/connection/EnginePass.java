@@ -322,8 +322,8 @@ final class EnginePass implements BudgetShare.Owner, Runnable {
         next = Math.min(next, handler.tick(engine, now));
         next = Math.min(next, closeIfUnanswered(engine, now));
         write(engine);
-        budget.passEnded(engine.outputBytes() + engine.queuedBytes(),
-                engine.unsettledIncoming() + engine.unsettledSent());
+        budget.passEnded(engine.outputBytes() + engine.queuedBytes(), BudgetShare.stateBytes(engine.sessionCount(),
+                engine.linkCount(), engine.unsettledIncoming() + engine.unsettledSent()));
         next = Math.min(next, handler.trimWhenIdle(now, engine));
         scheduleTick(next, now);
         if (!io.writing() && handler.inFlight() == 0) {

@@ -133,6 +133,32 @@ public final class ListenerHandler extends ServingHandler {
                 identity != null && identity.equals(externalIdentity)));
     }
 
+    /**
+     * A session the client begins is refused ({@code amqp:resource-limit-exceeded}) while the byte budget is used up
+     * for this connection and it has {@link BudgetShare#SESSIONS_ANYWAY} already: sessions count in it
+     * ({@link BudgetShare#SESSION_BYTES}).
+     */
+    @Override
+    public ErrorCondition onSessionBegin(Session session) {
+        Engine engine = session.engine();
+        return engine.sessionCount() <= BudgetShare.SESSIONS_ANYWAY ? null : budgetRefusal(engine, "session");
+    }
+
+    /**
+     * A link the client attaches ends its session instead ({@code amqp:resource-limit-exceeded}, which frees the
+     * session's links) while the byte budget is used up for this connection and it has
+     * {@link BudgetShare#LINKS_ANYWAY} links already: links count in it ({@link BudgetShare#LINK_BYTES}).
+     */
+    @Override
+    public String onLinkAttaching(Session session) {
+        Engine engine = session.engine();
+        if (engine.linkCount() < BudgetShare.LINKS_ANYWAY) {
+            return null;
+        }
+        ErrorCondition refused = budgetRefusal(engine, "link");
+        return refused == null ? null : refused.description().toString();
+    }
+
     @Override
     public ErrorCondition onLinkAttach(Link link, Attach remoteAttach) {
         if (!link.isSender()) {
@@ -141,6 +167,22 @@ public final class ListenerHandler extends ServingHandler {
             link.streaming(true).autoCredit(settings.linkCredit());
         }
         return null; // sending links are reply links; the engine has resolved their nodes
+    }
+
+    /**
+     * {@code amqp:resource-limit-exceeded} for a new {@code what} while the byte budget is used up (counting the
+     * connection's sessions and links as they are now, the new one among them), else null.
+     */
+    private ErrorCondition budgetRefusal(Engine engine, String what) {
+        String used = budget.exhaustedWithState(BudgetShare.stateBytes(engine.sessionCount(), engine.linkCount(),
+                engine.unsettledIncoming() + engine.unsettledSent()));
+        if (used == null) {
+            return null;
+        }
+        String why = used.equals("server") ? "the server's byte budget is used up (maxBufferedBytes)"
+                : "the connections of your address hold half the server's byte budget (maxBufferedBytes)";
+        return new ErrorCondition().condition(ErrorConditions.RESOURCE_LIMIT_EXCEEDED)
+                .description("no new " + what + ": " + why);
     }
 
     /** A session we ended with an error (a session error of the peer's, a limit): counted, and one INFO line. */
