@@ -82,7 +82,10 @@ public final class Gateway {
     /** With {@code --metrics-port}: the port that serves {@code /metrics} only. */
     private final ServerConnector metricsPort;
     private final List<AmqpBrokerAttachment> attachments = new ArrayList<>();
-    /** The TLS configurations watched for renewed stores ({@code --tls-reload-interval}), one per port or attachment. */
+    /**
+     * The TLS configurations watched for renewed stores ({@code --tls-reload-interval}), one watcher per set of store
+     * files: AMQPS and HTTPS, both made from the {@code --tls-*} stores, share one.
+     */
     private final List<TlsReload> tlsReloads = new ArrayList<>();
     /**
      * The factories of the ports that take AMQP by port name ({@code amqp}, {@code http} with
@@ -191,7 +194,9 @@ public final class Gateway {
         Map<String, Supplier<X509Certificate>> certificates = new LinkedHashMap<>();
         for (TlsReload reload : tlsReloads) {
             if (reload.hasKeyStore()) {
-                certificates.put(reload.name(), reload::servedCertificate);
+                for (String name : reload.names()) {
+                    certificates.put(name, reload::servedCertificate);
+                }
             }
         }
         metrics = options.metrics() ? new GatewayMetrics(server, threads, listeners, attachments, certificates) : null;
@@ -403,7 +408,7 @@ public final class Gateway {
         return List.copyOf(attachments);
     }
 
-    /** The TLS configurations watched for renewed stores, in the order the ports and attachments were made. */
+    /** The watchers of renewed stores, one per set of store files, in the order the ports and attachments were made. */
     List<TlsReload> tlsReloads() {
         return List.copyOf(tlsReloads);
     }
@@ -509,13 +514,21 @@ public final class Gateway {
     /**
      * {@code reload} knows the certificate served (logged at start, and a meter with {@code --metrics}) and, with
      * {@code --tls-reload-interval} above 0, watches its stores while the server runs (a bean of it), so that a store
-     * renewed on disk is used for new connections without a restart.
+     * renewed on disk is used for new connections without a restart. One that watches the same files as an earlier
+     * one joins it: the files are read once per interval and one log line names both.
      */
     private void watch(TlsReload reload) {
-        if (reload.watchesAny()) {
-            tlsReloads.add(reload);
-            server.addBean(reload);
+        if (!reload.watchesAny()) {
+            return;
         }
+        for (TlsReload earlier : tlsReloads) {
+            if (earlier.sameStoresAs(reload)) {
+                earlier.alsoFor(reload);
+                return;
+            }
+        }
+        tlsReloads.add(reload);
+        server.addBean(reload);
     }
 
     /** The server side of TLS from the --tls-* options, shared by AMQPS and HTTPS (each port gets its own). */

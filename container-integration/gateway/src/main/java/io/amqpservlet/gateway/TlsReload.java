@@ -19,13 +19,16 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Enumeration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reloads one TLS configuration when its key store or trust store changes on disk ({@code --tls-reload-interval}),
- * so that a certificate renewed in place (by certbot, cert-manager or a Kubernetes secret) is used without a
- * restart: connections made from then on get it, connections already open keep theirs.
+ * Reloads the TLS configurations made from one set of key and trust store files when a store changes on disk
+ * ({@code --tls-reload-interval}), so that a certificate renewed in place (by certbot, cert-manager or a Kubernetes
+ * secret) is used without a restart: connections made from then on get it, connections already open keep theirs.
+ * Ports that share their stores (AMQPS and HTTPS both from {@code --tls-*}) share one: the files are read once per
+ * interval, every configuration made from them is reloaded, and one log line names them all.
  *
  * <p>Every interval it reads each store's bytes and compares their SHA-256 digest with the last it saw. A digest,
  * not a modification time or a file event: a Kubernetes secret is renewed by pointing a symbolic link at a new
@@ -54,10 +57,20 @@ final class TlsReload extends AbstractLifeCycle {
             this.password = password == null ? new char[0] : password.toCharArray();
             this.keys = keys;
         }
+
+        /** The same file, read the same way (the option that named it aside). */
+        boolean sameAs(Store other) {
+            return keys == other.keys && path.equals(other.path) && type.equals(other.type)
+                    && Arrays.equals(password, other.password);
+        }
     }
 
-    private final String name;
-    private final SslContextFactory tls;
+    /** What each configuration serves ({@code --amqps-port}, {@code --https-port}, {@code --attach}), in order. */
+    private final List<String> names = new ArrayList<>();
+    /** The configurations made from the stores, one per name. */
+    private final List<SslContextFactory> configurations = new ArrayList<>();
+    /** The names joined, for the log. */
+    private String name;
     private final Scheduler scheduler;
     private final long intervalMillis;
     private final List<Store> stores = new ArrayList<>();
@@ -79,8 +92,9 @@ final class TlsReload extends AbstractLifeCycle {
         if (intervalMillis < 0) {
             throw new IllegalArgumentException("interval must not be negative: " + intervalMillis);
         }
+        this.names.add(name);
+        this.configurations.add(tls);
         this.name = name;
-        this.tls = tls;
         this.scheduler = scheduler;
         this.intervalMillis = intervalMillis;
     }
@@ -90,7 +104,7 @@ final class TlsReload extends AbstractLifeCycle {
         if (path == null) {
             return this;
         }
-        stores.add(new Store(option, path, tls.getKeyStoreType(), password, true));
+        stores.add(new Store(option, path, configurations.get(0).getKeyStoreType(), password, true));
         return this;
     }
 
@@ -99,9 +113,34 @@ final class TlsReload extends AbstractLifeCycle {
         if (path == null) {
             return this;
         }
+        SslContextFactory tls = configurations.get(0);
         String type = tls.getTrustStoreType() != null ? tls.getTrustStoreType() : tls.getKeyStoreType();
         stores.add(new Store(option, path, type, password, false));
         return this;
+    }
+
+    /** Whether {@code other} watches the same store files, read the same way: then one of them does for both. */
+    boolean sameStoresAs(TlsReload other) {
+        if (stores.size() != other.stores.size()) {
+            return false;
+        }
+        for (int i = 0; i < stores.size(); i++) {
+            if (!stores.get(i).sameAs(other.stores.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reloads {@code other}'s configurations too, when its stores change ({@link #sameStoresAs}); before start. */
+    void alsoFor(TlsReload other) {
+        if (!sameStoresAs(other)) {
+            throw new IllegalArgumentException(other.name + " watches other stores than " + name);
+        }
+        names.addAll(other.names);
+        configurations.addAll(other.configurations);
+        // Two attachments with the same stores are both "--attach": named once.
+        name = String.join(" and ", new LinkedHashSet<>(names));
     }
 
     /** Whether it has a key store: a certificate it serves (or presents, for an attachment). */
@@ -129,9 +168,9 @@ final class TlsReload extends AbstractLifeCycle {
         return refusals;
     }
 
-    /** {@return what the configuration serves, for the log and the metrics' labels} */
-    String name() {
-        return name;
+    /** {@return what the configurations serve, one name each (two attachments: twice), for the metrics' labels} */
+    List<String> names() {
+        return List.copyOf(names);
     }
 
     /** {@return the certificate of the key in use, or null when there is no key store (a client's trust alone)} */
@@ -232,14 +271,20 @@ final class TlsReload extends AbstractLifeCycle {
             LOG.warn("TLS for {} not reloaded: {}; the previous certificates stay in use", name, refused);
             return;
         }
-        try {
-            tls.reload(f -> { });
-        } catch (Exception e) {
+        boolean failed = false;
+        for (int i = 0; i < configurations.size(); i++) {
+            try {
+                configurations.get(i).reload(f -> { });
+            } catch (Exception e) {
+                failed = true;
+                LOG.warn("TLS for {} failed to reload: {}", names.get(i), e.toString());
+            }
+        }
+        if (failed) {
             refusals++;
             for (Store s : stores) {
-                s.digest = null; // try again at the next check
+                s.digest = null; // try again at the next check (all of them: reloading one twice does no harm)
             }
-            LOG.warn("TLS for {} failed to reload: {}", name, e.toString());
             return;
         }
         reloads++;

@@ -2,11 +2,16 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.EmbeddedArtemis;
+import io.amqpservlet.jetty.LogCapture;
 import io.amqpservlet.jetty.TestCertificates;
+import org.eclipse.jetty.logging.JettyLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +19,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.KeyStore;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -26,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code --tls-reload-interval}: the AMQPS port's key store renewed in place, the way a Kubernetes secret is (the
  * path is a symbolic link through {@code ..data}, which the renewal points at a new directory), is served without a
  * restart; a renewal that is not a usable key store is refused and the certificate in use stays; an attachment's
- * trust store renewed in place lets it connect to a real Artemis broker it could not trust before. The project's own
+ * trust store renewed in place lets it connect to a real Artemis broker it could not trust before; AMQPS and HTTPS
+ * made from the same stores are watched once and renewed together, with one log line. The project's own
  * request client checks which certificate the port serves: with {@code --cacert} holding one server certificate,
  * it connects (exit 0) only when the port serves that one, and otherwise exits 60 (not trusted).
  */
@@ -78,6 +86,62 @@ class GatewayTlsReloadTest {
         } finally {
             g.stop();
         }
+    }
+
+    @Test
+    void amqpsAndHttpsFromTheSameStoresAreWatchedOnceAndRenewedTogetherInOneLogLine() throws Exception {
+        TestCertificates first = TestCertificates.create(Files.createDirectories(dir.resolve("first")));
+        TestCertificates second = TestCertificates.create(Files.createDirectories(dir.resolve("second")));
+        Path keyStore = dir.resolve("keystore.p12");
+        Files.copy(first.serverKeyStore, keyStore);
+        Gateway g = new Gateway(GatewayOptions.parse(new String[] {"--amqp-port", "-1", "--http-port", "-1",
+                "--amqps-port", "0", "--https-port", "0", "--tls-keystore", keyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD, "--tls-reload-interval", "100"}));
+        try (LogCapture log = LogCapture.of(JettyLevel.INFO, TlsReload.class.getName())) {
+            g.start();
+            // One watcher for both ports: one line at start, naming both.
+            assertEquals(List.of("TLS for --amqps-port and --https-port serves CN=localhost"),
+                    log.linesWith(" serves ").stream().map(GatewayTlsReloadTest::message)
+                            .map(line -> line.substring(0, line.indexOf(" (valid until"))).toList());
+            assertEquals(1, g.tlsReloads().size(), "one watcher for the one set of stores");
+
+            Path renewed = dir.resolve("keystore.p12.new");
+            Files.copy(second.serverKeyStore, renewed);
+            Files.move(renewed, keyStore, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            String amqps = "amqps://localhost:" + g.amqpsPort() + "/whoami";
+            String secondCertificate = dir.resolve("second").resolve("server.crt").toString();
+            await(() -> Cli.request("--cacert", secondCertificate, amqps).exit == 0, "AMQPS serving the renewal");
+            // HTTPS reloaded by the same check, before its one line was written.
+            log.await(" reloaded: serving ");
+            HttpResponse<String> https = trusting(second.clientTrustStore).send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + g.httpsPort() + "/echo")).POST(
+                    HttpRequest.BodyPublishers.ofString("renewed")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("renewed", https.body());
+            assertEquals(1, g.tlsReloads().get(0).reloads());
+            assertEquals(List.of("TLS for --amqps-port and --https-port reloaded: serving CN=localhost"),
+                    log.linesWith(" reloaded").stream().map(GatewayTlsReloadTest::message)
+                            .map(line -> line.substring(0, line.indexOf(" (valid until"))).toList());
+        } finally {
+            g.stop();
+        }
+    }
+
+    /** The text of a log line, after Jetty's prefix (time, level, logger, thread). */
+    private static String message(String line) {
+        return line.substring(line.indexOf("TLS for "));
+    }
+
+    /** A new HTTP/1.1 client (no pooled connection from an earlier handshake) that trusts {@code trustStore} only. */
+    private static HttpClient trusting(Path trustStore) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(trustStore)) {
+            trust.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+        return HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
     }
 
     @Test
