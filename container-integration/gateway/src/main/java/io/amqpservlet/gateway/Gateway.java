@@ -61,8 +61,9 @@ import java.util.function.Supplier;
  * The standalone gateway: one Jetty {@link Server} serving the same servlets over AMQP 1.0 (an
  * {@link AmqpConnectionFactory} on its own port) and over HTTP/1.1 and h2c (a second port). Built from
  * {@link GatewayOptions}; {@link #start()} binds both ports, {@link #stop()} stops accepting and waits up to the
- * stop timeout for requests in flight. Options add AMQPS and HTTPS ports, AMQP on the HTTP port and clear-text AMQP
- * on the AMQPS port (Jetty's {@code DetectorConnectionFactory} telling them apart by their first bytes).
+ * stop timeout for requests in flight. Options add AMQPS and HTTPS ports, AMQP on the HTTP port, clear-text AMQP on
+ * the AMQPS port and AMQP over TLS on the HTTPS port (Jetty's {@code DetectorConnectionFactory} telling them apart by
+ * their first bytes).
  *
  * <p>The servlets are the demo app, {@code --servlet} classes (from {@code --classpath} through a class loader of
  * their own) or a war (web.xml and annotations). With users, both ports require one: SASL PLAIN on AMQP, BASIC auth
@@ -89,7 +90,8 @@ public final class Gateway {
     private final List<TlsReload> tlsReloads = new ArrayList<>();
     /**
      * The factories of the ports that take AMQP by port name ({@code amqp}, {@code http} with
-     * {@code --amqp-on-http-port}, {@code amqps}): what the operator paths report.
+     * {@code --amqp-on-http-port}, {@code amqps}, {@code https} with {@code --amqp-on-https-port}): what the operator
+     * paths report.
      */
     private final Map<String, AmqpConnectionFactory> listeners = new LinkedHashMap<>();
     private final GatewayMetrics metrics;
@@ -136,6 +138,9 @@ public final class Gateway {
         if (options.amqpOnAmqpsPort() && options.amqpsPort() < 0) {
             throw new GatewayOptions.UsageException("--amqp-on-amqps-port needs --amqps-port");
         }
+        if (options.amqpOnHttpsPort() && options.httpsPort() < 0) {
+            throw new GatewayOptions.UsageException("--amqp-on-https-port needs --https-port");
+        }
         if (options.amqpOnAmqpsPort() && "need".equals(options.tlsClientAuth())) {
             throw new GatewayOptions.UsageException("--amqp-on-amqps-port and --tls-client-auth need exclude each "
                     + "other: clear-text clients present no certificate");
@@ -148,7 +153,7 @@ public final class Gateway {
         }
         http = options.httpPort() < 0 ? null : httpConnector(httpConfig, engineConfig, logins);
         amqps = options.amqpsPort() < 0 ? null : amqpsConnector(httpConfig, engineConfig, logins);
-        https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig);
+        https = options.httpsPort() < 0 ? null : httpsConnector(httpConfig, engineConfig, logins);
         for (String uri : options.attach()) {
             attachments.add(attachment(uri, httpConfig));
         }
@@ -501,14 +506,25 @@ public final class Gateway {
 
     /**
      * TLS, then HTTP/1.1 (no h2: that needs ALPN, which the jar does not carry). The requests are marked secure
-     * (scheme https, the TLS session's attributes) by Jetty's {@code SecureRequestCustomizer}.
+     * (scheme https, the TLS session's attributes) by Jetty's {@code SecureRequestCustomizer}. With
+     * {@code --amqp-on-https-port} a detector follows TLS: a connection whose first bytes after the handshake are
+     * {@code AMQP} goes to the port's own AMQP factory, made as the AMQPS port's is (SASL EXTERNAL when certificates
+     * are asked), any other to HTTP/1.1 as without it. The port then counts as an AMQP port, PROXY header included.
      */
-    private ServerConnector httpsConnector(HttpConfiguration httpConfig) throws GatewayOptions.UsageException {
+    private ServerConnector httpsConnector(HttpConfiguration httpConfig, EngineConfig engineConfig,
+                                           HashLoginService logins) throws GatewayOptions.UsageException {
         HttpConfiguration httpsConfig = new HttpConfiguration(httpConfig);
         httpsConfig.addCustomizer(new SecureRequestCustomizer());
         HttpConnectionFactory http11 = new HttpConnectionFactory(httpsConfig);
-        return connector("https", options.httpsPort(),
-                new SslConnectionFactory(tls("--https-port"), http11.getProtocol()), http11);
+        SslContextFactory.Server tls = tls("--https-port");
+        if (!options.amqpOnHttpsPort()) {
+            return connector("https", options.httpsPort(), new SslConnectionFactory(tls, http11.getProtocol()), http11);
+        }
+        AmqpConnectionFactory factory = amqpFactory("https", httpConfig, engineConfig, logins);
+        factory.setSaslExternal(!"none".equals(options.tlsClientAuth()));
+        DetectorConnectionFactory detector = new DetectorConnectionFactory(factory);
+        SslConnectionFactory ssl = new SslConnectionFactory(tls, detector.getProtocol());
+        return connector("https", options.httpsPort(), proxied(ssl, ssl, detector, http11));
     }
 
     /**
@@ -610,7 +626,10 @@ public final class Gateway {
                     options.amqpOnHttpPort() ? ", and AMQP 1.0 on the same port (" + sasl + ")" : "");
         }
         if (https != null) {
-            LOG.info("HTTP/1.1 over TLS on https://{}:{} ({})", options.bind(), https.getLocalPort(), httpAuth);
+            LOG.info("HTTP/1.1 over TLS on https://{}:{} ({}){}", options.bind(), https.getLocalPort(), httpAuth,
+                    options.amqpOnHttpsPort() ? ", and AMQP 1.0 over TLS on the same port (" + sasl
+                            + ("none".equals(options.tlsClientAuth()) ? "" : ", SASL EXTERNAL for client certificates")
+                            + ")" : "");
         }
         if (metrics != null) {
             LOG.info("Prometheus metrics at {} ({})", metricsPort == null ? GatewayMetrics.PATH + " on the HTTP ports"

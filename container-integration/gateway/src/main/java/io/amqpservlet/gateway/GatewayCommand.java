@@ -118,57 +118,64 @@ final class GatewayCommand {
         o.amqpOnAmqpsPort = on;
     }
 
-    @Option(order = 12, names = "--tls-keystore", paramLabel = "FILE",
+    @Option(order = 12, names = "--amqp-on-https-port", description = "the HTTPS port takes AMQP over TLS too: "
+            + "after the TLS handshake a connection that starts with the AMQP header is AMQP, any other HTTP; the "
+            + "port's AMQP has the AMQP options' limits of its own, as each AMQP port has")
+    void amqpOnHttpsPort(boolean on) {
+        o.amqpOnHttpsPort = on;
+    }
+
+    @Option(order = 13, names = "--tls-keystore", paramLabel = "FILE",
             description = "PKCS12 key store with the server's key and certificate")
     void tlsKeyStore(String file) {
         set("tls-keystore", file);
     }
 
-    @Option(order = 13, names = "--tls-keystore-password", paramLabel = "PW", description = "its password")
+    @Option(order = 14, names = "--tls-keystore-password", paramLabel = "PW", description = "its password")
     void tlsKeyStorePassword(String password) {
         set("tls-keystore-password", password);
     }
 
-    @Option(order = 14, names = "--tls-truststore", paramLabel = "FILE",
+    @Option(order = 15, names = "--tls-truststore", paramLabel = "FILE",
             description = "trust store for client certificates (default: the JDK's)")
     void tlsTrustStore(String file) {
         set("tls-truststore", file);
     }
 
-    @Option(order = 15, names = "--tls-truststore-password", paramLabel = "PW", description = "its password (default: the key "
+    @Option(order = 16, names = "--tls-truststore-password", paramLabel = "PW", description = "its password (default: the key "
             + "store's)")
     void tlsTrustStorePassword(String password) {
         set("tls-truststore-password", password);
     }
 
-    @Option(order = 16, names = "--tls-client-auth", paramLabel = "MODE", description = "none (default), want or need a client "
+    @Option(order = 17, names = "--tls-client-auth", paramLabel = "MODE", description = "none (default), want or need a client "
             + "certificate; with want or need a certificate's subject DN is the client's SASL EXTERNAL identity")
     void tlsClientAuth(String mode) {
         set("tls-client-auth", mode);
     }
 
-    @Option(order = 17, names = "--tls-reload-interval", paramLabel = "MS", description = "how often the TLS key and "
+    @Option(order = 18, names = "--tls-reload-interval", paramLabel = "MS", description = "how often the TLS key and "
             + "trust stores (--tls-* and --attach-*) are looked at: one that changed is loaded and used for new "
             + "connections (default " + GatewayOptions.DEFAULT_TLS_RELOAD_INTERVAL_MILLIS + "; 0 = never)")
     void tlsReloadInterval(String millis) {
         set("tls-reload-interval", millis);
     }
 
-    @Option(order = 18, names = "--accept-backlog", paramLabel = "N", description = "connections the kernel queues before they "
+    @Option(order = 19, names = "--accept-backlog", paramLabel = "N", description = "connections the kernel queues before they "
             + "are accepted, per port (default " + GatewayOptions.DEFAULT_ACCEPT_BACKLOG + "; capped by "
             + "net.core.somaxconn)")
     void acceptBacklog(String n) {
         set("accept-backlog", n);
     }
 
-    @Option(order = 19, names = "--max-connections", paramLabel = "N", description = "AMQP connections each AMQP port keeps "
+    @Option(order = 20, names = "--max-connections", paramLabel = "N", description = "AMQP connections each AMQP port keeps "
             + "open at once; one more is closed with amqp:resource-limit-exceeded (default "
             + AmqpServerBudget.DEFAULT_MAX_CONNECTIONS + ")")
     void maxConnections(String n) {
         set("max-connections", n);
     }
 
-    @Option(order = 20, names = "--max-handshakes", paramLabel = "N", description = "connections each AMQP port holds between "
+    @Option(order = 21, names = "--max-handshakes", paramLabel = "N", description = "connections each AMQP port holds between "
             + "accept and the client's open; when full, the oldest handshake stalled "
             + AmqpServerBudget.HANDSHAKE_STALLED_MILLIS / 1000 + " s or more makes room, else the new one is closed at "
             + "once (default " + AmqpServerBudget.DEFAULT_MAX_HANDSHAKING_CONNECTIONS + ")")
@@ -176,7 +183,7 @@ final class GatewayCommand {
         set("max-handshakes", n);
     }
 
-    @Option(order = 21, names = "--max-connections-per-address", paramLabel = "N", description = "AMQP connections one "
+    @Option(order = 22, names = "--max-connections-per-address", paramLabel = "N", description = "AMQP connections one "
             + "source address (IPv4 address, IPv6 /64) keeps open at once per AMQP port; one more from it is closed "
             + "with amqp:resource-limit-exceeded (default " + AmqpServerBudget.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
             + "; 0: no limit, as behind a load balancer without --proxy-protocol)")
@@ -184,7 +191,7 @@ final class GatewayCommand {
         set("max-connections-per-address", n);
     }
 
-    @Option(order = 22, names = "--max-handshakes-per-address", paramLabel = "N", description = "connections of one "
+    @Option(order = 23, names = "--max-handshakes-per-address", paramLabel = "N", description = "connections of one "
             + "source address each AMQP port holds between accept and the client's open; when full, its oldest "
             + "handshake stalled " + AmqpServerBudget.HANDSHAKE_STALLED_MILLIS / 1000 + " s or more makes room, "
             + "else the new one is closed at once (default " + AmqpServerBudget.DEFAULT_MAX_HANDSHAKES_PER_ADDRESS
@@ -193,7 +200,7 @@ final class GatewayCommand {
         set("max-handshakes-per-address", n);
     }
 
-    @Option(order = 45, names = "--max-failed-logins-per-address", paramLabel = "N", description = "failed SASL "
+    @Option(order = 46, names = "--max-failed-logins-per-address", paramLabel = "N", description = "failed SASL "
             + "logins one source address may have in a burst, and again per --failed-logins-window, per AMQP port; "
             + "past it a login is refused with sasl-outcome sys-temp before its password is checked (default "
             + AmqpServerBudget.DEFAULT_MAX_FAILED_LOGINS_PER_ADDRESS + "; 0: no limit)")
@@ -201,41 +208,41 @@ final class GatewayCommand {
         set("max-failed-logins-per-address", n);
     }
 
-    @Option(order = 46, names = "--failed-logins-window", paramLabel = "MS", description = "the time in which an "
+    @Option(order = 47, names = "--failed-logins-window", paramLabel = "MS", description = "the time in which an "
             + "address's allowance of failed logins refills whole, one at a time (default "
             + AmqpServerBudget.DEFAULT_FAILED_LOGINS_WINDOW_MILLIS + ")")
     void failedLoginsWindow(String millis) {
         set("failed-logins-window", millis);
     }
 
-    @Option(order = 24, names = "--proxy-protocol", description = "every port that takes AMQP reads a PROXY "
+    @Option(order = 25, names = "--proxy-protocol", description = "every port that takes AMQP reads a PROXY "
             + "protocol header (v1 or v2, as HAProxy and cloud load balancers send) before AMQP, TLS or HTTP: the "
             + "per-address limits and the logs see the client's address, not the load balancer's")
     void proxyProtocol(boolean on) {
         o.proxyProtocol = on;
     }
 
-    @Option(order = 23, names = "--max-buffered-bytes", paramLabel = "SIZE", description = "request bodies not yet read and "
+    @Option(order = 24, names = "--max-buffered-bytes", paramLabel = "SIZE", description = "request bodies not yet read and "
             + "responses not yet written, across each AMQP port's connections (k, m, g suffixes; default 64m); when "
             + "used up, no credit is granted and new requests are released")
     void maxBufferedBytes(String size) {
         set("max-buffered-bytes", size);
     }
 
-    @Option(order = 28, names = "--close-timeout", paramLabel = "MS", description = "how long a client has to answer our "
+    @Option(order = 29, names = "--close-timeout", paramLabel = "MS", description = "how long a client has to answer our "
             + "close before it is dropped (default " + AmqpConnectionFactory.DEFAULT_CLOSE_TIMEOUT_MILLIS + ")")
     void closeTimeout(String millis) {
         set("close-timeout", millis);
     }
 
-    @Option(order = 25, names = "--request-timeout", paramLabel = "MS", description = "how long an AMQP request may "
+    @Option(order = 26, names = "--request-timeout", paramLabel = "MS", description = "how long an AMQP request may "
             + "take before its client is answered 503 (default " + AmqpConnectionFactory.DEFAULT_REQUEST_TIMEOUT_MILLIS
             + "; 0: no limit)")
     void requestTimeout(String millis) {
         set("request-timeout", millis);
     }
 
-    @Option(order = 26, names = "--write-coalescing", paramLabel = "MICROS", description = "how long an AMQP "
+    @Option(order = 27, names = "--write-coalescing", paramLabel = "MICROS", description = "how long an AMQP "
             + "connection holds a ready response back while it still serves others, so they leave in one write "
             + "(default " + AmqpConnectionFactory.DEFAULT_WRITE_COALESCING_MICROS + "; 0: never; at most "
             + AmqpConnectionFactory.MAX_WRITE_COALESCING_MICROS + ")")
@@ -243,146 +250,146 @@ final class GatewayCommand {
         set("write-coalescing", micros);
     }
 
-    @Option(order = 27, names = "--connection-property", paramLabel = "KEY=VALUE", description = "a property the "
+    @Option(order = 28, names = "--connection-property", paramLabel = "KEY=VALUE", description = "a property the "
             + "AMQP open offers, KEY as a symbol and VALUE as a string (repeatable); RabbitMQ's AMQP 1.0 clients "
             + "want product=RabbitMQ, version=4.0.0 (or later) and node=NAME")
     void connectionProperty(String property) {
         set("connection-property", property);
     }
 
-    @Option(order = 49, names = "--stop-timeout", paramLabel = "MS",
+    @Option(order = 50, names = "--stop-timeout", paramLabel = "MS",
             description = "how long shutdown waits for in-flight requests (default 30000)")
     void stopTimeout(String millis) {
         set("stop-timeout", millis);
     }
 
-    @Option(order = 50, names = "--stats",
+    @Option(order = 51, names = "--stats",
             description = "serve the AMQP counters (connections, requests, budget, attachments) and the process's "
                     + "(CPU, allocation, GC) as JSON at /.amqp-servlet/stats")
     void stats(boolean on) {
         o.stats = on;
     }
 
-    @Option(order = 51, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
+    @Option(order = 52, names = "--metrics", description = "serve Prometheus text at /metrics on the HTTP ports "
             + "(Micrometer: AMQP, Jetty and JVM meters)")
     void metrics(boolean on) {
         o.metrics = on;
     }
 
-    @Option(order = 52, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
+    @Option(order = 53, names = "--metrics-port", paramLabel = "N", description = "serve /metrics on this port "
             + "only, not on the HTTP ports (implies --metrics; 0 = ephemeral)")
     void metricsPort(String port) {
         set("metrics-port", port);
     }
 
-    @Option(order = 53, names = "--health", description = "serve /health/live (200 while the gateway answers) "
+    @Option(order = 54, names = "--health", description = "serve /health/live (200 while the gateway answers) "
             + "and /health/ready (200 while every port accepts and every attachment is attached, else 503) on the "
             + "HTTP ports and the metrics port, without credentials")
     void health(boolean on) {
         o.health = on;
     }
 
-    @Option(order = 54, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
+    @Option(order = 55, names = "--request-log", paramLabel = "FILE", description = "log every request, AMQP and "
             + "HTTP, to FILE in Jetty's extended NCSA format (yyyy_mm_dd in the name rolls it over daily)")
     void requestLog(String file) {
         set("request-log", file);
     }
 
-    @Option(order = 55, names = "--bench-floor", description = "benchmarks only: run the floor at "
+    @Option(order = 56, names = "--bench-floor", description = "benchmarks only: run the floor at "
             + "/.amqp-servlet/floor for loopback clients (load-tests/bench gateway)")
     void benchFloor(boolean on) {
         o.benchFloor = on;
     }
 
-    @Option(order = 57, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
+    @Option(order = 58, names = "--attach", paramLabel = "URI", description = "attach mode: consume requests from a "
             + "broker queue, amqp[s]://[user:password@]host[:port][,host[:port]...]/queue (repeatable; the hosts are a "
             + "failover list); responses go to each request's reply-to through the broker")
     void attach(String uri) {
         set("attach", uri);
     }
 
-    @Option(order = 58, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
+    @Option(order = 59, names = "--attach-credit", paramLabel = "N", description = "requests each attached queue may have "
             + "in flight here, being served or awaiting the broker's outcome for their response (default: half the "
             + "thread pool, 100)")
     void attachCredit(String n) {
         set("attach-credit", n);
     }
 
-    @Option(order = 59, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
+    @Option(order = 60, names = "--attach-request-user", paramLabel = "NAME", description = "the user servlets see on "
             + "attached requests (default: none)")
     void attachRequestUser(String name) {
         set("attach-request-user", name);
     }
 
-    @Option(order = 60, names = "--attach-trust-user-id", description = "the user servlets see on an attached "
+    @Option(order = 61, names = "--attach-trust-user-id", description = "the user servlets see on an attached "
             + "request is its message's user-id (none without one); only for brokers that check every producer's "
             + "user-id against its login (docs/attach.md), else anyone can claim to be anyone")
     void attachTrustUserId(boolean on) {
         o.attachTrustUserId = on;
     }
 
-    @Option(order = 61, names = "--attach-at-most-once", description = "attached requests and their responses are "
+    @Option(order = 62, names = "--attach-at-most-once", description = "attached requests and their responses are "
             + "pre-settled: never served twice, but a request this gateway holds when it, its connection or the broker fails is "
             + "lost, not delivered again (docs/attach.md)")
     void attachAtMostOnce(boolean on) {
         o.attachAtMostOnce = on;
     }
 
-    @Option(order = 62, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
+    @Option(order = 63, names = "--attach-keystore", paramLabel = "FILE", description = "PKCS12 key store with the "
             + "client certificate the gateway presents to amqps:// brokers")
     void attachKeyStore(String file) {
         set("attach-keystore", file);
     }
 
-    @Option(order = 63, names = "--attach-keystore-password", paramLabel = "PW", description = "its password")
+    @Option(order = 64, names = "--attach-keystore-password", paramLabel = "PW", description = "its password")
     void attachKeyStorePassword(String password) {
         set("attach-keystore-password", password);
     }
 
-    @Option(order = 64, names = "--attach-truststore", paramLabel = "FILE", description = "trust store for the "
+    @Option(order = 65, names = "--attach-truststore", paramLabel = "FILE", description = "trust store for the "
             + "brokers' certificates (default: --tls-truststore, else the JDK's)")
     void attachTrustStore(String file) {
         set("attach-truststore", file);
     }
 
-    @Option(order = 65, names = "--attach-truststore-password", paramLabel = "PW", description = "its password "
+    @Option(order = 66, names = "--attach-truststore-password", paramLabel = "PW", description = "its password "
             + "(default: the attach key store's)")
     void attachTrustStorePassword(String password) {
         set("attach-truststore-password", password);
     }
 
-    @Option(order = 66, names = "--attach-sasl-external", description = "log in to the brokers with SASL EXTERNAL: "
+    @Option(order = 67, names = "--attach-sasl-external", description = "log in to the brokers with SASL EXTERNAL: "
             + "the --attach-keystore certificate is the identity (amqps:// URIs without a user)")
     void attachSaslExternal(boolean on) {
         o.attachSaslExternal = on;
     }
 
-    @Option(order = 67, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
+    @Option(order = 68, names = "--attach-idle-timeout", paramLabel = "MS", description = "how long an attached "
             + "broker may send nothing before the gateway connects again; half is announced, so the broker "
             + "heartbeats (default 60000; 0 = never)")
     void attachIdleTimeout(String millis) {
         set("attach-idle-timeout", millis);
     }
 
-    @Option(order = 68, names = "--attach-min-reconnect-delay", paramLabel = "MS", description = "the first wait "
+    @Option(order = 69, names = "--attach-min-reconnect-delay", paramLabel = "MS", description = "the first wait "
             + "before connecting to a broker again after a failure; it doubles with each failure (default 100)")
     void attachMinReconnectDelay(String millis) {
         set("attach-min-reconnect-delay", millis);
     }
 
-    @Option(order = 69, names = "--attach-max-reconnect-delay", paramLabel = "MS", description = "the longest wait "
+    @Option(order = 70, names = "--attach-max-reconnect-delay", paramLabel = "MS", description = "the longest wait "
             + "before connecting to a broker again (default 30000)")
     void attachMaxReconnectDelay(String millis) {
         set("attach-max-reconnect-delay", millis);
     }
 
-    @Option(order = 70, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
+    @Option(order = 71, names = "--attach-timeout", paramLabel = "MS", description = "how long the broker has to "
             + "answer the connection's handshake and each attach before the gateway connects again (default 10000)")
     void attachTimeout(String millis) {
         set("attach-timeout", millis);
     }
 
-    @Option(order = 56, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
+    @Option(order = 57, names = "--config", paramLabel = "FILE", description = "read options from a properties file, where it "
             + "appears: later options override its values")
     void config(String file) {
         try {

@@ -65,6 +65,8 @@ public final class GatewayOptions {
     boolean amqpOnHttpPort;
     /** The AMQPS port also takes clear-text AMQP: one that starts with a TLS handshake is AMQPS, any other AMQP. */
     boolean amqpOnAmqpsPort;
+    /** The HTTPS port also takes AMQP: after TLS, a connection that starts with "AMQP" is AMQP, any other HTTP. */
+    boolean amqpOnHttpsPort;
     String tlsKeyStore;
     String tlsKeyStorePassword;
     String tlsTrustStore;
@@ -338,6 +340,9 @@ public final class GatewayOptions {
                 break;
             case "amqp-on-amqps-port":
                 amqpOnAmqpsPort = bool(name, value);
+                break;
+            case "amqp-on-https-port":
+                amqpOnHttpsPort = bool(name, value);
                 break;
             case "tls-keystore":
                 tlsKeyStore = value;
@@ -636,6 +641,11 @@ public final class GatewayOptions {
     /** {@return whether the AMQPS port also takes clear-text AMQP (connections that start with no TLS handshake)} */
     public boolean amqpOnAmqpsPort() {
         return amqpOnAmqpsPort;
+    }
+
+    /** {@return whether the HTTPS port also takes AMQP (after TLS, connections that start with the AMQP header)} */
+    public boolean amqpOnHttpsPort() {
+        return amqpOnHttpsPort;
     }
 
     /** The PKCS12 (or JKS) key store with the server's key and certificate for AMQPS, or null. */

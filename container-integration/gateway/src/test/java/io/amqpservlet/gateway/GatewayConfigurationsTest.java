@@ -608,6 +608,7 @@ class GatewayConfigurationsTest {
             // Options for one port that is off, and clear-text clients on a port that needs certificates.
             {"--amqp-port", "0", "--http-port", "-1", "--amqp-on-http-port"},
             {"--amqp-port", "0", "--http-port", "-1", "--amqp-on-amqps-port"},
+            {"--amqp-port", "0", "--http-port", "-1", "--amqp-on-https-port"},
             {"--amqp-port", "-1", "--http-port", "-1", "--amqps-port", "0", "--tls-keystore", "server.p12",
                 "--tls-client-auth", "need", "--amqp-on-amqps-port"},
         };

@@ -2,6 +2,7 @@ package io.amqpservlet.gateway;
 
 import io.amqpservlet.client.AmqpRequestClient;
 import io.amqpservlet.client.AmqpResponse;
+import io.amqpservlet.client.ClientTls;
 import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.metrics.GatewayMetrics;
 import io.amqpservlet.gateway.stats.GatewayStatsHandler;
@@ -18,7 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -26,7 +31,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -42,9 +49,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One port for two kinds of client, over real sockets: {@code --amqp-on-http-port} (AMQP and HTTP/1.1 and h2c on the
- * HTTP port) and {@code --amqp-on-amqps-port} (AMQPS and clear-text AMQP on the AMQPS port). Clients: the project's
- * {@link AmqpRequestClient}, protonj2-client 1.1.0 (with and without TLS), the JDK's {@link HttpClient}, and raw
- * sockets for bytes that are neither.
+ * HTTP port), {@code --amqp-on-amqps-port} (AMQPS and clear-text AMQP on the AMQPS port) and
+ * {@code --amqp-on-https-port} (AMQP and HTTP/1.1, both over TLS, on the HTTPS port). Clients: the project's
+ * {@link AmqpRequestClient} and request CLI, protonj2-client 1.1.0 (with and without TLS), the JDK's
+ * {@link HttpClient} (with and without TLS), and raw sockets (and TLS sockets) for bytes that are neither.
  */
 @Timeout(120)
 class GatewaySharedPortTest {
@@ -343,6 +351,175 @@ class GatewaySharedPortTest {
             Cli clear = Cli.request("amqp://127.0.0.1:" + g.amqpsPort() + "/whoami");
             assertEquals(0, clear.exit, clear.toString());
             assertEquals("anonymous", clear.text());
+        } finally {
+            g.stop();
+        }
+    }
+
+    private Gateway startHttps(String clientAuth, String... more) throws Exception {
+        String[] args = {"--amqp-port", "-1", "--http-port", "-1", "--https-port", "0", "--amqp-on-https-port",
+            "--tls-keystore", certificates.serverKeyStore.toString(),
+            "--tls-keystore-password", TestCertificates.PASSWORD,
+            "--tls-truststore", certificates.serverTrustStore.toString(), "--tls-client-auth", clientAuth};
+        String[] all = Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return GatewayConfigurationsTest.start(all);
+    }
+
+    /** A TLS context that trusts the test server's certificate and presents no certificate of its own. */
+    private static SSLContext trustingTheServer() throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certificates.clientTrustStore)) {
+            trust.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+        return ssl;
+    }
+
+    private static HttpResponse<String> https(HttpClient.Version version, int port, String path, String body)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://localhost:" + port + path));
+        if (body != null) {
+            request.POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        return HttpClient.newBuilder().sslContext(trustingTheServer()).version(version).build()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends {@code bytes} over TLS on a new connection to {@code port} and reads until the server closes it. */
+    private static byte[] answerOverTlsTo(int port, byte[] bytes) throws Exception {
+        try (SSLSocket s = (SSLSocket) trustingTheServer().getSocketFactory().createSocket("localhost", port)) {
+            s.setSoTimeout(10_000);
+            s.startHandshake();
+            s.getOutputStream().write(bytes);
+            s.getOutputStream().flush();
+            try {
+                return s.getInputStream().readAllBytes();
+            } catch (SocketTimeoutException e) {
+                throw new AssertionError("the server did not close the connection", e);
+            }
+        }
+    }
+
+    @Test
+    void theHttpsPortServesAmqpOverTlsAndHttpsWithItsOwnAmqpLimitsAndCounters() throws Exception {
+        // The HTTP port too, for the stats; the AMQPS port, whose factory the HTTPS port's AMQP is made as.
+        Gateway g = startHttps("want", "--max-connections", "2", "--close-timeout", "1000", "--stats",
+                "--metrics", "--http-port", "0", "--amqps-port", "0");
+        try (Client client = Client.create()) {
+            int port = g.httpsPort();
+            // AMQP over TLS with a certificate: SASL EXTERNAL names its subject, as on the AMQPS port.
+            try (Connection tls = client.connect("127.0.0.1", port, protonj2(true, "EXTERNAL"))) {
+                assertEquals(TestCertificates.CLIENT_DN, whoAmI(tls));
+                // The project's client over TLS, trusting the server's certificate, without one of its own.
+                ClientTls trust = ClientTls.create(dir.resolve("server.crt"), false, null, null);
+                try (AmqpRequestClient amqp = AmqpRequestClient.connect("127.0.0.1", port, "/echo",
+                        new EngineConfig(), deadline(), trust)) {
+                    AmqpResponse echo = amqp.exchange("POST", "/echo/over-tls", Map.of(), "text/plain",
+                            "on the HTTPS port".getBytes(StandardCharsets.UTF_8), deadline());
+                    assertEquals(200, echo.status());
+                    assertEquals("on the HTTPS port", echo.bodyText());
+
+                    // HTTP/1.1 over TLS on the same port, as without the option; a client that would rather have
+                    // HTTP/2 gets HTTP/1.1 (no h2 without ALPN).
+                    HttpResponse<String> h1 = https(HttpClient.Version.HTTP_1_1, port, "/echo?x=1", "over tls");
+                    assertEquals(200, h1.statusCode());
+                    assertEquals("over tls", h1.body());
+                    HttpResponse<String> h2 = https(HttpClient.Version.HTTP_2, port, "/whoami", null);
+                    assertEquals(HttpClient.Version.HTTP_1_1, h2.version());
+                    assertEquals("anonymous", h2.body());
+
+                    // The port's AMQP has --max-connections of its own: a third AMQP client is refused there,
+                    // while the AMQPS port still takes one and the HTTPS clients were no AMQP connections.
+                    IOException refused = assertThrows(IOException.class, () -> AmqpRequestClient.connect(
+                            "127.0.0.1", port, "/echo", new EngineConfig(), deadline(), trust).close());
+                    assertTrue(String.valueOf(refused.getMessage()).contains("amqp:resource-limit-exceeded"),
+                            String.valueOf(refused.getMessage()));
+                    try (AmqpRequestClient other = AmqpRequestClient.connect("127.0.0.1", g.amqpsPort(), "/echo",
+                            new EngineConfig(), deadline(), trust)) {
+                        assertEquals(200, other.exchange("GET", "/echo", Map.of(), null, null, deadline()).status());
+                        Map<?, ?> onHttps = amqpStats(g, "https");
+                        assertEquals(2L, onHttps.get("connectionsOpen"), onHttps.toString());
+                        assertEquals(1L, amqpStats(g, "amqps").get("connectionsOpen"));
+                        await("the refusal is counted on the HTTPS port",
+                                () -> uncheckedStat(g, "https", "connectionsRefused") == 1);
+                        assertEquals(0L, amqpStats(g, "amqps").get("connectionsRefused"));
+                        java.util.List<GatewayMetricsTest.Sample> samples = GatewayMetricsTest.parse(http(
+                                HttpClient.Version.HTTP_1_1, g.httpPort(), GatewayMetrics.PATH).body());
+                        assertEquals(2, GatewayMetricsTest.value(samples, "amqp_servlet_connections",
+                                Map.of("connector_name", "https", "state", "open")));
+                    }
+                }
+            }
+            await("the AMQP connections on the HTTPS port are closed",
+                    () -> uncheckedStat(g, "https", "connectionsOpen") == 0);
+            // The request CLI over TLS, a body in several transfers.
+            Cli big = Cli.request("-k", "amqps://127.0.0.1:" + port + "/bytes/100000");
+            assertEquals(0, big.exit, big.err);
+            assertEquals(100_000, big.out.length);
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void bytesOverTlsThatAreNeitherGetWhatTheHttpsPortAnswersWithoutTheOption() throws Exception {
+        Gateway plain = GatewayConfigurationsTest.start("--amqp-port", "-1", "--http-port", "-1",
+                "--https-port", "0", "--tls-keystore", certificates.serverKeyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD);
+        Gateway shared = startHttps("none", "--amqps-port", "0");
+        try {
+            for (String input : new String[] {"\u0000\u0001 garbage\r\n\r\n", "AMQ\u0000\r\n\r\n",
+                "AMQX /echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"}) {
+                byte[] bytes = input.getBytes(StandardCharsets.ISO_8859_1);
+                String today = statusLine(answerOverTlsTo(plain.httpsPort(), bytes));
+                assertTrue(today.startsWith(input.startsWith("AMQX") ? "HTTP/1.1 200" : "HTTP/1.1 400"), today);
+                assertEquals(today, statusLine(answerOverTlsTo(shared.httpsPort(), bytes)), input);
+            }
+            // An AMQP header of a version the engine does not speak: what the AMQPS port answers it.
+            byte[] badVersion = {'A', 'M', 'Q', 'P', 9, 9, 9, 9};
+            byte[] onTheAmqpsPort = answerOverTlsTo(shared.amqpsPort(), badVersion);
+            assertEquals("AMQP", new String(onTheAmqpsPort, 0, 4, StandardCharsets.US_ASCII));
+            assertArrayEquals(onTheAmqpsPort, answerOverTlsTo(shared.httpsPort(), badVersion));
+        } finally {
+            plain.stop();
+            shared.stop();
+        }
+    }
+
+    @Test
+    void withUsersTheAmqpOnTheHttpsPortNeedsTheirSaslLogin() throws Exception {
+        Gateway g = startHttps("none", "--user", "alice:s3cret");
+        try {
+            String url = "amqps://127.0.0.1:" + g.httpsPort() + "/whoami";
+            Cli alice = Cli.request("-k", "-u", "alice:s3cret", url);
+            assertEquals(0, alice.exit, alice.toString());
+            assertEquals("alice", alice.text());
+            assertEquals(67, Cli.request("-k", "-u", "alice:wrong", url).exit);
+            assertEquals(67, Cli.request("-k", url).exit, "ANONYMOUS is not offered when users are configured");
+            assertEquals(401, https(HttpClient.Version.HTTP_1_1, g.httpsPort(), "/whoami", null).statusCode());
+        } finally {
+            g.stop();
+        }
+    }
+
+    @Test
+    void proxyProtocolReachesTheAmqpOnTheHttpsPortBeforeTls() throws Exception {
+        Gateway g = startHttps("none", "--proxy-protocol", "--max-connections-per-address", "1",
+                "--close-timeout", "1000");
+        javax.net.ssl.SSLSocketFactory tls = trustingTheServer().getSocketFactory();
+        try (ProxiedAmqpPeer first = ProxiedAmqpPeer.open(g.httpsPort(), "198.51.100.7", tls).awaitOpen();
+             ProxiedAmqpPeer again = ProxiedAmqpPeer.open(g.httpsPort(), "198.51.100.7", tls);
+             ProxiedAmqpPeer other = ProxiedAmqpPeer.open(g.httpsPort(), "198.51.100.8", tls)) {
+            String refused = again.readUntilClosed();
+            assertTrue(refused.contains("amqp:resource-limit-exceeded")
+                    && refused.contains("198.51.100.7 has 1 AMQP connections open"), refused);
+            assertTrue(first.stillOpenAfter(200) && other.stillOpenAfter(0), "the other clients are served");
+            // HTTPS behind the same balancer, and a client that sends no PROXY header: served as they are.
+            assertEquals(200, https(HttpClient.Version.HTTP_1_1, g.httpsPort(), "/echo", null).statusCode());
         } finally {
             g.stop();
         }

@@ -8,6 +8,8 @@ import io.amqpservlet.protocol.types.Symbol;
 import io.amqpservlet.protocol.types.sasl.SaslFrames;
 import io.amqpservlet.protocol.types.transport.Performatives;
 
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -18,13 +20,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A client behind a load balancer, over a real socket: a PROXY protocol v1 line naming the client's address, then
- * SASL ANONYMOUS and an open, pipelined; then it reads what the server sends, as text, to look for a refusal.
+ * (over TLS, when given a socket factory for it) SASL ANONYMOUS and an open, pipelined; then it reads what the server
+ * sends, as text, to look for a refusal.
  */
 public final class ProxiedAmqpPeer implements AutoCloseable {
-    private final Socket socket = new Socket();
+    private Socket socket = new Socket();
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
 
     public static ProxiedAmqpPeer open(int port, String clientAddress) throws IOException {
+        return open(port, clientAddress, null);
+    }
+
+    /** As {@link #open(int, String)}, with TLS after the PROXY line when {@code tls} is not null. */
+    public static ProxiedAmqpPeer open(int port, String clientAddress, SSLSocketFactory tls) throws IOException {
         ProxiedAmqpPeer p = new ProxiedAmqpPeer();
         p.socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         p.socket.setSoTimeout(100);
@@ -40,6 +48,13 @@ public final class ProxiedAmqpPeer implements AutoCloseable {
         new Performatives().open().clear().containerId(clientAddress).encode(w);
         FrameWriter.end(w, start);
         p.socket.getOutputStream().write(proxy);
+        if (tls != null) {
+            SSLSocket over = (SSLSocket) tls.createSocket(p.socket, "localhost", port, true);
+            over.setSoTimeout(10_000);
+            over.startHandshake();
+            over.setSoTimeout(100);
+            p.socket = over;
+        }
         p.socket.getOutputStream().write(w.array(), w.start(), w.length());
         return p;
     }
