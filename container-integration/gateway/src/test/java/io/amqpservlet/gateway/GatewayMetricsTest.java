@@ -1,12 +1,18 @@
 package io.amqpservlet.gateway;
 
+import io.amqpservlet.client.AmqpRequestClient;
+import io.amqpservlet.client.ClientTls;
+import io.amqpservlet.connector.engine.EngineConfig;
 import io.amqpservlet.gateway.metrics.GatewayMetrics;
 import io.amqpservlet.jetty.AmqpBrokerAttachment;
 import io.amqpservlet.jetty.AmqpServerBudget;
+import io.amqpservlet.jetty.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -129,6 +135,51 @@ class GatewayMetricsTest {
         assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
                 r.headers().toString());
         return parse(r.body());
+    }
+
+    /**
+     * Micrometer's connection meters count each client connection once: not once more for its TLS layer, nor for
+     * the detector that reads its first bytes on a shared port. One AMQP client on each of a port with a detector
+     * (HTTP), a TLS port (AMQPS) and a port with both (HTTPS).
+     */
+    @Test
+    void eachClientConnectionCountsOnceInJettysConnectionMeters(@TempDir Path dir) throws Exception {
+        TestCertificates certificates = TestCertificates.create(dir);
+        Gateway g = GatewayConfigurationsTest.start("--amqp-port", "-1", "--http-port", "0", "--amqp-on-http-port",
+                "--amqps-port", "0", "--https-port", "0", "--amqp-on-https-port",
+                "--tls-keystore", certificates.serverKeyStore.toString(),
+                "--tls-keystore-password", TestCertificates.PASSWORD, "--metrics-port", "0");
+        List<String> ports = List.of("http", "amqps", "https");
+        try {
+            ClientTls tls = ClientTls.create(dir.resolve("server.crt"), false, null, null);
+            long deadline = AmqpRequestClient.now() + 10_000;
+            try (AmqpRequestClient http = AmqpRequestClient.connect("127.0.0.1", g.httpPort(), "/echo",
+                    new EngineConfig(), deadline);
+                 AmqpRequestClient amqps = AmqpRequestClient.connect("127.0.0.1", g.amqpsPort(), "/echo",
+                    new EngineConfig(), deadline, tls);
+                 AmqpRequestClient https = AmqpRequestClient.connect("127.0.0.1", g.httpsPort(), "/echo",
+                    new EngineConfig(), deadline, tls)) {
+                for (AmqpRequestClient client : List.of(http, amqps, https)) {
+                    assertEquals(200, client.exchange("GET", "/echo", Map.of(), null, null, deadline).status());
+                }
+                List<Sample> open = scrape(g.metricsPort());
+                for (String port : ports) {
+                    Map<String, String> on = Map.of("connector_name", port);
+                    assertEquals(1, value(open, "jetty_connections_current_connections", on), port);
+                    assertEquals(1, value(open, "jetty_connections_max_connections", on), port);
+                }
+            }
+            // Closed: one connection's duration each (its timer is stopped just after it leaves the current ones).
+            List<Sample> closed = awaitScrape(g.metricsPort(), s -> ports.stream().allMatch(port ->
+                    sum(s, "jetty_connections_current_connections", Map.of("connector_name", port)) == 0
+                    && sum(s, "jetty_connections_request_seconds_count", Map.of("connector_name", port)) >= 1));
+            for (String port : ports) {
+                assertEquals(1, sum(closed, "jetty_connections_request_seconds_count", Map.of("connector_name", port)),
+                        port);
+            }
+        } finally {
+            g.stop();
+        }
     }
 
     @Test

@@ -25,6 +25,7 @@ import io.micrometer.jetty12.server.TimedHandler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -100,7 +101,10 @@ public final class GatewayMetrics implements AutoCloseable {
         new FileDescriptorMetrics().bindTo(registry);
         threadPool = new JettyServerThreadPoolMetrics(threads, Tags.empty());
         threadPool.bindTo(registry);
-        JettyConnectionMetrics.addToAllConnectors(server, registry);
+        for (Connector connector : server.getConnectors()) {
+            // As JettyConnectionMetrics.addToAllConnectors, counting each client connection once.
+            connector.addBean(new ServedConnections(new JettyConnectionMetrics(registry, connector)));
+        }
         for (Map.Entry<String, AmqpConnectionFactory> port : listeners.entrySet()) {
             new AmqpConnectionFactoryMetrics(port.getValue(), port.getKey()).bindTo(registry);
         }
