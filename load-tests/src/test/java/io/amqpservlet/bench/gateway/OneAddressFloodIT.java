@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * client from 127.0.0.1 connects, sends a request and gets its response, again and again: every one of those within
  * a second, during each flood and after it. Then, what one address cannot do, seven together try: 3,584 connections
  * that each send most of a large frame and stop (see {@link #runHalfSentFrames}). Last, requests with bodies from
- * 127.0.0.2 that a servlet holds, whole ones ({@link #runHeldWholeBodies}) and streamed ones
+ * 127.0.0.2 that a servlet holds, whole ones ({@link #runHeldWholeBodies}), whole ones whose connections close and
+ * come again while the servlet still holds them ({@link #runHeldBodiesOfClosedConnections}), and streamed ones
  * ({@link #runUnreadUploads}): the live heap stays bounded, what is past the address's share of the byte budget is
  * released, and the probe is still served.
  *
@@ -65,6 +66,10 @@ class OneAddressFloodIT {
     private static final int UPLOAD_BYTES = 2 * 1024 * 1024;
     /** What an upload buffers before its servlet has to read (docs/jetty.md, "Streaming"): 256 KiB. */
     private static final long UNREAD_THRESHOLD_BYTES = 256 * 1024;
+    /** Rounds of connections leaving their requests with {@code /slow}: {@link #runHeldBodiesOfClosedConnections}. */
+    private static final int CLOSED_ROUNDS = 5;
+    /** How long {@code /slow} holds those: past the last round and the heap measured after it. */
+    private static final long LONG_HOLD_MILLIS = 20_000;
     /**
      * The live heap the gateway may have while a servlet holds one address's bodies: the byte budget (64 MiB), and
      * 32 MiB for the gateway itself (about 12 MiB after the floods above), the connections and the requests held.
@@ -110,6 +115,7 @@ class OneAddressFloodIT {
             List<String> bodyRows = new ArrayList<>();
             warmUpBodies(gateway, prober);
             bodyRows.add(runHeldWholeBodies(gateway, prober));
+            bodyRows.add(runHeldBodiesOfClosedConnections(gateway, prober));
             bodyRows.add(runUnreadUploads(gateway, prober));
             assertTrue(gateway.isAlive(), "the gateway ended (out of memory?): see " + work.resolve("gateway.log"));
             prober.stop();
@@ -328,6 +334,87 @@ class OneAddressFloodIT {
                     flood.connectionCount(), uploads, (double) uploads * UPLOAD_BYTES / 1048576, floodMillis / 1000.0,
                     held, released, heap / 1048576.0, accepted, prober.phaseSummary(name));
         }
+    }
+
+    /**
+     * Clients that leave their requests with the servlet: from {@value #FLOOD_ADDRESS}, {@value #CLOSED_ROUNDS}
+     * rounds in which 32 connections send whole 60,000-byte bodies to {@code /slow}, which holds them 20 s, past the
+     * last round, and then close without waiting for the answers. What a request being served counts outlives its
+     * connection (docs/jetty.md, "Server-wide limits"): the bodies the first round left with the servlet keep the
+     * address's half of the budget used, so the later rounds' requests are released, or get no credit. Given back
+     * with the connections, the half was free again each round and the servlet held another half's worth: 2,632
+     * bodies after five rounds, 212 MiB of live heap (and the gateway out of memory, exit code 3, in a sixth or
+     * seventh round).
+     */
+    private static String runHeldBodiesOfClosedConnections(GatewayProcess gateway, Prober prober) throws Exception {
+        String name = "60,000-byte bodies, " + CLOSED_ROUNDS + " rounds of 32 connections closed unanswered";
+        prober.phase(name);
+        long t0 = System.nanoTime();
+        int sent = 0;
+        int firstHeld = 0;
+        int laterHeld = 0;
+        int released = 0;
+        int notSent = 0;
+        StringBuilder rounds = new StringBuilder();
+        for (int round = 1; round <= CLOSED_ROUNDS; round++) {
+            String roundName = name + ", round " + round;
+            int held;
+            int roundReleased;
+            try (BodyFlood flood = new BodyFlood(FLOOD_ADDRESS, gateway.amqpPort)) {
+                // 2 s: the first round passes the address's half well within it (the row above sends 2,304 in about
+                // a second); a later round that finds the address at its half gets no credit at all.
+                int n = flood.sendWhole("/slow?ms=" + LONG_HOLD_MILLIS, 32, 72, WHOLE_BODY_BYTES, 2_000);
+                // Every request sent is either released or with the servlet; requestsActive counts the open
+                // connections' requests, not those the servlet holds for the earlier rounds' closed ones.
+                awaitCondition(roundName, 20_000, () -> flood.wholeSettled(DeliveryState.Type.RELEASED)
+                        + requestsActive(gateway) == n, () -> "released " + flood.wholeSettled(
+                        DeliveryState.Type.RELEASED) + " and held " + requestsActive(gateway) + " of " + n
+                        + "; the gateway " + gateway.exitStatus());
+                roundReleased = flood.wholeSettled(DeliveryState.Type.RELEASED);
+                held = flood.wholeUnsettled();
+                sent += n;
+                notSent += flood.notSent;
+            } // closes its connections, leaving the requests the servlet holds unanswered
+            assertTrue(gateway.isAlive(), roundName + ": the gateway " + gateway.exitStatus());
+            rounds.append(rounds.length() == 0 ? "" : ", ").append(held).append(" / ").append(roundReleased);
+            released += roundReleased;
+            if (round == 1) {
+                firstHeld = held;
+            } else {
+                laterHeld += held;
+            }
+        }
+        long floodMillis = (System.nanoTime() - t0) / 1_000_000;
+        long heap = CapacityMain.liveHeapBytes(gateway.pid());
+        long counted = gatewayCount(gateway, "bufferedBytes");
+        assertTrue(gateway.isAlive(), name + ": the gateway " + gateway.exitStatus());
+        assertTrue(heap <= MAX_HEAP_WITH_BODIES, name + ": live heap " + heap / 1048576 + " MiB while the servlet "
+                + "holds the requests of " + CLOSED_ROUNDS + " rounds (" + rounds + " held / released), more than "
+                + MAX_HEAP_WITH_BODIES / 1048576 + " MiB");
+        // What the first round's closed connections left with the servlet is still counted (its hold outlasts the
+        // rounds), so the later rounds found the address at its half: their requests past it were released (or,
+        // with no credit granted, not sent), each round's connections holding at most a body more each, as in the
+        // row above (a connection's own counts, given back as it closes, leave the address a little under its half).
+        assertTrue(firstHeld > 0 && (long) firstHeld * WHOLE_BODY_BYTES <= counted, name + ": the byte budget counts "
+                + counted + " bytes while the servlet holds the " + firstHeld + " bodies of the first round's closed "
+                + "connections (or the servlet answered first: a machine this slow needs a longer hold)");
+        long heldBytes = (long) (firstHeld + laterHeld) * WHOLE_BODY_BYTES;
+        assertTrue(heldBytes <= AmqpServerBudget.DEFAULT_MAX_BUFFERED_BYTES / 2
+                + (long) CLOSED_ROUNDS * 32 * WHOLE_BODY_BYTES, name + ": the servlet holds " + (firstHeld + laterHeld)
+                + " bodies (" + rounds + " held / released per round), more than half the byte budget: the later "
+                + "rounds had the address's share again");
+        assertTrue(released > 0, name + ": none of " + sent + " requests released (" + rounds + " held / released "
+                + "per round)");
+        prober.probeNow(3); // while the servlet holds them
+        // The servlet answers (to no one) and the budget has the bytes back.
+        awaitCondition(name, LONG_HOLD_MILLIS + 20_000, () -> gatewayCount(gateway, "bufferedBytes")
+                < WHOLE_BODY_BYTES, () -> "the budget counts " + gatewayCount(gateway, "bufferedBytes") + " bytes");
+        prober.probeNow(3);
+        return String.format(Locale.ROOT,
+                "| %s | %d × 32 | %,d (%.1f MiB) | %.1f s | %,d / %,d / %,d (per round held / released: %s) "
+                        + "| %.1f MiB | - | %s |", name, CLOSED_ROUNDS, sent,
+                (double) sent * WHOLE_BODY_BYTES / 1048576, floodMillis / 1000.0, firstHeld + laterHeld, released,
+                notSent, rounds, heap / 1048576.0, prober.phaseSummary(name));
     }
 
     /** The gateway's requests being served now (its {@code --stats} counter {@code requestsActive}). */
