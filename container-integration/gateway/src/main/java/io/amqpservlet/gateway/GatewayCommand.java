@@ -223,8 +223,9 @@ final class GatewayCommand {
     }
 
     @Option(order = 24, names = "--max-buffered-bytes", paramLabel = "SIZE", description = "request bodies not yet read and "
-            + "responses not yet written, across each AMQP port's connections (k, m, g suffixes; default 64m); when "
-            + "used up, no credit is granted and new requests are released")
+            + "responses not yet written, with a fixed cost per request served, session, link and unsettled delivery, "
+            + "across each AMQP port's connections (k, m, g suffixes; default 64m); when used up, no credit is granted "
+            + "and new requests are released; so for one source address at half of it")
     void maxBufferedBytes(String size) {
         set("max-buffered-bytes", size);
     }
