@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -112,19 +113,15 @@ public final class AmqpConnectionFactoryMetrics implements MeterBinder {
                         AmqpServerBudget::getEvictedByMaxHandshakesPerAddress)
                 .tags(connector).tag("limit", "maxHandshakesPerAddress")
                 .description(HANDSHAKES_EVICTED_DESCRIPTION).register(registry);
+        Map<String, ToDoubleFunction<AmqpServerBudget>> shares = Map.of(
+                "bytes", AmqpServerBudget::getRequestsReleasedPerAddress,
+                "partialFrames", AmqpServerBudget::getPartialFramesHeldPerAddress,
+                "streams", AmqpServerBudget::getStreamsRefusedPerAddress);
+        shares.forEach((reservation, count) -> FunctionCounter.builder("amqp.servlet.budget.address.share.reached",
+                        budget, count)
+                .tags(connector).tag("reservation", reservation).description(ADDRESS_SHARE_DESCRIPTION)
+                .register(registry));
         // Made as each scope and condition is first sent, not one for each of AMQP's conditions up front.
-        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
-                        AmqpServerBudget::getRequestsReleasedPerAddress)
-                .tags(connector).tag("reservation", "bytes")
-                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
-        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
-                        AmqpServerBudget::getPartialFramesHeldPerAddress)
-                .tags(connector).tag("reservation", "partialFrames")
-                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
-        FunctionCounter.builder("amqp.servlet.budget.address.share.reached", budget,
-                        AmqpServerBudget::getStreamsRefusedPerAddress)
-                .tags(connector).tag("reservation", "streams")
-                .description(ADDRESS_SHARE_DESCRIPTION).register(registry);
         factory.watchErrorsSent((scope, condition) -> FunctionCounter.builder("amqp.servlet.errors.sent", factory,
                         f -> f.getErrorsSent(scope, condition))
                 .tags(connector).tag("scope", scope).tag("condition", condition)
