@@ -6,9 +6,9 @@ import java.net.InetAddress;
  * One connection's part of its factory's {@link ServerBudget}: whether it counts as a handshake or as an open
  * connection, server-wide and for its source address, and the bytes it buffers (request bodies unread, output
  * unwritten, a frame that has not all arrived, requests being served, sessions, links, deliveries kept unsettled).
- * {@link #close()}
- * gives all of it back, once, whichever way the connection ended; anything counted after that is given back at once,
- * so nothing leaks and no counter goes negative.
+ * {@link #close()} gives all of it back, once, whichever way the connection ended, but what its requests still being
+ * served count, which their exchanges give back ({@link #addServedBytes}); anything else counted after the close is
+ * ignored, so nothing leaks and no counter goes negative.
  *
  * <p>What it is counted as ({@link Counted}), guarded by the budget's lock:
  * <pre>
